@@ -1,0 +1,499 @@
+"""The rules of British Square, American and Union Square on a few byte arrays.
+
+A ``Game`` holds the whole position in ``bytearray``s (one byte per card), a
+move is one small int ``source << 8 | target`` and the history keeps two bytes
+per move, so play, undo and redo allocate nothing. ``push`` trusts its caller
+(search, replay); ``play`` checks legality first (people, tools).
+
+Piles are numbered: columns ``0 .. columns-1``, then ``STOCK``, ``WASTE`` and
+``FOUNDATION``. The four foundations are one per suit, in ``SUITS`` order.
+"""
+
+from british_square.cards import NO_CARD, const
+
+BRITISH = const(0)
+AMERICAN = const(1)
+UNION = const(2)
+RULE_NAMES = ("british", "american", "union")
+
+STOCK = const(16)
+WASTE = const(17)
+FOUNDATION = const(18)
+
+PLAYING = const(0)
+WON = const(1)
+LOST = const(2)
+STATUS_NAMES = ("playing", "won", "lost")
+
+ALIVE = const(0)
+DEAD = const(1)
+UNKNOWN = const(2)
+DEAD_NAMES = ("alive", "dead", "unknown")
+
+FREE = const(0)
+UP = const(1)
+DOWN = const(2)
+
+# A column holds at most 4 dealt cards plus 12 built on them (no wrap past K or A).
+COLUMN_CAPACITY = const(16)
+TALON_CAPACITY = const(88)
+# Enough for every (source, target) pair: 17 sources x 17 targets + 16 fills + 1 deal.
+MAX_MOVES = const(306)
+# History entries are two bytes: target, and source (5 bits) plus what undo
+# cannot see: a base card left its column (bit 7), a card went home (its suit, bits 5-6).
+_FROM_BASE = const(0x80)
+_SOURCE_BITS = const(0x1F)
+_HISTORY_START = const(128)
+
+
+def move(source, target):
+    """The move of the playable card of pile ``source`` onto pile ``target``."""
+    return source << 8 | target
+
+
+def move_source(m):
+    return m >> 8
+
+
+def move_target(m):
+    return m & 0xFF
+
+
+class Game:
+    """One game: the position, its history for undo and redo, and the rules."""
+
+    def __init__(self, rules=BRITISH):
+        if rules not in (BRITISH, AMERICAN, UNION):
+            raise ValueError("bad rules {!r}".format(rules))
+        self.rules = rules
+        self.columns = 4 if rules == BRITISH else 16
+        self.deal_number = 0
+        # Column ``c`` occupies cells[c * 16 : c * 16 + height[c]], bottom card first.
+        self.cells = bytearray(self.columns * COLUMN_CAPACITY)
+        self.height = bytearray(self.columns)
+        self.base = bytearray(self.columns)
+        self.stock = bytearray(TALON_CAPACITY)  # next card to deal is stock[stock_count - 1]
+        self.stock_count = 0
+        self.waste = bytearray(TALON_CAPACITY)  # top card is waste[waste_count - 1]
+        self.waste_count = 0
+        self.foundations = bytearray(4)  # cards on each: A..K is 1..13, then K..A is 14..26
+        self.history = bytearray(_HISTORY_START)
+        self.history_count = 0  # moves done
+        self.history_end = 0  # moves done plus moves that can be redone
+
+    # ----------------------------------------------------------------- deal
+
+    @classmethod
+    def new_deal(cls, number, rules=BRITISH):
+        """Deal ``number`` (1-31999) as PySolFC deals it for Union Square."""
+        from british_square.deal import shuffled_talon
+
+        talon = shuffled_talon(number)
+        game = cls(rules)
+        game.deal_number = number
+        top = 103  # PySolFC deals from the end of its talon
+        for pile in range(16):
+            card = talon[top - pile]
+            if rules == BRITISH:
+                column, depth = pile % 4, pile // 4
+            else:
+                column, depth = pile, 0
+            game.cells[column * COLUMN_CAPACITY + depth] = card
+        for column in range(game.columns):
+            game.height[column] = game.base[column] = 16 // game.columns
+        left = 88
+        if rules == UNION:
+            game.waste[0] = talon[top - 16]
+            game.waste_count = 1
+            left = 87
+        game.stock[0:left] = talon[0:left]
+        game.stock_count = left
+        return game
+
+    # ---------------------------------------------------------------- reading
+
+    def top(self, pile):
+        """The playable card of a column, the waste or the stock, or ``NO_CARD``."""
+        if pile < STOCK:
+            h = self.height[pile]
+            return self.cells[pile * COLUMN_CAPACITY + h - 1] if h else NO_CARD
+        if pile == WASTE:
+            return self.waste[self.waste_count - 1] if self.waste_count else NO_CARD
+        if pile == STOCK:
+            return self.stock[self.stock_count - 1] if self.stock_count else NO_CARD
+        return NO_CARD
+
+    def column(self, c):
+        """The cards of column ``c``, bottom first (a new ``bytes``)."""
+        start = c * COLUMN_CAPACITY
+        return bytes(self.cells[start : start + self.height[c]])
+
+    def direction(self, c):
+        """``FREE``, ``UP`` or ``DOWN``: the way column ``c`` builds."""
+        h = self.height[c]
+        if h <= self.base[c]:
+            return FREE
+        i = c * COLUMN_CAPACITY + h
+        return UP if self.cells[i - 1] > self.cells[i - 2] else DOWN
+
+    def needs(self, suit):
+        """Rank the foundation of ``suit`` takes next (0 when complete)."""
+        n = self.foundations[suit]
+        if n < 13:
+            return n + 1
+        return 26 - n
+
+    def score(self):
+        """Cards on the foundations, 0-104: every game's result."""
+        f = self.foundations
+        return f[0] + f[1] + f[2] + f[3]
+
+    def cards_left(self):
+        """Cards not yet on a foundation."""
+        return sum(self.height) + self.stock_count + self.waste_count
+
+    # ------------------------------------------------------------------ moves
+
+    def _can_build(self, card, c):
+        """May ``card`` go on the non-empty column ``c``?"""
+        h = self.height[c]
+        i = c * COLUMN_CAPACITY + h - 1
+        top = self.cells[i]
+        if card // 13 != top // 13:
+            return False
+        step = card - top
+        if step != 1 and step != -1:
+            return False
+        if h <= self.base[c]:
+            return True
+        return (top - self.cells[i - 1]) == step
+
+    def _can_home(self, card):
+        return self.needs(card // 13) == card % 13 + 1
+
+    def legal_moves(self, buffer):
+        """Write the legal moves into ``buffer`` (a ``bytearray(2 * MAX_MOVES)``
+        as source, target byte pairs, in a fixed order) and return their count.
+
+        Order: for each column then the waste, its foundation move then its
+        moves to columns 0, 1, ...; then stock fills of empty columns; then the
+        deal to the waste. Allocates nothing.
+        """
+        n = 0
+        ncols = self.columns
+        union = self.rules == UNION
+        height = self.height
+        for source in range(ncols + 1):
+            if source == ncols:
+                source = WASTE
+                if not self.waste_count:
+                    break
+                card = self.waste[self.waste_count - 1]
+            else:
+                h = height[source]
+                if not h:
+                    continue
+                card = self.cells[source * COLUMN_CAPACITY + h - 1]
+            if self._can_home(card):
+                buffer[n] = source
+                buffer[n + 1] = FOUNDATION
+                n += 2
+            for target in range(ncols):
+                if target == source:
+                    continue
+                if height[target]:
+                    if not self._can_build(card, target):
+                        continue
+                elif not (union or source == WASTE):
+                    continue
+                buffer[n] = source
+                buffer[n + 1] = target
+                n += 2
+        if self.stock_count:
+            if not union:
+                for target in range(ncols):
+                    if not height[target]:
+                        buffer[n] = STOCK
+                        buffer[n + 1] = target
+                        n += 2
+            buffer[n] = STOCK
+            buffer[n + 1] = WASTE
+            n += 2
+        return n >> 1
+
+    def moves(self):
+        """The legal moves as a list of move ints (allocates; for tools and tests)."""
+        buffer = bytearray(2 * MAX_MOVES)
+        count = self.legal_moves(buffer)
+        return [buffer[2 * i] << 8 | buffer[2 * i + 1] for i in range(count)]
+
+    def is_legal(self, m):
+        """Is the move int ``m`` legal here? Cheap: checks only that move."""
+        source = m >> 8
+        target = m & 0xFF
+        if source == target or source > WASTE or self.columns <= source < STOCK:
+            return False
+        card = self.top(source)
+        if card == NO_CARD:
+            return False
+        if source == STOCK:
+            if target == WASTE:
+                return True
+            return (
+                self.rules != UNION and target < self.columns and not self.height[target]
+            )
+        if target == FOUNDATION:
+            return self._can_home(card)
+        if target >= self.columns:
+            return False
+        if self.height[target]:
+            return self._can_build(card, target)
+        return self.rules == UNION or source == WASTE
+
+    # ------------------------------------------------------- apply and undo
+
+    def _take(self, source):
+        """Remove and return the playable card of ``source``; the flag says a base card went."""
+        if source == WASTE:
+            self.waste_count -= 1
+            return self.waste[self.waste_count], 0
+        if source == STOCK:
+            self.stock_count -= 1
+            return self.stock[self.stock_count], 0
+        h = self.height[source] - 1
+        self.height[source] = h
+        if h < self.base[source]:
+            self.base[source] = h
+            return self.cells[source * COLUMN_CAPACITY + h], _FROM_BASE
+        return self.cells[source * COLUMN_CAPACITY + h], 0
+
+    def _put(self, target, card):
+        if target == FOUNDATION:
+            self.foundations[card // 13] += 1
+        elif target == WASTE:
+            self.waste[self.waste_count] = card
+            self.waste_count += 1
+        else:
+            h = self.height[target]
+            self.cells[target * COLUMN_CAPACITY + h] = card
+            self.height[target] = h + 1
+            if not h:  # a card that fills a space is that column's new base
+                self.base[target] = 1
+
+    def _do(self, m):
+        """Apply a legal move; return the bits ``_undo`` needs besides the move."""
+        card, flag = self._take(m >> 8)
+        target = m & 0xFF
+        self._put(target, card)
+        if target == FOUNDATION:
+            flag |= (card // 13) << 5
+        return flag
+
+    def _undo(self, m, flag):
+        source = m >> 8
+        target = m & 0xFF
+        # take the card back off its target
+        if target == FOUNDATION:
+            suit = (flag >> 5) & 3
+            n = self.foundations[suit]
+            self.foundations[suit] = n - 1
+            card = suit * 13 + (n if n <= 13 else 27 - n) - 1
+        elif target == WASTE:
+            self.waste_count -= 1
+            card = self.waste[self.waste_count]
+        else:
+            h = self.height[target] - 1
+            self.height[target] = h
+            card = self.cells[target * COLUMN_CAPACITY + h]
+            if not h:
+                self.base[target] = 0
+        # and return it to its source
+        if source == WASTE:
+            self.waste[self.waste_count] = card
+            self.waste_count += 1
+        elif source == STOCK:
+            self.stock[self.stock_count] = card
+            self.stock_count += 1
+        else:
+            h = self.height[source]
+            self.cells[source * COLUMN_CAPACITY + h] = card
+            self.height[source] = h + 1
+            if flag & _FROM_BASE:
+                self.base[source] = h + 1
+
+    def push(self, m):
+        """Apply the legal move ``m`` (unchecked) and record it; clears the redo list."""
+        flag = self._do(m)
+        i = self.history_count * 2
+        if i + 2 > len(self.history):
+            self._grow_history()
+        self.history[i] = (m >> 8) | flag
+        self.history[i + 1] = m & 0xFF
+        self.history_count += 1
+        self.history_end = self.history_count
+
+    def play(self, m):
+        """Apply ``m`` after checking it; ValueError if it is not legal here."""
+        if not self.is_legal(m):
+            from british_square.notation import move_text
+
+            raise ValueError("illegal move {}".format(move_text(m)))
+        self.push(m)
+
+    def _grow_history(self):
+        bigger = bytearray(len(self.history) * 2)
+        bigger[0 : len(self.history)] = self.history
+        self.history = bigger
+
+    def _history_move(self, index):
+        i = index * 2
+        info = self.history[i]
+        return (info & _SOURCE_BITS) << 8 | self.history[i + 1], info & ~_SOURCE_BITS
+
+    def undo(self):
+        """Take back the last move; return it, or ``None`` at the start."""
+        if not self.history_count:
+            return None
+        self.history_count -= 1
+        m, flag = self._history_move(self.history_count)
+        self._undo(m, flag)
+        return m
+
+    def redo(self):
+        """Play again the last move taken back; return it, or ``None``."""
+        if self.history_count == self.history_end:
+            return None
+        m, _ = self._history_move(self.history_count)
+        self._do(m)
+        self.history_count += 1
+        return m
+
+    def played(self):
+        """The moves played so far, oldest first (allocates)."""
+        return [self._history_move(i)[0] for i in range(self.history_count)]
+
+    def peek(self):
+        """The last move played, or ``None``."""
+        if not self.history_count:
+            return None
+        return self._history_move(self.history_count - 1)[0]
+
+    # ---------------------------------------------------------------- outcome
+
+    def is_won(self):
+        return not (self.stock_count or self.waste_count or sum(self.height))
+
+    def status(self, buffer=None):
+        """``PLAYING``, ``WON`` or ``LOST`` (stock empty and no legal move)."""
+        if self.is_won():
+            return WON
+        if self.stock_count:
+            return PLAYING
+        if buffer is None:
+            buffer = bytearray(2 * MAX_MOVES)
+        return PLAYING if self.legal_moves(buffer) else LOST
+
+    def dead(self, budget=1000, buffer=None):
+        """Can no sequence of moves put another card on a foundation?
+
+        Searches the positions reachable without a foundation move, at most
+        ``budget`` of them: ``DEAD`` if none allows a foundation move, ``ALIVE``
+        once one does, ``UNKNOWN`` when the budget runs out. A won game is
+        ``ALIVE``. Uses the engine's own apply/undo, no recursion; the search
+        memory is one set of position hashes and four bytes per level. Repeats
+        are pruned by a 30-bit hash: at the default budget the odds that a
+        collision hides a line are about 1 in 2 000.
+        """
+        if self.is_won():
+            return ALIVE
+        if buffer is None:
+            buffer = bytearray(2 * MAX_MOVES)
+        seen = set()
+        seen.add(self._key())
+        path = bytearray(budget * 4)  # per level: source|flag, target, next move index (2)
+        depth = 0
+        next_index = 0
+        while True:
+            count = self.legal_moves(buffer)
+            for i in range(count):
+                if buffer[2 * i + 1] == FOUNDATION:
+                    result = ALIVE
+                    break
+            else:
+                result = None
+            if result is not None:
+                break
+            # the next move from here that reaches a position not seen yet
+            while next_index < count:
+                m = buffer[2 * next_index] << 8 | buffer[2 * next_index + 1]
+                next_index += 1
+                flag = self._do(m)
+                key = self._key()
+                if key not in seen:
+                    break
+                self._undo(m, flag)
+            else:  # all explored: back to the parent
+                if not depth:
+                    result = DEAD
+                    break
+                depth -= 1
+                p = depth * 4
+                self._undo((path[p] & _SOURCE_BITS) << 8 | path[p + 1], path[p] & ~_SOURCE_BITS)
+                next_index = path[p + 2] << 8 | path[p + 3]
+                continue
+            if len(seen) >= budget:
+                self._undo(m, flag)
+                result = UNKNOWN
+                break
+            seen.add(key)
+            p = depth * 4
+            path[p] = (m >> 8) | flag
+            path[p + 1] = m & 0xFF
+            path[p + 2] = next_index >> 8
+            path[p + 3] = next_index & 0xFF
+            depth += 1
+            next_index = 0
+        while depth:  # put the position back as it was
+            depth -= 1
+            p = depth * 4
+            self._undo((path[p] & _SOURCE_BITS) << 8 | path[p + 1], path[p] & ~_SOURCE_BITS)
+        return result
+
+    def _key(self):
+        """A 30-bit hash of the position, kept in small ints so that it allocates
+        nothing: ``h * 127`` modulo ``127 * 2**23 - 1``, one step per byte.
+        Foundations follow from the rest, so they are left out."""
+        h = self.stock_count
+        for i in range(self.waste_count):
+            h = (h & 0x7FFFFF) * 127 + (h >> 23) + self.waste[i] + 1
+        cells = self.cells
+        for c in range(self.columns):
+            h = (h & 0x7FFFFF) * 127 + (h >> 23) + self.base[c] * 17 + self.height[c] + 1
+            start = c * COLUMN_CAPACITY
+            for i in range(start, start + self.height[c]):
+                h = (h & 0x7FFFFF) * 127 + (h >> 23) + cells[i] + 1
+        return h
+
+    # ------------------------------------------------------------- identity
+
+    def copy(self):
+        """An independent game at the same position with the same history."""
+        other = Game(self.rules)
+        other.deal_number = self.deal_number
+        other.cells[:] = self.cells
+        other.height[:] = self.height
+        other.base[:] = self.base
+        other.stock[:] = self.stock
+        other.stock_count = self.stock_count
+        other.waste[:] = self.waste
+        other.waste_count = self.waste_count
+        other.foundations[:] = self.foundations
+        other.history = bytearray(self.history)
+        other.history_count = self.history_count
+        other.history_end = self.history_end
+        return other
+
+    def __repr__(self):
+        from british_square.notation import position_text
+
+        return "Game({!r})".format(position_text(self))
