@@ -1,0 +1,79 @@
+"""Shared test helpers: the repository paths and the CircuitPython VM tier.
+
+The VM tier runs code under CircuitPython's own unix-port interpreter, found
+through ``CIRCUITPYTHON_VM`` (``.ci/run`` points it at ``../shared/vm``).
+Without it those tests skip and say why.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LIB = ROOT / "lib"
+HW = ROOT / "hw"
+sys.path.insert(0, str(LIB))
+
+
+class CircuitPythonVM:
+    """Runs scripts under CircuitPython's unix port with a fixed heap."""
+
+    def __init__(self, binary, mpy_cross=None):
+        self.binary = binary
+        self.mpy_cross = mpy_cross
+
+    def run(self, script, *args, heap="192K", path=(LIB,), env=None, cwd=None, timeout=600,
+            check=True):
+        """Run ``script`` (a path); return the CompletedProcess (text output).
+
+        ``path`` becomes ``MICROPYPATH`` so the script imports our modules
+        the way the board does. ``check`` raises with the VM's output on a
+        non-zero exit.
+        """
+        run_env = dict(os.environ)
+        run_env["MICROPYPATH"] = ":".join(str(p) for p in path)
+        run_env.update(env or {})
+        result = subprocess.run(
+            [self.binary, "-X", "heapsize=" + heap, str(script), *map(str, args)],
+            capture_output=True, text=True, env=run_env, cwd=cwd, timeout=timeout,
+        )
+        if check and result.returncode != 0:
+            raise AssertionError(
+                "VM exited {}:\n{}\n{}".format(result.returncode, result.stdout, result.stderr)
+            )
+        return result
+
+    def run_code(self, source, tmp_path, *args, **kwargs):
+        """Write ``source`` to a script in ``tmp_path`` and run it."""
+        script = Path(tmp_path) / "vm_script.py"
+        script.write_text(source)
+        return self.run(script, *args, **kwargs)
+
+
+def _vm_or_reason():
+    binary = os.environ.get("CIRCUITPYTHON_VM")
+    if not binary:
+        return None, "CIRCUITPYTHON_VM is not set: CircuitPython VM tier skipped"
+    if not os.access(binary, os.X_OK):
+        return None, "CIRCUITPYTHON_VM={} is not an executable".format(binary)
+    return CircuitPythonVM(binary, os.environ.get("MPY_CROSS")), None
+
+
+@pytest.fixture(scope="session")
+def vm():
+    """The CircuitPython VM, or a skip that says why there is none."""
+    found, reason = _vm_or_reason()
+    if found is None:
+        pytest.skip(reason)
+    return found
+
+
+@pytest.fixture(scope="session")
+def mpy_cross(vm):
+    """CircuitPython's mpy-cross (``MPY_CROSS``), or a skip."""
+    if not vm.mpy_cross or not os.access(vm.mpy_cross, os.X_OK):
+        pytest.skip("MPY_CROSS is not set: CircuitPython mpy-cross tests skipped")
+    return vm.mpy_cross
