@@ -25,8 +25,9 @@ class CircuitPythonVM:
         self.binary = binary
         self.mpy_cross = mpy_cross
 
-    def run(self, script, *args, heap="192K", path=(LIB,), env=None, cwd=None, timeout=600,
-            check=True):
+    def run(
+        self, script, *args, heap="192K", path=(LIB,), env=None, cwd=None, timeout=600, check=True
+    ):
         """Run ``script`` (a path); return the CompletedProcess (text output).
 
         ``path`` becomes ``MICROPYPATH`` so the script imports our modules
@@ -38,7 +39,11 @@ class CircuitPythonVM:
         run_env.update(env or {})
         result = subprocess.run(
             [self.binary, "-X", "heapsize=" + heap, str(script), *map(str, args)],
-            capture_output=True, text=True, env=run_env, cwd=cwd, timeout=timeout,
+            capture_output=True,
+            text=True,
+            env=run_env,
+            cwd=cwd,
+            timeout=timeout,
         )
         if check and result.returncode != 0:
             raise AssertionError(

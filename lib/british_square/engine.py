@@ -239,9 +239,7 @@ class Game:
         if source == STOCK:
             if target == WASTE:
                 return True
-            return (
-                self.rules != UNION and target < self.columns and not self.height[target]
-            )
+            return self.rules != UNION and target < self.columns and not self.height[target]
         if target == FOUNDATION:
             return self._can_home(card)
         if target >= self.columns:

@@ -72,7 +72,9 @@ def parse_move(token, game):
                 raise ValueError("bad move {!r}: no pile {!r}".format(token, letter))
             ends.append(column)
     if ends[0] == FOUNDATION or ends[1] == STOCK:
-        raise ValueError("bad move {!r}: cards never leave a foundation or go to the stock".format(token))
+        raise ValueError(
+            "bad move {!r}: cards never leave a foundation or go to the stock".format(token)
+        )
     return ends[0] << 8 | ends[1]
 
 
@@ -183,7 +185,11 @@ def build_game(rules, columns, bases, stock, waste, foundations):
         step = 0
         for i in range(base, len(cards)):
             below, card = cards[i - 1], cards[i]
-            if card // 13 != below // 13 or abs(card - below) != 1 or (step and card - below != step):
+            if (
+                card // 13 != below // 13
+                or abs(card - below) != 1
+                or (step and card - below != step)
+            ):
                 raise ValueError(
                     "bad column {}: {} cannot be built on {}".format(
                         _COLUMN_LETTERS[c], card_name(card), card_name(below)
@@ -295,7 +301,7 @@ def move_dict(m):
 def move_from_dict(data, game):
     """The move int for a JSON move; checks its form, not legality."""
     if not isinstance(data, dict) or "from" not in data or "to" not in data:
-        raise ValueError("bad move {!r}: want {{\"from\": ..., \"to\": ...}}".format(data))
+        raise ValueError('bad move {!r}: want {{"from": ..., "to": ...}}'.format(data))
     ends = []
     for key in ("from", "to"):
         value = data[key]
@@ -310,5 +316,7 @@ def move_from_dict(data, game):
         else:
             raise ValueError("bad move {}: {!r}".format(key, value))
     if ends[0] == FOUNDATION or ends[1] == STOCK:
-        raise ValueError("bad move {!r}: cards never leave a foundation or go to the stock".format(data))
+        raise ValueError(
+            "bad move {!r}: cards never leave a foundation or go to the stock".format(data)
+        )
     return ends[0] << 8 | ends[1]
