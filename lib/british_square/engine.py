@@ -15,6 +15,7 @@ BRITISH = const(0)
 AMERICAN = const(1)
 UNION = const(2)
 RULE_NAMES = ("british", "american", "union")
+RULE_TITLES = ("British Square", "American", "Union Square")
 
 STOCK = const(16)
 WASTE = const(17)
@@ -44,6 +45,9 @@ MAX_MOVES = const(306)
 _FROM_BASE = const(0x80)
 _SOURCE_BITS = const(0x1F)
 _HISTORY_START = const(128)
+# Scratch for legal_moves: per card value, two bytes of a mask of the columns
+# that card may be built on. Shared, so no game pays for it; always left zero.
+_ACCEPT = bytearray(104)
 
 
 def move(source, target):
@@ -179,43 +183,87 @@ class Game:
         moves to columns 0, 1, ...; then stock fills of empty columns; then the
         deal to the waste. Allocates nothing.
         """
-        n = 0
+        # One pass over the columns marks, for each card value, the columns it
+        # may be built on; each playable card then needs one table look-up.
+        accept = _ACCEPT
         ncols = self.columns
-        union = self.rules == UNION
         height = self.height
+        base = self.base
+        cells = self.cells
+        empties = 0
+        for t in range(ncols):
+            h = height[t]
+            if not h:
+                empties |= 1 << t
+                continue
+            i = t * COLUMN_CAPACITY + h - 1
+            top = cells[i]
+            step = top - cells[i - 1] if h > base[t] else 0
+            r = top % 13
+            if r != 12 and step != -1:  # takes top + 1: not past a king, not against a down build
+                j = top + top + 2
+                if t < 8:
+                    accept[j] |= 1 << t
+                else:
+                    accept[j + 1] |= 1 << (t - 8)
+            if r and step != 1:  # takes top - 1
+                j = top + top - 2
+                if t < 8:
+                    accept[j] |= 1 << t
+                else:
+                    accept[j + 1] |= 1 << (t - 8)
+        fills_any = self.rules == UNION
+        f = self.foundations
+        n = 0
         for source in range(ncols + 1):
             if source == ncols:
-                source = WASTE
                 if not self.waste_count:
                     break
+                source = WASTE
                 card = self.waste[self.waste_count - 1]
+                targets = empties
             else:
                 h = height[source]
                 if not h:
                     continue
-                card = self.cells[source * COLUMN_CAPACITY + h - 1]
-            if self._can_home(card):
+                card = cells[source * COLUMN_CAPACITY + h - 1]
+                targets = empties if fills_any else 0
+            done = f[card // 13]
+            if card % 13 + 1 == (done + 1 if done < 13 else 26 - done):
                 buffer[n] = source
                 buffer[n + 1] = FOUNDATION
                 n += 2
-            for target in range(ncols):
-                if target == source:
+            targets |= accept[card + card] | accept[card + card + 1] << 8
+            t = 0
+            while targets:
+                if not targets & 0xF:  # skip four columns at a time
+                    targets >>= 4
+                    t += 4
                     continue
-                if height[target]:
-                    if not self._can_build(card, target):
-                        continue
-                elif not (union or source == WASTE):
-                    continue
-                buffer[n] = source
-                buffer[n + 1] = target
-                n += 2
+                if targets & 1:
+                    buffer[n] = source
+                    buffer[n + 1] = t
+                    n += 2
+                targets >>= 1
+                t += 1
+        for t in range(ncols):  # leave the table clear for the next call
+            h = height[t]
+            if h:
+                top = cells[t * COLUMN_CAPACITY + h - 1]
+                if top % 13 != 12:
+                    accept[top + top + 2] = accept[top + top + 3] = 0
+                if top % 13:
+                    accept[top + top - 2] = accept[top + top - 1] = 0
         if self.stock_count:
-            if not union:
-                for target in range(ncols):
-                    if not height[target]:
+            if not fills_any:
+                t = 0
+                while empties:
+                    if empties & 1:
                         buffer[n] = STOCK
-                        buffer[n + 1] = target
+                        buffer[n + 1] = t
                         n += 2
+                    empties >>= 1
+                    t += 1
             buffer[n] = STOCK
             buffer[n + 1] = WASTE
             n += 2
@@ -251,19 +299,20 @@ class Game:
     # ------------------------------------------------------- apply and undo
 
     def _take(self, source):
-        """Remove and return the playable card of ``source``; the flag says a base card went."""
+        """Remove the playable card of ``source``; return it, plus ``_FROM_BASE << 8``
+        when it was a base card (an int, not a tuple: nothing to allocate)."""
         if source == WASTE:
             self.waste_count -= 1
-            return self.waste[self.waste_count], 0
+            return self.waste[self.waste_count]
         if source == STOCK:
             self.stock_count -= 1
-            return self.stock[self.stock_count], 0
+            return self.stock[self.stock_count]
         h = self.height[source] - 1
         self.height[source] = h
         if h < self.base[source]:
             self.base[source] = h
-            return self.cells[source * COLUMN_CAPACITY + h], _FROM_BASE
-        return self.cells[source * COLUMN_CAPACITY + h], 0
+            return self.cells[source * COLUMN_CAPACITY + h] | _FROM_BASE << 8
+        return self.cells[source * COLUMN_CAPACITY + h]
 
     def _put(self, target, card):
         if target == FOUNDATION:
@@ -280,12 +329,13 @@ class Game:
 
     def _do(self, m):
         """Apply a legal move; return the bits ``_undo`` needs besides the move."""
-        card, flag = self._take(m >> 8)
+        taken = self._take(m >> 8)
+        card = taken & 0xFF
         target = m & 0xFF
         self._put(target, card)
         if target == FOUNDATION:
-            flag |= (card // 13) << 5
-        return flag
+            return taken >> 8 | (card // 13) << 5
+        return taken >> 8
 
     def _undo(self, m, flag):
         source = m >> 8
@@ -344,37 +394,37 @@ class Game:
         self.history = bigger
 
     def _history_move(self, index):
+        """Move ``index`` of the history as a move int."""
         i = index * 2
-        info = self.history[i]
-        return (info & _SOURCE_BITS) << 8 | self.history[i + 1], info & ~_SOURCE_BITS
+        return (self.history[i] & _SOURCE_BITS) << 8 | self.history[i + 1]
 
     def undo(self):
         """Take back the last move; return it, or ``None`` at the start."""
         if not self.history_count:
             return None
         self.history_count -= 1
-        m, flag = self._history_move(self.history_count)
-        self._undo(m, flag)
+        m = self._history_move(self.history_count)
+        self._undo(m, self.history[self.history_count * 2] & ~_SOURCE_BITS)
         return m
 
     def redo(self):
         """Play again the last move taken back; return it, or ``None``."""
         if self.history_count == self.history_end:
             return None
-        m, _ = self._history_move(self.history_count)
+        m = self._history_move(self.history_count)
         self._do(m)
         self.history_count += 1
         return m
 
     def played(self):
         """The moves played so far, oldest first (allocates)."""
-        return [self._history_move(i)[0] for i in range(self.history_count)]
+        return [self._history_move(i) for i in range(self.history_count)]
 
     def peek(self):
         """The last move played, or ``None``."""
         if not self.history_count:
             return None
-        return self._history_move(self.history_count - 1)[0]
+        return self._history_move(self.history_count - 1)
 
     # ---------------------------------------------------------------- outcome
 

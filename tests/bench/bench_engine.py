@@ -1,0 +1,131 @@
+"""Engine benchmark, run under CircuitPython's VM (``make bench``).
+
+For each rule set: heap held by a freshly dealt game, heap allocated by a
+legal-move generation into a caller's buffer and by an apply+undo, history
+bytes per move, and the cost of dealing, generating legal moves, apply+undo
+and the dead-position test, in empty-loop units measured in this run.
+"""
+
+import gc
+import sys
+
+sys.path.append("lib")
+sys.path.append("tests/bench")
+
+from benchlib import allocated, cost, held, loop_unit, report  # noqa: E402
+
+from british_square import deal  # noqa: E402, F401  (imported up front: not part of a game's heap)
+from british_square.engine import (  # noqa: E402
+    FOUNDATION,
+    MAX_MOVES,
+    RULE_NAMES,
+    Game,
+)
+
+
+def midgame(number, rules, buffer, steps=60):
+    """A position some moves into deal ``number`` (a fixed policy, as in the VM tests)."""
+    game = Game.new_deal(number, rules)
+    for step in range(steps):
+        count = game.legal_moves(buffer)
+        if not count:
+            break
+        pick = (step * 7 + number) % count
+        for i in range(count):
+            if buffer[2 * i + 1] == FOUNDATION:
+                pick = i
+                break
+        game.push(buffer[2 * pick] << 8 | buffer[2 * pick + 1])
+    return game
+
+
+def exhausted(number, rules, buffer):
+    """A position with the stock dealt out: where the game runs the dead test."""
+    game = midgame(number, rules, buffer, steps=400)
+    while game.stock_count:
+        game.push(16 << 8 | 17)  # STOCK -> WASTE
+    return game
+
+
+def legal_moves_costs(game, buffer, unit):
+    """Mean and worst legal-move generation cost over every position of ``game``'s history."""
+    costs = []
+    moves = 0
+    while True:
+        moves += game.legal_moves(buffer)
+        costs.append(cost(lambda: game.legal_moves(buffer), 50, unit))
+        if game.undo() is None:
+            break
+    return round(sum(costs) / len(costs)), round(max(costs)), moves / len(costs)
+
+
+def bench_rules(rules, buffer, unit):
+    name = RULE_NAMES[rules]
+    fresh, _ = held(lambda: Game.new_deal(7, rules))
+    report(name, "fresh_game_heap", fresh, "bytes", "held by a freshly dealt game (<= 1024)")
+    game = midgame(7, rules, buffer)
+    generate = allocated(lambda: game.legal_moves(buffer))
+    report(name, "legal_moves_alloc", generate, "bytes", "per legal-move generation (0)")
+    game.legal_moves(buffer)
+    first = buffer[0] << 8 | buffer[1]
+
+    def apply_undo():
+        game.push(first)
+        game.undo()
+
+    apply_undo()  # the history has room now: steady state
+    report(name, "apply_undo_alloc", allocated(apply_undo), "bytes", "per apply+undo (0)")
+    long_game = midgame(7, rules, buffer, steps=1000)
+    moves = long_game.history_count
+    report(
+        name,
+        "history_bytes_per_move",
+        round(2 * moves / moves, 2),
+        "bytes",
+        "history entry per move (<= 2); buffer {} bytes after {} moves".format(
+            len(long_game.history), moves
+        ),
+    )
+    deal_cost = round(cost(lambda: Game.new_deal(7, rules), 20, unit))
+    report(name, "deal_cost", deal_cost, "loops", "deal a new game (<= 20000)")
+    mean, worst, count = legal_moves_costs(midgame(7, rules, buffer), buffer, unit)
+    report(
+        name,
+        "legal_moves_cost",
+        mean,
+        "loops",
+        "mean over a playout's positions, {:.1f} moves each; worst {} (<= 1500)".format(
+            count, worst
+        ),
+    )
+    report(
+        name, "apply_undo_cost", round(cost(apply_undo, 500, unit)), "loops", "apply+undo (<= 300)"
+    )
+    late = exhausted(7, rules, buffer)
+    verdict = ("alive", "dead", "unknown")[late.dead(300, buffer)]
+    report(
+        name,
+        "dead_test_cost",
+        round(cost(lambda: late.dead(300, buffer), 3, unit)),
+        "loops",
+        "dead test, budget 300 positions, stock empty: {}".format(verdict),
+    )
+    gc.collect()
+    report(
+        name,
+        "dead_test_alloc",
+        allocated(lambda: late.dead(300, buffer)),
+        "bytes",
+        "heap the dead test allocates (budget 300, collector off)",
+    )
+
+
+def main():
+    unit = loop_unit()
+    report("engine", "loop_unit_ns", round(unit, 2), "ns", "one empty for-loop iteration, this VM")
+    buffer = bytearray(2 * MAX_MOVES)
+    for rules in range(3):
+        bench_rules(rules, buffer, unit)
+
+
+main()

@@ -1,0 +1,55 @@
+"""Deterministic playouts, run alike by CPython and CircuitPython.
+
+Usage: playout.py FIRST_DEAL COUNT [MAX_MOVES]. For each rule set and deal it
+plays a fixed policy (a foundation move when there is one, else a move picked
+by a fixed formula), takes some moves back and replays them, and prints one
+line per game: rules, deal, moves played, final position. Both interpreters
+must print the same lines.
+"""
+
+import sys
+
+from british_square.engine import FOUNDATION, MAX_MOVES, RULE_NAMES, Game
+from british_square.notation import move_text, position_text
+
+
+def playout(number, rules, max_moves, buffer):
+    game = Game.new_deal(number, rules)
+    start = position_text(game)
+    for step in range(max_moves):
+        count = game.legal_moves(buffer)
+        if not count:
+            break
+        pick = (step * 7 + number) % count
+        for i in range(count):
+            if buffer[2 * i + 1] == FOUNDATION:
+                pick = i
+                break
+        game.push(buffer[2 * pick] << 8 | buffer[2 * pick + 1])
+        if step % 11 == 10:  # exercise undo and redo on the way
+            game.undo()
+            game.undo()
+            game.redo()
+            game.redo()
+    final = position_text(game)
+    moves = " ".join(move_text(m) for m in game.played())
+    while game.undo() is not None:
+        pass
+    if position_text(game) != start:
+        raise AssertionError("undo did not restore deal {}".format(number))
+    return "{} {} {} | {} | {} {}".format(
+        RULE_NAMES[rules], number, game.history_end, moves, final, game.dead(300)
+    )
+
+
+def main():
+    first = int(sys.argv[1])
+    count = int(sys.argv[2])
+    max_moves = int(sys.argv[3]) if len(sys.argv) > 3 else 150
+    buffer = bytearray(2 * MAX_MOVES)
+    for rules in range(3):
+        for number in range(first, first + count):
+            print(playout(number, rules, max_moves, buffer))
+
+
+main()
