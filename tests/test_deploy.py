@@ -1,0 +1,748 @@
+"""tools/deploy.py against fake CIRCUITPY and bootloader drives (temporary folders).
+
+A small game tree made here stands in for the repository, so these tests do
+not depend on what the other modules look like today; a stand-in mpy-cross
+(a Python script that writes CircuitPython's header before the source) lets
+the .mpy path run without the real compiler. The real compiler and the real
+tree are tested in test_deploy_vm.py.
+"""
+
+import collections
+import errno
+import hashlib
+import json
+import os
+import struct
+import sys
+import urllib.error
+
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tools"))
+import deploy  # noqa: E402
+import uf2  # noqa: E402
+
+BOOT_OUT = "Adafruit CircuitPython {version} on 2025-01-01; {machine}\nBoard ID:{board}\nUID:C7F1\n"
+PYGAMER = "Adafruit PyGamer with samd51j19"
+FAKE_MPY_CROSS = """#!{python} -S
+import sys
+args = sys.argv[1:]
+if args == ["--version"]:
+    print("{banner}")
+    sys.exit(0)
+source = open(args[-1], "rb").read()
+compile(source, args[-1], "exec")  # a syntax error fails like mpy-cross does
+open(args[args.index("-o") + 1], "wb").write({header!r} + source)
+"""
+CP9_BANNER = "CircuitPython 9.2.1 on 2024-11-20; mpy-cross emitting mpy v6.3"
+
+GAME = {
+    "lib/british_square/__init__.py": '__version__ = "1.2.3"\n',
+    "lib/british_square/cards.py": 'RANKS = "A23456789TJQK"\n',
+    "lib/british_square/engine.py": "from british_square.cards import RANKS\nENGINE = 1\n",
+    "lib/british_square/view.py": (
+        "try:\n"
+        "    from typing import Optional\n"
+        "    from circuitpython_typing import ReadableBuffer\n"
+        "except ImportError:\n"
+        "    pass\n"
+        "import displayio\n"
+        "from adafruit_display_text import label\n"
+        "from . import engine\n"
+    ),
+    "lib/british_square/__main__.py": "import argparse\n",
+    "hw/pygamer.py": "import keypad\nfrom hw import buttons\n",
+    "hw/buttons.py": "KEYS = 4\n",
+    "hw/pybadge.py": "import keypad\nfrom hw import buttons\n",
+    "hw/desktop.py": "import pygame\n",
+    "code.py": (
+        "import board\n"
+        "from british_square import view\n"
+        'if board.board_id == "pygamer":\n'
+        "    import hw.pygamer as hw\n"
+        "else:\n"
+        "    import hw.desktop as hw\n"
+    ),
+}
+SPRITES = b"BM" + bytes(range(62))
+DEPLOYED_MPY = {
+    "lib/adafruit_display_text/__init__.mpy",
+    "lib/adafruit_display_text/label.mpy",
+    "lib/british_square/__init__.mpy",
+    "lib/british_square/cards.mpy",
+    "lib/british_square/engine.mpy",
+    "lib/british_square/view.mpy",
+    "lib/british_square/cards.bmp",
+    "hw/pygamer.mpy",
+    "hw/buttons.mpy",
+    "code.py",
+}
+
+
+def write_tree(root, files):
+    for path, text in files.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text if isinstance(text, bytes) else text.encode())
+    return root
+
+
+def make_drive(path, version="9.2.1", board="pygamer", machine=PYGAMER):
+    path.mkdir(parents=True)
+    (path / "boot_out.txt").write_text(
+        BOOT_OUT.format(version=version, machine=machine, board=board)
+    )
+    (path / "code.py").write_text('print("Hello World!")\n')  # as a fresh board ships
+    return path
+
+
+def make_compiler(folder, banner=CP9_BANNER, header=b"C\x06"):
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "mpy-cross"
+    path.write_text(FAKE_MPY_CROSS.format(python=sys.executable, banner=banner, header=header))
+    path.chmod(0o755)
+    return path
+
+
+def snapshot(drive):
+    """Every file on the drive with its content."""
+    return {
+        p.relative_to(drive).as_posix(): p.read_bytes()
+        for p in sorted(drive.rglob("*"))
+        if p.is_file()
+    }
+
+
+def game_files(drive):
+    return set(snapshot(drive)) - {"boot_out.txt", deploy.MANIFEST}
+
+
+@pytest.fixture
+def game(tmp_path):
+    root = write_tree(tmp_path / "game", GAME)
+    (root / "lib/british_square/cards.bmp").write_bytes(SPRITES)
+    return root
+
+
+@pytest.fixture
+def drive(tmp_path):
+    return make_drive(tmp_path / "media" / "CIRCUITPY")
+
+
+@pytest.fixture
+def compiler(tmp_path):
+    return make_compiler(tmp_path / "cp9")
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch, tmp_path):
+    """No compiler but the ones a test names, and no network."""
+    monkeypatch.delenv("MPY_CROSS", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
+
+    def no_network(url, timeout=None):
+        raise urllib.error.URLError("offline in tests")
+
+    monkeypatch.setattr(deploy.urllib.request, "urlopen", no_network)
+
+
+@pytest.fixture
+def run(capsys, game, drive, compiler, tmp_path):
+    """Run deploy.py's main(); return (exit status, stdout, stderr)."""
+
+    def run(*argv, target=drive, source=game, mpy_cross=compiler):
+        args = ["--drive", target, "--source", source, "--cache-dir", tmp_path / "cache"]
+        args += ["--mpy-cross", mpy_cross] if mpy_cross else []
+        code = deploy.main([str(a) for a in args + list(argv)])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def run_json(run, *argv, **kwargs):
+    code, out, _err = run("--json", *argv, **kwargs)
+    return code, json.loads(out)
+
+
+# ------------------------------------------------------------------ deploying
+
+
+def test_first_deploy_copies_what_the_game_imports_and_code_py_last(run, drive, monkeypatch):
+    renamed = []
+    real_replace = os.replace
+
+    def recording_replace(source, target):
+        renamed.append(os.path.relpath(target, drive))
+        real_replace(source, target)
+
+    monkeypatch.setattr(deploy.os, "replace", recording_replace)
+    code, out, err = run()
+    assert code == 0, err
+    assert game_files(drive) == DEPLOYED_MPY
+    files = snapshot(drive)
+    assert all(files[p].startswith(b"C\x06") for p in files if p.endswith(".mpy"))
+    assert files["lib/british_square/cards.bmp"] == SPRITES
+    assert files["code.py"] == GAME["code.py"].encode()
+    # code.py is the last game file to land; only the manifest follows it
+    assert renamed[-2:] == ["code.py", deploy.MANIFEST]
+    assert "[ 10/10]" in out and "wrote 10" in out
+    manifest = json.loads(files[deploy.MANIFEST])
+    assert manifest["board"] == "pygamer" and manifest["version"] == "1.2.3"
+    assert set(manifest["files"]) == DEPLOYED_MPY
+    assert manifest["files"]["code.py"] == hashlib.sha256(files["code.py"]).hexdigest()
+
+
+def test_only_modules_really_imported_are_copied(run, drive, game):
+    (game / "lib/british_square/view.py").write_text(
+        "from adafruit_display_text.bitmap_label import Label\n"
+        "from adafruit_displayio_layout.layouts.grid_layout import GridLayout\n"
+    )
+    assert run()[0] == 0
+    libraries = {p for p in game_files(drive) if p.startswith("lib/adafruit")}
+    assert libraries == {
+        "lib/adafruit_display_text/__init__.mpy",
+        "lib/adafruit_display_text/bitmap_label.mpy",
+        "lib/adafruit_ticks.mpy",  # bitmap_label imports it
+        "lib/adafruit_displayio_layout/__init__.mpy",
+        "lib/adafruit_displayio_layout/layouts/__init__.mpy",
+        "lib/adafruit_displayio_layout/layouts/grid_layout.mpy",
+    }
+
+
+def test_second_deploy_copies_nothing(run, drive):
+    assert run()[0] == 0
+    before = {p: p.stat().st_mtime_ns for p in drive.rglob("*")}
+    code, result = run_json(run)
+    assert code == 0
+    assert result["written"] == [] and result["removed"] == []
+    assert result["unchanged"] == result["files"] == len(DEPLOYED_MPY)
+    assert {p: p.stat().st_mtime_ns for p in drive.rglob("*")} == before
+
+
+def test_a_changed_source_file_is_the_only_file_written(run, game):
+    assert run()[0] == 0
+    (game / "lib/british_square/engine.py").write_text("ENGINE = 2\n")
+    code, result = run_json(run)
+    assert code == 0
+    assert result["written"] == ["lib/british_square/engine.mpy"]
+    assert result["unchanged"] == len(DEPLOYED_MPY) - 1
+
+
+def test_stale_files_of_the_game_go_and_user_files_stay(run, game, drive):
+    user_files = {
+        "lib/my_lib.py": b"X = 1\n",
+        "notes.txt": b"mine",
+        "lib/british_square/x.txt": b"!",
+    }
+    write_tree(drive, user_files)
+    assert run()[0] == 0
+    (game / "hw/buttons.py").unlink()
+    (game / "hw/pygamer.py").write_text("import keypad\n")
+    code, result = run_json(run)
+    assert code == 0
+    assert result["removed"] == ["hw/buttons.mpy"]
+    files = snapshot(drive)
+    assert "hw/buttons.mpy" not in files
+    assert all(files[p] == data for p, data in user_files.items())
+
+
+def test_a_stale_file_the_user_changed_is_kept(run, game, drive):
+    assert run()[0] == 0
+    (drive / "hw/buttons.mpy").write_bytes(b"C\x06 edited on the board")
+    (game / "hw/buttons.py").unlink()
+    (game / "hw/pygamer.py").write_text("import keypad\n")
+    code, result = run_json(run)
+    assert code == 0 and result["removed"] == [] and result["kept"] == ["hw/buttons.mpy"]
+    assert (drive / "hw/buttons.mpy").exists()
+
+
+def test_files_the_game_did_not_write_are_not_overwritten_without_replace(run, drive):
+    (drive / "code.py").write_text("print('my own program')\n")
+    write_tree(drive, {"lib/adafruit_display_text/label.mpy": b"C\x06 another version"})
+    before = snapshot(drive)
+    code, _out, err = run()
+    assert code == 1
+    assert "code.py is on the drive but was not put there by this game" in err
+    assert "lib/adafruit_display_text/label.mpy" in err and "--replace" in err
+    assert snapshot(drive) == before
+    code, result = run_json(run, "--replace")
+    assert code == 0
+    assert set(result["replaced"]) == {"code.py", "lib/adafruit_display_text/label.mpy"}
+    assert game_files(drive) == DEPLOYED_MPY
+
+
+def test_a_fresh_boards_hello_world_is_replaced_without_asking(run, drive):
+    code, result = run_json(run)
+    assert code == 0 and result["replaced"] == [] and "code.py" in result["written"]
+
+
+def test_a_user_py_that_would_shadow_a_deployed_mpy_is_a_conflict(run, drive):
+    write_tree(drive, {"lib/adafruit_display_text/label.py": b"# circup installed me\n"})
+    code, _out, err = run()
+    assert code == 1 and "label.py would shadow lib/adafruit_display_text/label.mpy" in err
+    assert run("--replace")[0] == 0
+    assert not (drive / "lib/adafruit_display_text/label.py").exists()
+
+
+def test_py_deploy_without_compiler_then_mpy_never_leaves_py_beside_mpy(run, drive):
+    code, out, err = run("--no-fetch", mpy_cross=None)
+    assert code == 0, err
+    warnings = [line for line in out.splitlines() if line.startswith("warning: ")]
+    assert len(warnings) == 1 and "RAM" in warnings[0] and ".py" in warnings[0]
+    assert game_files(drive) == {p[:-4] + ".py" if p.endswith(".mpy") else p for p in DEPLOYED_MPY}
+    code, result = run_json(run)
+    assert code == 0 and result["format"] == "mpy"
+    assert game_files(drive) == DEPLOYED_MPY
+    assert len(result["removed"]) == len(DEPLOYED_MPY) - 2  # all .py but code.py; not the .bmp
+
+
+def test_dry_run_lists_changes_and_writes_nothing(run, drive):
+    before = snapshot(drive)
+    code, out, _err = run("--dry-run")
+    assert code == 0
+    assert "+ lib/british_square/engine.mpy" in out
+    assert "~ code.py" in out  # the hello-world is replaced
+    assert "would write 10" in out
+    assert snapshot(drive) == before
+
+
+def test_json_reports_the_deploy_and_errors(run, drive):
+    code, result = run_json(run)
+    assert code == 0 and result["ok"] and result["board"] == "pygamer"
+    assert result["circuitpython"] == "9.2.1" and result["format"] == "mpy"
+    assert result["files"] == len(DEPLOYED_MPY) and result["bytes_written"] == result["bytes"]
+    (drive / "boot_out.txt").unlink()
+    code, result = run_json(run)
+    assert code == 1 and not result["ok"] and "boot_out.txt" in result["error"]
+
+
+def test_missing_library_is_a_warning_naming_the_importer(run, game):
+    (game / "lib/british_square/view.py").write_text("import adafruit_not_installed\n")
+    code, result = run_json(run)
+    assert code == 0
+    assert any(
+        "lib/british_square/view.py imports adafruit_not_installed" in w for w in result["warnings"]
+    )
+
+
+def test_leftovers_of_an_interrupted_deploy_are_cleaned(run, drive):
+    assert run()[0] == 0
+    write_tree(drive, {"lib/british_square/engine.mpy" + deploy.TEMP_SUFFIX: b"half"})
+    code, out, _err = run()
+    assert code == 0
+    assert not list(drive.rglob("*" + deploy.TEMP_SUFFIX))
+
+
+# ----------------------------------------------------------- failing half way
+
+
+def deploy_v2(game):
+    """A new version of the game: two files change, one is new."""
+    (game / "lib/british_square/engine.py").write_text("ENGINE = 2\n")
+    (game / "lib/british_square/rules.py").write_text("RULES = 1\n")
+    (game / "code.py").write_text(GAME["code.py"] + "print('v2')\n")
+
+
+def test_drive_filling_up_half_way_leaves_the_previous_game(run, game, drive, monkeypatch):
+    assert run()[0] == 0
+    before = snapshot(drive)
+    deploy_v2(game)
+    written = []
+    real_write = deploy.write_file
+
+    def filling_write(path, data):
+        if sum(written) + len(data) > 40:
+            with open(path, "wb") as half:
+                half.write(data[:5])  # what a full FAT drive keeps of the file
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(len(data))
+        real_write(path, data)
+
+    monkeypatch.setattr(deploy, "write_file", filling_write)
+    code, _out, err = run()
+    assert code == 1
+    assert "the drive is full" in err and "untouched" in err and "code.py was not replaced" in err
+    assert snapshot(drive) == before  # no temporary files, old manifest, old code.py
+
+
+def test_not_enough_free_space_is_refused_before_writing(run, game, drive, monkeypatch):
+    assert run()[0] == 0
+    before = snapshot(drive)
+    deploy_v2(game)
+    usage = collections.namedtuple("usage", "total used free")
+    monkeypatch.setattr(deploy.shutil, "disk_usage", lambda path: usage(2 << 20, 2 << 20, 1000))
+    code, _out, err = run()
+    assert code == 1 and "1000 bytes free" in err and "Nothing was changed" in err
+    assert snapshot(drive) == before
+
+
+def test_read_only_drive_changes_nothing_and_says_why(run, drive, monkeypatch):
+    before = snapshot(drive)
+
+    def read_only(path, data):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(deploy, "write_file", read_only)
+    code, _out, err = run()
+    assert code == 1 and "read-only" in err and "boot.py" in err
+    assert snapshot(drive) == before
+
+
+def test_unplugged_while_switching_over_keeps_code_py_and_recovers(run, game, drive, monkeypatch):
+    assert run()[0] == 0
+    old_code = (drive / "code.py").read_bytes()
+    deploy_v2(game)
+    real_replace = os.replace
+    renames = []
+
+    def unplugged_after_one(source, target):
+        if str(source).endswith(deploy.TEMP_SUFFIX) and not str(target).endswith(deploy.MANIFEST):
+            if renames:
+                raise OSError(errno.EIO, "Input/output error")
+            renames.append(target)
+        real_replace(source, target)
+
+    monkeypatch.setattr(deploy.os, "replace", unplugged_after_one)
+    code, _out, err = run()
+    assert code == 1 and "went away" in err and "run the deploy again" in err
+    assert (drive / "code.py").read_bytes() == old_code
+    monkeypatch.setattr(deploy.os, "replace", real_replace)
+    code, result = run_json(run)  # plugged back in: the next deploy finishes the job
+    assert code == 0 and result["replaced"] == []
+    assert "print('v2')" in (drive / "code.py").read_text()
+    assert not list(drive.rglob("*" + deploy.TEMP_SUFFIX))
+
+
+# ------------------------------------------------------- refusing the board
+
+
+@pytest.mark.parametrize(
+    ("version", "board", "machine", "message"),
+    [
+        ("9.2.1", "feather_m4_express", "Adafruit Feather M4 Express", "'feather_m4_express'"),
+        ("8.2.10", "pygamer", PYGAMER, "CircuitPython 8.2.10; the game needs 9"),
+    ],
+)
+def test_wrong_board_or_old_circuitpython_is_refused(
+    run, tmp_path, version, board, machine, message
+):
+    other = make_drive(tmp_path / "other" / "CIRCUITPY", version, board, machine)
+    before = snapshot(other)
+    code, _out, err = run(target=other)
+    assert code == 1 and message in err
+    assert snapshot(other) == before
+
+
+def test_missing_boot_out_is_refused(run, drive):
+    (drive / "boot_out.txt").unlink()
+    code, _out, err = run()
+    assert code == 1 and "no boot_out.txt" in err
+
+
+def test_boot_out_is_parsed(tmp_path):
+    (tmp_path / "boot_out.txt").write_text(
+        "Adafruit CircuitPython 10.0.0-beta.2 on 2025-06-01; Adafruit Pybadge with samd51j19\n"
+        "Board ID:pybadge\nUID:ABCD\n"
+    )
+    board = deploy.read_boot_out(tmp_path)
+    assert (board.board_id, board.version, board.major) == ("pybadge", "10.0.0-beta.2", 10)
+    assert board.machine == "Adafruit Pybadge with samd51j19"
+    # CircuitPython before 7 wrote no Board ID line: the machine name tells
+    (tmp_path / "boot_out.txt").write_text(
+        "Adafruit CircuitPython 6.3.0 on 2021-06-01; Adafruit PyGamer with samd51j19\n"
+    )
+    assert deploy.read_boot_out(tmp_path).board_id == "pygamer"
+
+
+# ------------------------------------------------------------ finding drives
+
+
+def test_two_drives_ask_for_drive(run, tmp_path, monkeypatch):
+    first = make_drive(tmp_path / "a" / "CIRCUITPY")
+    second = make_drive(tmp_path / "b" / "CIRCUITPY1")
+    volumes = [(first, "CIRCUITPY"), (second, "CIRCUITPY1"), (tmp_path, "DATA")]
+    monkeypatch.setattr(deploy, "mounted_volumes", lambda: volumes)
+    code, _out, err = run(target="")
+    assert code == 1 and "several CIRCUITPY drives" in err and "--drive" in err
+    assert str(first) in err and str(second) in err
+
+
+def test_the_only_circuitpy_drive_is_found(run, drive, tmp_path, monkeypatch):
+    monkeypatch.setattr(
+        deploy, "mounted_volumes", lambda: [(tmp_path, "DATA"), (drive, "CIRCUITPY")]
+    )
+    code, result = run_json(run, target="")
+    assert code == 0 and result["drive"] == str(drive)
+    monkeypatch.setattr(deploy, "mounted_volumes", lambda: [(tmp_path, "DATA")])
+    code, result = run_json(run, target="")
+    assert code == 1 and "no CIRCUITPY drive found" in result["error"]
+
+
+@pytest.mark.parametrize(
+    ("label", "found"),
+    [("CIRCUITPY", True), ("CIRCUITPY1", True), ("CIRCUITPY 2", True), ("CIRCUITPYX", False)],
+)
+def test_volume_labels(label, found):
+    assert deploy._label_matches(label, ("CIRCUITPY",)) is found
+
+
+def test_mount_tables_are_read_like_circup():
+    proc = "/dev/sdb1 /media/me/CIRCUITPY\\0401 vfat rw 0 0\nproc /proc proc rw 0 0\n"
+    assert deploy.mount_points_from_proc(proc) == ["/media/me/CIRCUITPY 1", "/proc"]
+    mount = (
+        "/dev/disk4s1 on /Volumes/CIRCUITPY 1 (msdos, local, nodev)\n"
+        "/dev/sdb1 on /run/media/me/CIRCUITPY type vfat (rw,nosuid)\n"
+    )
+    assert deploy.mount_points_from_mount(mount) == [
+        "/Volumes/CIRCUITPY 1",
+        "/run/media/me/CIRCUITPY",
+    ]
+
+
+# ------------------------------------------------------------------ compiler
+
+
+def test_micropython_mpy_cross_is_refused(run, tmp_path):
+    micropython = make_compiler(
+        tmp_path / "mp", "MicroPython v1.24.1 on 2024-11-29; mpy-cross emitting mpy v6.3", b"M\x06"
+    )
+    code, _out, err = run(mpy_cross=micropython)
+    assert code == 1 and "MicroPython's mpy-cross" in err
+
+
+def test_an_output_without_circuitpythons_header_is_refused(run, drive, tmp_path):
+    wrong = make_compiler(tmp_path / "wrong", CP9_BANNER, b"M\x06")
+    before = snapshot(drive)
+    code, _out, err = run(mpy_cross=wrong)
+    assert code == 1 and "not CircuitPython's b'C\\x06'" in err
+    assert snapshot(drive) == before
+
+
+def test_compiler_of_an_unknown_format_is_refused(run, tmp_path):
+    newer = make_drive(tmp_path / "n" / "CIRCUITPY", version="11.0.0")
+    code, _out, err = run(target=newer)
+    assert code == 1 and "cannot load" in err
+
+
+def test_mpy_cross_env_and_path_are_used(run, compiler, tmp_path, monkeypatch):
+    monkeypatch.setenv("MPY_CROSS", str(compiler))
+    code, result = run_json(run, mpy_cross=None)
+    assert code == 0 and result["mpy_cross"] == str(compiler)
+    monkeypatch.delenv("MPY_CROSS")
+    monkeypatch.setenv("PATH", str(compiler.parent))
+    code, result = run_json(run, mpy_cross=None)
+    assert code == 0 and result["mpy_cross"] == str(compiler) and result["format"] == "mpy"
+
+
+def test_fetch_failure_falls_back_to_py_with_a_note(run):
+    code, out, _err = run(mpy_cross=None)
+    assert code == 0
+    assert "note: could not fetch mpy-cross 9.2.1 (offline in tests)" in out
+    assert "deploying .py files" in out
+
+
+def test_fetched_compiler_is_cached(run, compiler, tmp_path, monkeypatch):
+    fetched = []
+
+    class Response:
+        def __init__(self, data):
+            self.data = data
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def read(self):
+            return self.data
+
+    def serve(url, timeout=None):
+        fetched.append(url)
+        return Response(compiler.read_bytes())
+
+    monkeypatch.setattr(deploy.urllib.request, "urlopen", serve)
+    monkeypatch.setattr(deploy.platform, "system", lambda: "Linux")
+    monkeypatch.setattr(deploy.platform, "machine", lambda: "x86_64")
+    for _ in range(2):
+        code, result = run_json(run, mpy_cross=None)
+        assert code == 0 and result["format"] == "mpy"
+    assert fetched == [deploy.MPY_CROSS_URL + "/linux-amd64/mpy-cross-linux-amd64-9.2.1.static"]
+    assert result["mpy_cross"] == str(tmp_path / "cache" / "mpy-cross-9.2.1")
+
+
+def test_a_syntax_error_stops_the_deploy_before_writing(run, game, drive):
+    before = snapshot(drive)
+    (game / "code.py").write_text("def broken(:\n")
+    code, _out, err = run()
+    assert code == 1 and "code.py line 1: syntax error" in err
+    assert snapshot(drive) == before
+
+
+# --------------------------------------------------------------- import graph
+
+
+def test_imports_skip_type_hints_and_mark_optional_imports(tmp_path):
+    source = tmp_path / "pkg" / "mod.py"
+    write_tree(
+        tmp_path,
+        {
+            "pkg/mod.py": (
+                "import a.b\n"
+                "from . import sibling\n"
+                "from .sub import thing\n"
+                "try:\n    from typing import List\n    import hinted\n"
+                "except ImportError:\n    pass\n"
+                "try:\n    import fast\nexcept ImportError:\n    fast = None\n"
+                "from typing import TYPE_CHECKING\n"
+                "if TYPE_CHECKING:\n    import only_for_mypy\n"
+                "def later():\n    import lazy\n"
+            )
+        },
+    )
+    refs = deploy.imports_of(deploy.Module("pkg.mod", source, "pkg/mod.py", "game"))
+    names = {ref.names[-1]: ref for ref in refs}
+    assert set(names) == {
+        "a.b",
+        "pkg.sibling",
+        "pkg.sub.thing",
+        "fast",
+        "typing.TYPE_CHECKING",
+        "lazy",
+    }
+    assert names["fast"].optional and not names["lazy"].optional
+    assert names["pkg.sub.thing"].names == ("pkg", "pkg.sub", "pkg.sub.thing")
+    assert names["pkg.sub.thing"].required == 2
+
+
+def test_blinka_stand_ins_are_never_libraries():
+    libraries = deploy.board_libraries(deploy.library_paths())
+    assert {"adafruit_display_text", "adafruit_displayio_layout", "adafruit_ticks"} <= set(
+        libraries
+    )
+    assert not {"displayio", "board", "micropython", "keypad", "pygame"} & set(libraries)
+
+
+# ------------------------------------------------------------------ firmware
+
+
+def make_uf2(payload, family=uf2.SAMD51_FAMILY, flags=uf2.FLAG_FAMILY_ID):
+    chunks = [payload[i : i + 256] for i in range(0, len(payload), 256)]
+    blocks = []
+    for number, chunk in enumerate(chunks):
+        header = struct.pack(
+            "<8I",
+            uf2.MAGIC_START0,
+            uf2.MAGIC_START1,
+            flags,
+            0x4000 + 256 * number,
+            len(chunk),
+            number,
+            len(chunks),
+            family,
+        )
+        blocks.append(header + chunk.ljust(476, b"\0") + struct.pack("<I", uf2.MAGIC_END))
+    return b"".join(blocks)
+
+
+def firmware_for(machine, version="9.2.1"):
+    # the banner straddles a block boundary, as it may in a real build
+    banner = "Adafruit CircuitPython {} on 2024-11-20; {}".format(version, machine).encode()
+    return make_uf2(bytes(200) + banner + bytes(300))
+
+
+INFO_UF2 = "UF2 Bootloader v3.15.0 SFHWRO\nModel: {}\nBoard-ID: {}\n"
+
+
+def make_boot_drive(path, model="PyGamer", board_id="SAMD51J19A-PyGamer-M4"):
+    path.mkdir(parents=True)
+    (path / "INFO_UF2.TXT").write_text(INFO_UF2.format(model, board_id))
+    (path / "CURRENT.UF2").write_bytes(b"")
+    return path
+
+
+@pytest.fixture
+def flash(capsys, tmp_path):
+    def flash(data, name="firmware.uf2", *argv, drive=None):
+        file = tmp_path / name
+        file.write_bytes(data)
+        args = ["firmware", str(file), "--json", *argv]
+        args += ["--drive", str(drive)] if drive else []
+        code = deploy.main(args)
+        return code, json.loads(capsys.readouterr().out)
+
+    return flash
+
+
+def test_firmware_is_copied_to_the_matching_bootloader_drive(flash, tmp_path, monkeypatch):
+    boot = make_boot_drive(tmp_path / "PYGAMERBOOT")
+    monkeypatch.setattr(deploy, "mounted_volumes", lambda: [(boot, "PYGAMERBOOT")])
+    data = firmware_for(PYGAMER)
+    code, result = flash(data, "adafruit-circuitpython-pygamer-en_US-9.2.1.uf2")
+    assert code == 0 and result["board"] == "pygamer" and result["circuitpython"] == "9.2.1"
+    assert (boot / "adafruit-circuitpython-pygamer-en_US-9.2.1.uf2").read_bytes() == data
+
+
+def test_firmware_for_another_board_is_refused_unless_forced(flash, tmp_path):
+    boot = make_boot_drive(tmp_path / "PYGAMERBOOT")
+    data = firmware_for("Adafruit Pybadge with samd51j19")
+    code, result = flash(data, drive=boot)
+    assert (
+        code == 1
+        and "is for 'pybadge'" in result["error"]
+        and "SAMD51J19A-PyGamer-M4" in result["error"]
+    )
+    assert not (boot / "firmware.uf2").exists()
+    code, result = flash(data, "firmware.uf2", "--force", drive=boot)
+    assert code == 0 and (boot / "firmware.uf2").exists()
+
+
+def test_firmware_board_from_file_name_when_the_firmware_does_not_say(flash, tmp_path):
+    badge_lc = make_boot_drive(tmp_path / "BADGELCBOOT", "PyBadge LC", "SAMD51J19A-PyBadgeLC-M4")
+    nameless = make_uf2(bytes(1000))
+    code, result = flash(nameless, "adafruit-circuitpython-pybadge-en_US-9.2.1.uf2", drive=badge_lc)
+    assert code == 0 and result["intended_board"] == "pybadge" and result["board"] == "pybadge"
+    code, result = flash(nameless, "adafruit-circuitpython-pygamer-fr-9.2.1.uf2", drive=badge_lc)
+    assert code == 1 and "'pygamer'" in result["error"]
+    code, result = flash(nameless, "anything.uf2", drive=badge_lc)
+    assert code == 0 and "cannot tell which board" in result["warnings"][0]
+
+
+def test_firmware_for_another_chip_or_not_uf2_is_refused(flash, tmp_path):
+    boot = make_boot_drive(tmp_path / "PYBADGEBOOT", "PyBadge", "SAMD51J19A-PyBadge-M4")
+    code, result = flash(make_uf2(bytes(600), family=0xE48BFF56), drive=boot)  # an RP2040's
+    assert code == 1 and "0xe48bff56" in result["error"]
+    code, result = flash(b"not a uf2" * 100, drive=boot)
+    assert code == 1 and "not a UF2 file" in result["error"]
+    broken = bytearray(firmware_for(PYGAMER))
+    broken[512 + 508] ^= 0xFF  # the second block's end magic
+    code, result = flash(bytes(broken), drive=boot)
+    assert code == 1 and "block 1 has bad magic" in result["error"]
+    assert {p.name for p in boot.iterdir()} == {"INFO_UF2.TXT", "CURRENT.UF2"}
+
+
+def test_firmware_dry_run_and_drive_checks(flash, tmp_path, monkeypatch):
+    boot = make_boot_drive(tmp_path / "PYGAMERBOOT")
+    code, result = flash(firmware_for(PYGAMER), "fw.uf2", "--dry-run", drive=boot)
+    assert code == 0 and result["dry_run"] and not (boot / "fw.uf2").exists()
+    not_boot = tmp_path / "stick"
+    not_boot.mkdir()
+    code, result = flash(firmware_for(PYGAMER), drive=not_boot)
+    assert code == 1 and "no INFO_UF2.TXT" in result["error"]
+    second = make_boot_drive(tmp_path / "x" / "PYBADGEBOOT", "PyBadge", "SAMD51J19A-PyBadge-M4")
+    monkeypatch.setattr(
+        deploy, "mounted_volumes", lambda: [(boot, "PYGAMERBOOT"), (second, "PYBADGEBOOT")]
+    )
+    code, result = flash(firmware_for(PYGAMER))
+    assert code == 1 and "several bootloader" in result["error"]
+
+
+def test_uf2_reader_finds_family_machine_and_version():
+    info = uf2.read_uf2(firmware_for(PYGAMER, "10.0.3"))
+    assert info.families == {uf2.SAMD51_FAMILY}
+    assert info.machine == "PyGamer with samd51j19" and info.version == "10.0.3"
+    assert info.blocks == 3 and info.payload_bytes == 200 + 300 + len(
+        "Adafruit CircuitPython 10.0.3 on 2024-11-20; " + PYGAMER
+    )
