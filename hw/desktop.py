@@ -1,0 +1,193 @@
+"""The desktop: Blinka displayio in a pygame window at 4x, the keyboard as buttons.
+
+Headless (``--headless``, or on Linux without ``DISPLAY``/``WAYLAND_DISPLAY``)
+plays a key script (``--keys``) and writes PNG screenshots (``--shot``), then
+ends: it never waits for a person. Desktop only: CPython, pygame, Blinka.
+
+Keys: arrows move; Z or Space = A; X or Backspace = B; U or Tab = Select
+(undo); Enter or Esc = Start (menu). Closing the window quits.
+"""
+
+import os
+import sys
+import time
+
+from british_square.controls import (
+    DOWN,
+    LEFT,
+    NONE,
+    QUIT,
+    RIGHT,
+    SELECT,
+    START,
+    UP,
+    A,
+    B,
+    Repeater,
+    parse_script,
+)
+
+WIDTH = 160
+HEIGHT = 128
+WINDOW_SCALE = 4
+
+
+def wants_headless(options):
+    """Headless when asked, or when a Linux session has no screen to open a window on."""
+    if options.get("headless"):
+        return True
+    linux = sys.platform.startswith("linux")
+    return linux and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def make_display(scale):
+    """A Blinka display drawn into a ``WIDTH`` x ``HEIGHT`` surface (``_pygame_screen``),
+    shown ``scale`` times larger in its window."""
+    import blinka_displayio_pygamedisplay as pygamedisplay  # before displayio, always
+    import busdisplay
+    import pygame
+
+    class ScaledDisplay(pygamedisplay.PyGameDisplay):
+        def _initialize(self, init_sequence):
+            pygame.init()
+            pygame.display.set_caption("British Square")
+            self._window = pygame.display.set_mode((WIDTH * scale, HEIGHT * scale))
+            self._pygame_screen = pygame.Surface((WIDTH, HEIGHT))
+
+        def _refresh_display(self):
+            busdisplay.BusDisplay._refresh_display(self)
+            pygame.transform.scale(self._pygame_screen, self._window.get_size(), self._window)
+            pygame.display.flip()
+            self._last_refresh = time.monotonic()
+            self._refresh_pending = False
+
+    return ScaledDisplay(width=WIDTH, height=HEIGHT, auto_refresh=False)
+
+
+def save_png(display, path, scale=1):
+    """Write what the display shows as a PNG, ``scale`` times larger."""
+    import pygame
+
+    surface = display._pygame_screen
+    if scale != 1:
+        surface = pygame.transform.scale(surface, (WIDTH * scale, HEIGHT * scale))
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    pygame.image.save(surface, path)
+
+
+class KeyboardActions:
+    """Actions from pygame keyboard events, in the order they happened."""
+
+    finished = False
+
+    def __init__(self):
+        import pygame
+
+        self.pygame = pygame
+        self.keymap = {
+            pygame.K_UP: UP,
+            pygame.K_DOWN: DOWN,
+            pygame.K_LEFT: LEFT,
+            pygame.K_RIGHT: RIGHT,
+            pygame.K_z: A,
+            pygame.K_SPACE: A,
+            pygame.K_x: B,
+            pygame.K_BACKSPACE: B,
+            pygame.K_u: SELECT,
+            pygame.K_TAB: SELECT,
+            pygame.K_RETURN: START,
+            pygame.K_ESCAPE: START,
+        }
+        self.pending = []
+        self.repeater = Repeater()
+
+    def poll(self, now):
+        pygame = self.pygame
+        # unfiltered, so a quick press and release stay in order
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                self.pending.append(QUIT)
+            elif event.type == pygame.KEYDOWN and event.key in self.keymap:
+                action = self.keymap[event.key]
+                if action <= RIGHT:
+                    self.repeater.press(action, now)
+                self.pending.append(action)
+            elif event.type == pygame.KEYUP and event.key in self.keymap:
+                self.repeater.release(self.keymap[event.key])
+        if self.pending:
+            return self.pending.pop(0)
+        return self.repeater.poll(now)
+
+
+class ScriptActions:
+    """Actions from a key script; ``shot:NAME`` words save the screen as NAME.png."""
+
+    def __init__(self, items, display, shot_folder, scale=1):
+        self.items = items
+        self.next = 0
+        self.display = display
+        self.shot_folder = shot_folder
+        self.scale = scale
+        self.finished = False
+
+    def poll(self, now):
+        while self.next < len(self.items):
+            item = self.items[self.next]
+            self.next += 1
+            if isinstance(item, str):
+                save_png(self.display, os.path.join(self.shot_folder, item + ".png"), self.scale)
+            else:
+                return item
+        self.finished = True
+        return NONE
+
+
+class Hardware:
+    """The desktop adapter: ``display``, ``actions``, ``ticks_ms``, ``idle`` and ``finish``."""
+
+    def __init__(self, options):
+        self.headless = wants_headless(options)
+        if self.headless:
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+            os.environ["SDL_AUDIODRIVER"] = "dummy"
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        from adafruit_ticks import ticks_ms
+
+        self.ticks_ms = ticks_ms
+        self.scale = int(options.get("scale") or 1)
+        self.display = make_display(1 if self.headless else WINDOW_SCALE)
+        self.shot = options.get("shot")
+        if self.shot and self.shot.lower().endswith(".png"):
+            self.shot_folder = os.path.dirname(self.shot) or "."
+        else:
+            self.shot_folder = self.shot or "."
+        if self.headless:
+            script = options.get("keys") or ""
+            if options.get("keys-file"):
+                with open(options["keys-file"]) as f:
+                    script += " " + f.read()
+            items = parse_script(script)
+            self.actions = ScriptActions(items, self.display, self.shot_folder, self.scale)
+        else:
+            self.actions = KeyboardActions()
+        self.clock = None
+
+    def idle(self):
+        if not self.headless:
+            if self.clock is None:
+                import pygame
+
+                self.clock = pygame.time.Clock()
+            self.clock.tick(60)
+
+    def finish(self, app):
+        """After the loop: the final screenshot and the engine position."""
+        from british_square.notation import position_text
+
+        if self.shot:
+            path = self.shot
+            if not path.lower().endswith(".png"):
+                path = os.path.join(path, "final.png")
+            save_png(self.display, path, self.scale)
+        print("position:", position_text(app.game))

@@ -1,0 +1,28 @@
+"""Adafruit PyBadge (and PyBadge LC, EdgeBadge): eight keys, the D-pad among them."""
+
+import board
+import keypad
+from adafruit_ticks import ticks_ms
+
+from british_square.controls import KeypadActions
+
+
+class Hardware:
+    """The PyBadge adapter: ``display``, ``actions``, ``ticks_ms``, ``idle`` and ``finish``."""
+
+    def __init__(self, options=None):
+        self.display = board.DISPLAY
+        self.display.auto_refresh = False
+        keys = keypad.ShiftRegisterKeys(
+            clock=board.BUTTON_CLOCK,
+            data=board.BUTTON_OUT,
+            latch=board.BUTTON_LATCH,
+            key_count=8,
+            value_when_pressed=True,
+        )
+        self.actions = KeypadActions(keys, keypad.Event())
+        self.ticks_ms = ticks_ms
+        self.idle = None
+
+    def finish(self, app):
+        pass

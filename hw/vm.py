@@ -1,0 +1,77 @@
+"""The CircuitPython VM (``board.board_id == "pygamer32d"``): its framebuffer
+display and ``keypad.FakeKeys`` pressed from a key script.
+
+The script comes from ``--keys``, a file named by ``--keys-file``, or the
+``BSQ_KEYS`` environment variable (see ``controls.parse_script``).
+``shot:NAME`` saves the screen as raw little-endian RGB565 in the folder
+given by ``--shot`` or ``BSQ_SHOTS``. At the end it prints the engine
+position and the peak heap the loop saw.
+"""
+
+import gc
+import os
+
+import board
+import keypad
+from adafruit_ticks import ticks_ms
+
+from british_square.controls import KEY_ACTIONS, NONE, KeypadActions, parse_script
+
+
+class ScriptedKeys:
+    """Presses and releases ``FakeKeys`` one script word at a time, when the
+    game has taken the last one, and reads them back as a board would."""
+
+    def __init__(self, items, shot_folder):
+        self.keys = keypad.FakeKeys(key_count=8, max_events=64)
+        self.reader = KeypadActions(self.keys, keypad.Event())
+        self.items = items
+        self.next = 0
+        self.shot_folder = shot_folder
+        self.finished = False
+        self.key_of = bytearray(9)
+        for key, action in enumerate(KEY_ACTIONS):
+            self.key_of[action] = key
+
+    def poll(self, now):
+        action = self.reader.poll(now)
+        if action != NONE:
+            return action
+        while self.next < len(self.items):
+            item = self.items[self.next]
+            self.next += 1
+            if isinstance(item, str):
+                with open("{}/{}.rgb565".format(self.shot_folder, item), "wb") as f:
+                    f.write(board.DISPLAY.framebuffer)
+                continue
+            key = self.key_of[item]
+            self.keys.press(key)
+            self.keys.release(key)
+            return self.reader.poll(now)
+        self.finished = True
+        return NONE
+
+
+class Hardware:
+    """The VM adapter: ``display``, ``actions``, ``ticks_ms``, ``idle`` and ``finish``."""
+
+    def __init__(self, options):
+        self.display = board.DISPLAY
+        self.display.auto_refresh = False
+        script = options.get("keys") or os.getenv("BSQ_KEYS") or ""
+        if options.get("keys-file"):
+            with open(options["keys-file"]) as f:
+                script += " " + f.read()
+        shots = options.get("shot") or os.getenv("BSQ_SHOTS") or "."
+        self.actions = ScriptedKeys(parse_script(script), shots)
+        self.ticks_ms = ticks_ms
+        self.idle = None
+
+    def finish(self, app):
+        peak = app.peak_alloc
+        gc.collect()
+        print("peak_alloc:", peak)
+        print("alloc_after_gc:", gc.mem_alloc())
+        from british_square.notation import position_text
+
+        print("position:", position_text(app.game))

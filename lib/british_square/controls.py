@@ -1,0 +1,121 @@
+"""Buttons as actions: the same few actions from every board, with auto-repeat.
+
+A board adapter turns its keys, joystick or keyboard into these action
+numbers; the app never sees a key number. Directions repeat while held
+(``Repeater``). ``KeypadActions`` reads any ``keypad`` object through one
+reused ``Event`` so polling allocates nothing. ``parse_script`` reads the
+key scripts that drive the game in tests and headless runs.
+"""
+
+from british_square.cards import const
+
+try:
+    from adafruit_ticks import ticks_add, ticks_diff, ticks_ms
+except ImportError:  # pragma: no cover - the library is a dependency everywhere
+    import time
+
+    def ticks_ms():
+        return int(time.monotonic() * 1000) & 0x3FFFFFFF
+
+    def ticks_add(t, d):
+        return (t + d) & 0x3FFFFFFF
+
+    def ticks_diff(a, b):
+        return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+
+
+# Actions; the four directions share their numbers with ``layout``.
+UP = const(0)
+DOWN = const(1)
+LEFT = const(2)
+RIGHT = const(3)
+A = const(4)
+B = const(5)
+SELECT = const(6)
+START = const(7)
+QUIT = const(8)  # desktop window closed
+NONE = const(255)
+ACTION_NAMES = ("up", "down", "left", "right", "a", "b", "select", "start", "quit")
+
+# keypad key numbers of the PyGamer and PyBadge shift register (see PLATFORM.md)
+KEY_ACTIONS = bytes((B, A, START, SELECT, RIGHT, DOWN, UP, LEFT))
+
+REPEAT_DELAY_MS = const(350)
+REPEAT_EVERY_MS = const(110)
+
+
+class Repeater:
+    """Auto-repeat for one held direction: once at the press, then every
+    ``REPEAT_EVERY_MS`` after ``REPEAT_DELAY_MS``."""
+
+    def __init__(self):
+        self.held = NONE
+        self.due = 0
+
+    def press(self, action, now):
+        self.held = action
+        self.due = ticks_add(now, REPEAT_DELAY_MS)
+
+    def release(self, action):
+        if self.held == action:
+            self.held = NONE
+
+    def poll(self, now):
+        """The held direction when its repeat is due, else ``NONE``."""
+        if self.held != NONE and ticks_diff(now, self.due) >= 0:
+            self.due = ticks_add(now, REPEAT_EVERY_MS)
+            return self.held
+        return NONE
+
+
+class KeypadActions:
+    """Actions from a ``keypad`` object (``Keys``, ``ShiftRegisterKeys``, ``FakeKeys``).
+
+    ``event`` is a ``keypad.Event`` made once by the adapter and filled in
+    place by ``events.get_into``; ``key_actions[key_number]`` maps keys.
+    """
+
+    finished = False  # a board's buttons never run out
+
+    def __init__(self, keys, event, key_actions=KEY_ACTIONS):
+        self.keys = keys
+        self.event = event
+        self.key_actions = key_actions
+        self.repeater = Repeater()
+
+    def poll(self, now):
+        """The next action, or ``NONE``."""
+        event = self.event
+        while self.keys.events.get_into(event):
+            action = self.key_actions[event.key_number]
+            if event.pressed:
+                if action <= RIGHT:
+                    self.repeater.press(action, now)
+                return action
+            self.repeater.release(action)
+        return self.repeater.poll(now)
+
+
+def parse_script(script):
+    """A key script as a list of actions and screenshot names.
+
+    Words separated by spaces or commas: an action name (``up down left right
+    a b select start``, or ``u d l r``), optionally ``*N`` to repeat it, or
+    ``shot:NAME`` to save the screen there. Unknown words raise ``ValueError``.
+    """
+    short = {"u": UP, "d": DOWN, "l": LEFT, "r": RIGHT, "sel": SELECT}
+    out = []
+    for word in script.replace(",", " ").split():
+        if word.startswith("shot:"):
+            out.append(word[5:])
+            continue
+        name, _, count = word.lower().partition("*")
+        if name in short:
+            action = short[name]
+        elif name in ACTION_NAMES:
+            action = ACTION_NAMES.index(name)
+        else:
+            raise ValueError("bad key {!r} in the key script".format(word))
+        for _ in range(int(count) if count else 1):
+            out.append(action)
+    return out

@@ -1,0 +1,84 @@
+"""What the sprite sheet ``cards.bmp`` holds: tile sizes, tile numbers, colours.
+
+``tools/make_sprites.py`` draws the sheet from these numbers and the view reads
+it with them, so both always agree. The sheet is a 4-bit indexed BMP cut into
+card tiles (``CARD_W`` x ``CARD_H``); one card-sized cell of it is cut again
+into small tiles (``SMALL_W`` x ``SMALL_H``) for digits and direction arrows.
+"""
+
+from british_square.cards import const
+
+SHEET_FILE = "cards.bmp"
+
+CARD_W = const(20)
+CARD_H = const(24)
+SHEET_COLUMNS = const(8)  # card tiles per sheet row
+SHEET_ROWS = const(8)
+SHEET_W = const(160)  # SHEET_COLUMNS * CARD_W
+SHEET_H = const(192)  # SHEET_ROWS * CARD_H
+
+# Card tile 0 is cut into small tiles (see below): displayio keeps tile
+# numbers in a byte, so the small glyphs must sit near the top of the sheet.
+TILE_SMALL_BLOCK = const(0)
+FIRST_CARD = const(1)  # card tiles 1-52: card c is tile FIRST_CARD + c
+TILE_BACK = const(53)
+TILE_EMPTY = const(54)  # an empty column or stock
+TILE_FOUNDATION = const(55)  # 55-58: the empty foundation of each suit, CSHD
+TILE_CURSOR = const(59)  # a frame drawn over the pile under the cursor
+TILE_BLANK = const(60)  # fully transparent
+
+# Small tiles: SMALL_W x SMALL_H cells of the whole sheet, numbered row by row.
+SMALL_W = const(5)
+SMALL_H = const(6)
+SMALL_PER_ROW = const(32)  # SHEET_W // SMALL_W
+SMALL_BLOCK_COLUMNS = const(4)  # small tiles per row inside the block
+
+
+def small_tile(k):
+    """Small tile number (in ``SMALL_W`` x ``SMALL_H`` units) of the block's ``k``-th glyph."""
+    return (k // SMALL_BLOCK_COLUMNS) * SMALL_PER_ROW + k % SMALL_BLOCK_COLUMNS
+
+
+# Glyphs of the small block, in order: digits 0-9, then these.
+SMALL_UP = const(10)
+SMALL_DOWN = const(11)
+SMALL_FREE = const(12)
+SMALL_NONE = const(13)  # transparent
+
+# Palette indices; index 0 is transparent in every sprite palette.
+FELT = const(0)
+FACE = const(1)
+INK = const(2)
+RED = const(3)
+EDGE = const(4)
+BACK = const(5)
+BACK_LIGHT = const(6)
+CURSOR = const(7)
+MARK = const(8)
+MARK_PIP = const(9)
+COLOURS = 16
+
+# RGB888 colours, each exactly representable in RGB565 so read-back is exact.
+PALETTE = (
+    0x006028,  # FELT: the table
+    0xF8F8F8,  # FACE: card face
+    0x000000,  # INK: black suits and rank glyphs
+    0xD80000,  # RED: red suits
+    0x505050,  # EDGE: card border
+    0x2040B0,  # BACK: card back
+    0x80A0F8,  # BACK_LIGHT: card back lattice
+    0xF8E000,  # CURSOR: cursor frame
+    0x88C088,  # MARK: outlines of empty places, small digits and arrows
+    0x288840,  # MARK_PIP: faint suit on an empty foundation
+) + (0,) * 6
+
+# The colours that change when a pile is highlighted: (face, mark) per look.
+SELECTED = const(1)  # the card picked up
+TARGET = const(2)  # a legal place to drop it
+REFUSED = const(3)  # flashed after an illegal drop
+HIGHLIGHTS = (
+    None,
+    (0xF8F080, 0xF8E000),
+    (0xB0F8B0, 0x40F840),
+    (0xF89898, 0xF80000),
+)

@@ -1,0 +1,457 @@
+"""Everything the player sees, drawn with displayio. No input, no game changes.
+
+The play scene is built once per layout: one ``TileGrid`` per card place over
+the sprite sheet (``cards.bmp``, read with ``OnDiskBitmap`` so it stays on
+flash, out of the heap). A move then changes only the tiles of the piles it
+touched (``show_pile``); a shadow copy of every tile, position and colour
+look means that only real changes reach displayio, so ``refresh()`` redraws
+just those areas. Text is ``adafruit_display_text.bitmap_label``: one small
+bitmap per label costs less heap than a tile grid per letter.
+"""
+
+import displayio
+import terminalio
+import vectorio
+from adafruit_display_text import bitmap_label
+
+from british_square import sheet
+from british_square.cards import const
+from british_square.engine import COLUMN_CAPACITY, DOWN, FOUNDATION, STOCK, UP, WASTE
+from british_square.layout import SCREEN_H, SCREEN_W, TEXT_LINE, TEXT_Y
+from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
+
+HIDDEN = const(255)
+NORMAL = const(0)
+WHITE = const(0xF8F8F8)
+YELLOW = const(0xF8E000)
+GREY = const(0x88C088)
+
+_FONT = terminalio.FONT
+
+
+def sheet_path():
+    """The sprite sheet beside this module (``/lib/british_square/cards.bmp`` on a board)."""
+    here = __file__.replace("\\", "/")
+    return here[: here.rfind("/") + 1] + sheet.SHEET_FILE
+
+
+def text(value, x, y, color=WHITE, scale=1, anchor=(0.0, 0.0)):
+    """A label of the built-in font, placed by its ``anchor`` point at (``x``, ``y``)."""
+    return bitmap_label.Label(
+        _FONT,
+        text=value,
+        color=color,
+        scale=scale,
+        anchor_point=anchor,
+        anchored_position=(x, y),
+        line_spacing=1.0,
+    )
+
+
+class View:
+    """The screen: the play scene and the other screens, shown one at a time."""
+
+    def __init__(self, display, path=None):
+        self.display = display
+        self.sheet = displayio.OnDiskBitmap(path or sheet_path())
+        self.palettes = self._make_palettes(self.sheet.pixel_shader)
+        felt = displayio.Palette(1)
+        felt[0] = sheet.PALETTE[sheet.FELT]
+        self.root = displayio.Group()
+        self.root.append(vectorio.Rectangle(pixel_shader=felt, width=SCREEN_W, height=SCREEN_H))
+        self.layer = None  # the Group shown on the felt
+        self.play = None
+        self.layout = None
+        self.dirty = True
+        display.root_group = self.root
+
+    @staticmethod
+    def _make_palettes(base):
+        # One palette per look: the same colours but the card face and the
+        # outline of empty places recoloured, so a highlight is one assignment.
+        palettes = []
+        for look in range(len(sheet.HIGHLIGHTS)):
+            palette = displayio.Palette(sheet.COLOURS)
+            for i in range(sheet.COLOURS):
+                palette[i] = sheet.PALETTE[i]
+            colours = sheet.HIGHLIGHTS[look]
+            if colours:
+                palette[sheet.FACE] = colours[0]
+                palette[sheet.MARK] = colours[1]
+            palette.make_transparent(sheet.FELT)
+            palettes.append(palette)
+        return palettes
+
+    def _card_grid(self, x, y, tile=sheet.TILE_BLANK):
+        grid = displayio.TileGrid(
+            self.sheet,
+            pixel_shader=self.palettes[NORMAL],
+            tile_width=CARD_W,
+            tile_height=CARD_H,
+            default_tile=tile,
+            x=x,
+            y=y,
+        )
+        return grid
+
+    # -------------------------------------------------------------- screens
+
+    def _show(self, layer):
+        if self.layer is layer:
+            return
+        if self.layer is not None:
+            self.root.remove(self.layer)
+        self.layer = layer
+        if layer is not None:
+            self.root.append(layer)
+        self.dirty = True
+
+    def show_play(self):
+        """Show the play scene (built by ``build_play``)."""
+        self._show(self.play)
+
+    def show_screen(self, group):
+        """Show another screen; the play scene stays built for coming back."""
+        self._show(group)
+
+    def refresh(self):
+        """Send what changed to the display: once per change, never per frame."""
+        self.display.refresh()
+        self.dirty = False
+
+    # ----------------------------------------------------------- play scene
+
+    def build_play(self, layout):
+        """Build the play scene for ``layout``: every sprite and label, once."""
+        if self.layer is self.play:
+            self._show(None)
+        self.play = None  # let the old scene go before the new one is made
+        self.layout = layout
+        columns = layout.columns
+        per_column = COLUMN_CAPACITY if layout.british else 1
+        group = displayio.Group()
+        grids = []
+        xs = bytearray()
+        for c in range(columns):
+            for _ in range(per_column):
+                grids.append(self._card_grid(layout.pile_x[c], layout.pile_y[c]))
+                xs.append(layout.pile_x[c])
+        self.stock_slot = len(grids)
+        self.waste_under_slot = self.stock_slot + 1
+        self.waste_slot = self.stock_slot + 2
+        self.foundation_slot = self.stock_slot + 3
+        places = [(layout.stock_x, layout.stock_y), (layout.waste_under_x, layout.waste_y)]
+        places.append((layout.waste_x, layout.waste_y))
+        for suit in range(4):
+            places.append((layout.foundation_x[suit], layout.foundation_y[suit]))
+        for x, y in places:
+            grids.append(self._card_grid(x, y))
+            xs.append(x)
+        for grid in grids:
+            group.append(grid)
+        slots = len(grids)
+        self.grids = grids
+        self.slot_x = xs
+        self.slot_y = bytearray(grid.y for grid in grids)
+        self.slot_tile = bytearray(slots)
+        for i in range(slots):
+            self.slot_tile[i] = sheet.TILE_BLANK
+        self.slot_look = bytearray(slots)
+        self.per_column = per_column
+        # the direction (and, for 16 piles, the count) under or above each column
+        self.strips = []
+        self.strip_tile = bytearray(3 * columns)
+        for c in range(columns):
+            strip = displayio.TileGrid(
+                self.sheet,
+                pixel_shader=self.palettes[NORMAL],
+                tile_width=sheet.SMALL_W,
+                tile_height=sheet.SMALL_H,
+                width=3,
+                height=1,
+                default_tile=sheet.small_tile(sheet.SMALL_NONE),
+                x=layout.strip_x[c],
+                y=layout.strip_y[c],
+            )
+            self.strips.append(strip)
+            group.append(strip)
+            for k in range(3):
+                self.strip_tile[3 * c + k] = sheet.SMALL_NONE
+        self.looks = bytearray(layout.stops)
+        self.top_slot = bytearray(layout.stops)
+        for stop in range(layout.stops):
+            self.top_slot[stop] = self._first_slot(stop)
+        x = layout.text_x
+        self.stock_text = text("", x, TEXT_Y)
+        self.score_text = text("", x, TEXT_Y + TEXT_LINE)
+        self.deal_text = text("", x, TEXT_Y + 2 * TEXT_LINE)
+        self.rules_text = text("", x, TEXT_Y + 3 * TEXT_LINE, color=GREY)
+        for label in (self.stock_text, self.score_text, self.deal_text, self.rules_text):
+            group.append(label)
+        self.shown_numbers = [-1, -1, -1]  # stock, score, deal as shown
+        self.cursor = self._card_grid(0, 0, sheet.TILE_CURSOR)
+        self.cursor.hidden = True
+        group.append(self.cursor)
+        self.play = group
+        self.dirty = True
+
+    def _first_slot(self, stop):
+        layout = self.layout
+        if stop < layout.columns:
+            return stop * self.per_column
+        if stop == layout.stock_stop:
+            return self.stock_slot
+        if stop == layout.waste_stop:
+            return self.waste_slot
+        return self.foundation_slot + stop - layout.foundation_stop
+
+    def _put(self, slot, tile, y, look=NORMAL):
+        """Show ``tile`` (or nothing: ``HIDDEN``) in ``slot``, touching only what differs."""
+        grid = self.grids[slot]
+        old = self.slot_tile[slot]
+        if tile == HIDDEN:
+            if old != HIDDEN:
+                grid.hidden = True
+                self.slot_tile[slot] = HIDDEN
+                self.dirty = True
+            return
+        if old != tile:
+            if old == HIDDEN:
+                grid.hidden = False
+            grid[0] = tile
+            self.slot_tile[slot] = tile
+            self.dirty = True
+        if self.slot_y[slot] != y:
+            grid.y = y
+            self.slot_y[slot] = y
+            self.dirty = True
+        if self.slot_look[slot] != look:
+            grid.pixel_shader = self.palettes[look]
+            self.slot_look[slot] = look
+            self.dirty = True
+
+    def _put_strip(self, column, k, glyph):
+        i = 3 * column + k
+        if self.strip_tile[i] != glyph:
+            self.strips[column][k] = sheet.small_tile(glyph)
+            self.strip_tile[i] = glyph
+            self.dirty = True
+
+    def show_game(self, game):
+        """Show every pile and number of ``game`` (a new deal, a restart)."""
+        for c in range(game.columns):
+            self.show_pile(game, c)
+        for pile in (STOCK, WASTE, FOUNDATION):
+            self.show_pile(game, pile)
+        self.show_numbers(game)
+        self.rules_text.text = ("British", "American", "Union")[game.rules]
+
+    def show_pile(self, game, pile):
+        """Redraw one pile: a column, ``STOCK``, ``WASTE`` or ``FOUNDATION`` (all four)."""
+        layout = self.layout
+        if pile < STOCK:
+            self._show_column(game, pile)
+        elif pile == STOCK:
+            tile = sheet.TILE_BACK if game.stock_count else sheet.TILE_EMPTY
+            self._put(self.stock_slot, tile, layout.stock_y, self.looks[layout.stock_stop])
+        elif pile == WASTE:
+            n = game.waste_count
+            look = self.looks[layout.waste_stop]
+            under = FIRST_CARD + game.waste[n - 2] if n > 1 else HIDDEN
+            self._put(self.waste_under_slot, under, layout.waste_y)
+            top = FIRST_CARD + game.waste[n - 1] if n else sheet.TILE_EMPTY
+            self._put(self.waste_slot, top, layout.waste_y, look)
+        elif pile == FOUNDATION:
+            for suit in range(4):
+                n = game.foundations[suit]
+                if not n:
+                    tile = sheet.TILE_FOUNDATION + suit
+                else:  # A..K up, then K..A down
+                    tile = FIRST_CARD + suit * 13 + (n if n <= 13 else 27 - n) - 1
+                look = self.looks[layout.foundation_stop + suit]
+                self._put(self.foundation_slot + suit, tile, layout.foundation_y[suit], look)
+
+    def _show_column(self, game, c):
+        layout = self.layout
+        h = game.height[c]
+        look = self.looks[c]
+        first = c * self.per_column
+        cells = game.cells
+        start = c * COLUMN_CAPACITY
+        if not layout.british:
+            tile = FIRST_CARD + cells[start + h - 1] if h else sheet.TILE_EMPTY
+            self._put(first, tile, layout.pile_y[c], look)
+        elif not h:
+            self._put(first, sheet.TILE_EMPTY, layout.pile_y[c], look)
+            for i in range(1, COLUMN_CAPACITY):
+                self._put(first + i, HIDDEN, 0)
+        else:
+            for i in range(COLUMN_CAPACITY):
+                if i < h:
+                    y = layout.card_y(c, i, h)
+                    tile = FIRST_CARD + cells[start + i]
+                    self._put(first + i, tile, y, look if i == h - 1 else NORMAL)
+                else:
+                    self._put(first + i, HIDDEN, 0)
+        self.top_slot[c] = first + (h - 1 if h and layout.british else 0)
+        # the direction strip: an arrow, and the count on the 16-pile layouts
+        if not h:
+            arrow = sheet.SMALL_NONE
+        else:
+            way = game.direction(c)
+            arrow = sheet.SMALL_FREE
+            if way == UP:
+                arrow = sheet.SMALL_UP
+            elif way == DOWN:
+                arrow = sheet.SMALL_DOWN
+        self._put_strip(c, 0, arrow)
+        if not layout.british:
+            self._put_strip(c, 1, h // 10 if h >= 10 else (h if h else sheet.SMALL_NONE))
+            self._put_strip(c, 2, h % 10 if h >= 10 else sheet.SMALL_NONE)
+
+    def show_numbers(self, game):
+        """The panel's stock count, cards home and deal number, where they changed."""
+        shown = self.shown_numbers
+        if shown[0] != game.stock_count:
+            shown[0] = game.stock_count
+            self.stock_text.text = "Stock {}".format(game.stock_count)
+        score = game.score()
+        if shown[1] != score:
+            shown[1] = score
+            self.score_text.text = "Home {}".format(score)
+        if shown[2] != game.deal_number:
+            shown[2] = game.deal_number
+            self.deal_text.text = "Deal {}".format(game.deal_number)
+
+    def set_look(self, stop, look):
+        """Colour the playable card (or empty place) of ``stop``: ``NORMAL``,
+        ``sheet.SELECTED``, ``sheet.TARGET`` or ``sheet.REFUSED``."""
+        if self.looks[stop] == look:
+            return
+        self.looks[stop] = look
+        slot = self.top_slot[stop]
+        if self.slot_tile[slot] != HIDDEN and self.slot_look[slot] != look:
+            self.grids[slot].pixel_shader = self.palettes[look]
+            self.slot_look[slot] = look
+            self.dirty = True
+
+    def clear_looks(self):
+        """Every pile back to its normal colours."""
+        for stop in range(len(self.looks)):
+            if self.looks[stop]:
+                self.set_look(stop, NORMAL)
+
+    def show_cursor(self, stop):
+        """Frame the playable card (or empty place) of ``stop``."""
+        slot = self.top_slot[stop]
+        grid = self.cursor
+        x, y = self.slot_x[slot], self.slot_y[slot]
+        if grid.hidden or grid.x != x or grid.y != y:
+            grid.x = x
+            grid.y = y
+            grid.hidden = False
+            self.dirty = True
+
+    def hide_cursor(self):
+        if not self.cursor.hidden:
+            self.cursor.hidden = True
+            self.dirty = True
+
+    # ------------------------------------------------------- other screens
+
+    def card_sprite(self, tile, x, y):
+        """A lone card tile (for the title and the celebration)."""
+        return self._card_grid(x, y, tile)
+
+    def text_screen(self, title, body, footer=None):
+        """A Group with a title line, a block of text and an optional footer line."""
+        group = displayio.Group()
+        group.append(text(title, SCREEN_W // 2, 1, YELLOW, anchor=(0.5, 0.0)))
+        if body:
+            group.append(text(body, 2, 16))
+        if footer:
+            group.append(text(footer, SCREEN_W // 2, SCREEN_H - 1, GREY, anchor=(0.5, 1.0)))
+        return group
+
+    def menu_screen(self, title, items):
+        """A menu: the title and one label per item laid out by ``GridLayout``.
+        Returns the Group and the item labels (recoloured to show the choice)."""
+        from adafruit_displayio_layout.layouts.grid_layout import GridLayout
+
+        group = displayio.Group()
+        group.append(text(title, SCREEN_W // 2, 1, YELLOW, anchor=(0.5, 0.0)))
+        rows = len(items)
+        grid = GridLayout(
+            x=16,
+            y=15,
+            width=SCREEN_W - 32,
+            height=TEXT_LINE * rows,
+            grid_size=(1, rows),
+            cell_anchor_point=(0.0, 0.5),
+        )
+        labels = []
+        for row in range(rows):
+            label = text(items[row], 0, 0)
+            grid.add_content(label, grid_position=(0, row), cell_size=(1, 1), layout_cells=False)
+            labels.append(label)
+        grid.layout_cells()
+        group.append(grid)
+        return group, labels
+
+    def title_screen(self, lines):
+        """The title: the name in large letters, the four aces, then ``lines``."""
+        group = displayio.Group()
+        group.append(text("British\nSquare", SCREEN_W // 2, 2, YELLOW, 2, (0.5, 0.0)))
+        for suit in range(4):
+            group.append(self.card_sprite(FIRST_CARD + suit * 13, 32 + 25 * suit, 56))
+        group.append(text(lines, SCREEN_W // 2, SCREEN_H - 2, WHITE, anchor=(0.5, 1.0)))
+        return group
+
+    def deal_screen(self, number, digit, footer):
+        """Deal number entry: five large digits with a mark under the one being set."""
+        group = self.text_screen("Deal number", None, footer)
+        self.deal_digits = text("", SCREEN_W // 2, 40, WHITE, 3, (0.5, 0.0))
+        self.deal_mark = text("^", 0, 80, YELLOW, 2, (0.5, 0.0))
+        group.append(self.deal_digits)
+        group.append(self.deal_mark)
+        self.show_deal_number(number, digit)
+        return group
+
+    def show_deal_number(self, number, digit):
+        """Update the deal entry: ``digit`` 0 is the leftmost of five."""
+        self.deal_digits.text = "{:05d}".format(number)
+        # each digit is 6 pixels at scale 3, the five centred
+        self.deal_mark.anchored_position = (SCREEN_W // 2 - 36 + 18 * digit, 76)
+        self.dirty = True
+
+    def won_screen(self, lines):
+        """The celebration: four kings bounce around the message until the next key."""
+        group = self.text_screen("", None, None)
+        group.append(text("You won!", SCREEN_W // 2, 20, YELLOW, 2, (0.5, 0.0)))
+        group.append(text(lines, SCREEN_W // 2, SCREEN_H - 2, WHITE, anchor=(0.5, 1.0)))
+        self.bouncers = []
+        # position and speed of each king, in small ints (no allocation per frame)
+        self.bounce = [8, 50, 2, 1, 48, 70, -1, 2, 92, 40, 2, -1, 132, 60, -2, -2]
+        for suit in range(4):
+            x, y = self.bounce[4 * suit], self.bounce[4 * suit + 1]
+            king = self.card_sprite(FIRST_CARD + suit * 13 + 12, x, y)
+            self.bouncers.append(king)
+            group.append(king)
+        return group
+
+    def animate(self):
+        """One frame of the celebration."""
+        b = self.bounce
+        for i in range(8):  # x then y of each king: move, bounce off the edges
+            k = (i >> 1) * 4 + (i & 1)  # b[k] is a position, b[k ^ 2] its speed
+            limit = SCREEN_H - CARD_H if i & 1 else SCREEN_W - CARD_W
+            value = b[k] + b[k ^ 2]
+            if value < 0 or value > limit:
+                b[k ^ 2] = -b[k ^ 2]
+                value = b[k] + b[k ^ 2]
+            b[k] = value
+        for i in range(4):
+            king = self.bouncers[i]
+            king.x = b[4 * i]
+            king.y = b[4 * i + 1]
+        self.dirty = True

@@ -1,0 +1,246 @@
+"""Draw the sprite sheet ``lib/british_square/cards.bmp`` from code.
+
+Every pixel comes from the hand-made glyphs below: no image files, no Pillow.
+The sheet is a 4-bit indexed BMP (16 colours, see ``british_square.sheet``)
+that displayio's ``OnDiskBitmap`` reads straight from flash.
+
+    python tools/make_sprites.py              # write the committed sheet
+    python tools/make_sprites.py --check      # exit 1 if it differs
+    python tools/make_sprites.py --preview x.png   # a 4x picture (needs pygame)
+"""
+
+import struct
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "lib"))
+
+from british_square import sheet  # noqa: E402
+from british_square.sheet import (  # noqa: E402
+    BACK,
+    BACK_LIGHT,
+    CARD_H,
+    CARD_W,
+    CURSOR,
+    EDGE,
+    FACE,
+    INK,
+    MARK,
+    MARK_PIP,
+    RED,
+    SHEET_COLUMNS,
+    SHEET_H,
+    SHEET_W,
+)
+
+SHEET_PATH = ROOT / "lib" / "british_square" / sheet.SHEET_FILE
+
+# Rank glyphs, 7 rows; "#" is ink. Ten is the one wider glyph.
+RANK_GLYPHS = {
+    1: (".###.", "#...#", "#...#", "#####", "#...#", "#...#", "#...#"),
+    2: (".###.", "#...#", "....#", "..##.", ".#...", "#....", "#####"),
+    3: ("####.", "....#", "....#", ".###.", "....#", "....#", "####."),
+    4: ("...#.", "..##.", ".#.#.", "#..#.", "#####", "...#.", "...#."),
+    5: ("#####", "#....", "####.", "....#", "....#", "#...#", ".###."),
+    6: ("..##.", ".#...", "#....", "####.", "#...#", "#...#", ".###."),
+    7: ("#####", "....#", "...#.", "..#..", ".#...", ".#...", ".#..."),
+    8: (".###.", "#...#", "#...#", ".###.", "#...#", "#...#", ".###."),
+    9: (".###.", "#...#", "#...#", ".####", "....#", "...#.", ".##.."),
+    10: (".#..##.", "##.#..#", ".#.#..#", ".#.#..#", ".#.#..#", ".#.#..#", "###.##."),
+    11: ("..###", "...#.", "...#.", "...#.", "...#.", "#..#.", ".##.."),
+    12: (".###.", "#...#", "#...#", "#...#", "#.#.#", "#..#.", ".##.#"),
+    13: ("#...#", "#..#.", "#.#..", "##...", "#.#..", "#..#.", "#...#"),
+}
+
+# Suit pips, 7x7, in CSHD order.
+SUIT_GLYPHS = (
+    ("..###..", "..###..", "##.#.##", "#######", "##.#.##", "...#...", "..###.."),
+    ("...#...", "..###..", ".#####.", "#######", "#######", "...#...", "..###.."),
+    (".##.##.", "#######", "#######", "#######", ".#####.", "..###..", "...#..."),
+    ("...#...", "..###..", ".#####.", "#######", ".#####.", "..###..", "...#..."),
+)
+
+# Small glyphs (digits 0-9, up, down, free), 4x5 inside a 5x6 cell.
+SMALL_GLYPHS = (
+    (".##.", "#..#", "#..#", "#..#", ".##."),
+    ("..#.", ".##.", "..#.", "..#.", ".###"),
+    ("###.", "...#", ".##.", "#...", "####"),
+    ("###.", "...#", ".##.", "...#", "###."),
+    ("#..#", "#..#", "####", "...#", "...#"),
+    ("####", "#...", "###.", "...#", "###."),
+    (".##.", "#...", "###.", "#..#", ".##."),
+    ("####", "...#", "..#.", ".#..", ".#.."),
+    (".##.", "#..#", ".##.", "#..#", ".##."),
+    (".##.", "#..#", ".###", "...#", ".##."),
+    ("..#..", ".###.", "#.#.#", "..#..", "..#.."),
+    ("..#..", "..#..", "#.#.#", ".###.", "..#.."),
+    (".###.", "#...#", "#...#", "#...#", ".###."),
+)
+
+
+class Canvas:
+    """A sheet of palette indices, ``SHEET_W`` x ``SHEET_H``, 0 (transparent) at first."""
+
+    def __init__(self, width=SHEET_W, height=SHEET_H):
+        self.width = width
+        self.height = height
+        self.pixels = bytearray(width * height)
+
+    def set(self, x, y, colour):
+        self.pixels[y * self.width + x] = colour
+
+    def get(self, x, y):
+        return self.pixels[y * self.width + x]
+
+    def rect(self, x, y, w, h, colour):
+        for j in range(y, y + h):
+            for i in range(x, x + w):
+                self.set(i, j, colour)
+
+    def glyph(self, x, y, rows, colour, scale=1):
+        for j, row in enumerate(rows):
+            for i, ch in enumerate(row):
+                if ch == "#":
+                    self.rect(x + i * scale, y + j * scale, scale, scale, colour)
+
+
+def tile_origin(tile):
+    """Top-left pixel of card tile ``tile`` on the sheet."""
+    return (tile % SHEET_COLUMNS) * CARD_W, (tile // SHEET_COLUMNS) * CARD_H
+
+
+def card_outline(canvas, x, y, fill, edge):
+    """A card-sized rounded rectangle: ``edge`` border, ``fill`` inside."""
+    canvas.rect(x, y, CARD_W, CARD_H, edge)
+    canvas.rect(x + 1, y + 1, CARD_W - 2, CARD_H - 2, fill)
+    for cx, cy in ((0, 0), (CARD_W - 1, 0), (0, CARD_H - 1), (CARD_W - 1, CARD_H - 1)):
+        canvas.set(x + cx, y + cy, 0)
+
+
+def dashed_outline(canvas, x, y, colour):
+    """The outline of an empty place: a dashed rounded rectangle on the felt."""
+    for i in range(2, CARD_W - 2):
+        if i % 3 != 2:
+            canvas.set(x + i, y, colour)
+            canvas.set(x + i, y + CARD_H - 1, colour)
+    for j in range(2, CARD_H - 2):
+        if j % 3 != 2:
+            canvas.set(x, y + j, colour)
+            canvas.set(x + CARD_W - 1, y + j, colour)
+
+
+def draw_card(canvas, card):
+    """Rank and suit in the top strip (all that shows when overlapped), a big pip below."""
+    x, y = tile_origin(sheet.FIRST_CARD + card)
+    suit, rank = card // 13, card % 13 + 1
+    ink = RED if suit >= 2 else INK
+    card_outline(canvas, x, y, FACE, EDGE)
+    # rows 2-8: below the cursor's two-pixel frame, above the next overlapping card
+    canvas.glyph(x + 2, y + 2, RANK_GLYPHS[rank], ink)
+    canvas.glyph(x + 11, y + 2, SUIT_GLYPHS[suit], ink)
+    # the pip twice as big below; its last row gives way to the border
+    canvas.glyph(x + 3, y + 10, SUIT_GLYPHS[suit], ink, scale=2)
+    for i in range(1, CARD_W - 1):
+        canvas.set(x + i, y + CARD_H - 1, EDGE)
+
+
+def draw_back(canvas, tile):
+    x, y = tile_origin(tile)
+    card_outline(canvas, x, y, BACK, EDGE)
+    for j in range(2, CARD_H - 2):
+        for i in range(2, CARD_W - 2):
+            if (i + j) % 4 == 0 or (i - j) % 4 == 0:
+                canvas.set(x + i, y + j, BACK_LIGHT)
+
+
+def draw_foundation(canvas, tile, suit):
+    x, y = tile_origin(tile)
+    dashed_outline(canvas, x, y, MARK)
+    canvas.glyph(x + 3, y + 5, SUIT_GLYPHS[suit], MARK_PIP, scale=2)
+
+
+def draw_cursor(canvas, tile):
+    """A two-pixel frame; the inside stays transparent so the card shows through."""
+    x, y = tile_origin(tile)
+    canvas.rect(x, y, CARD_W, CARD_H, CURSOR)
+    canvas.rect(x + 2, y + 2, CARD_W - 4, CARD_H - 4, 0)
+
+
+def draw_small_block(canvas):
+    for k, rows in enumerate(SMALL_GLYPHS):
+        t = sheet.small_tile(k)
+        x = (t % sheet.SMALL_PER_ROW) * sheet.SMALL_W
+        y = (t // sheet.SMALL_PER_ROW) * sheet.SMALL_H
+        canvas.glyph(x, y, rows, MARK)
+
+
+def build_sheet():
+    """The whole sheet as a ``Canvas`` of palette indices."""
+    canvas = Canvas()
+    for card in range(52):
+        draw_card(canvas, card)
+    draw_back(canvas, sheet.TILE_BACK)
+    x, y = tile_origin(sheet.TILE_EMPTY)
+    dashed_outline(canvas, x, y, MARK)
+    for suit in range(4):
+        draw_foundation(canvas, sheet.TILE_FOUNDATION + suit, suit)
+    draw_cursor(canvas, sheet.TILE_CURSOR)
+    draw_small_block(canvas)
+    return canvas
+
+
+def bmp_bytes(canvas, palette=sheet.PALETTE):
+    """A 4-bit indexed Windows BMP (BITMAPINFOHEADER, bottom-up rows)."""
+    row_bytes = (canvas.width + 1) // 2
+    row_bytes += -row_bytes % 4
+    colours = len(palette)
+    offset = 14 + 40 + 4 * colours
+    size = offset + row_bytes * canvas.height
+    out = bytearray()
+    out += struct.pack("<2sIHHI", b"BM", size, 0, 0, offset)
+    out += struct.pack(
+        "<IiiHHIIiiII", 40, canvas.width, canvas.height, 1, 4, 0, 0, 2835, 2835, colours, colours
+    )
+    for rgb in palette:
+        out += struct.pack("<BBBB", rgb & 0xFF, (rgb >> 8) & 0xFF, rgb >> 16, 0)
+    for y in range(canvas.height - 1, -1, -1):
+        row = bytearray(row_bytes)
+        for x in range(canvas.width):
+            if x % 2:
+                row[x // 2] |= canvas.get(x, y)
+            else:
+                row[x // 2] |= canvas.get(x, y) << 4
+        out += row
+    return bytes(out)
+
+
+def preview(canvas, path, scale=4):
+    """Save the sheet as a PNG, ``scale`` times larger, with the felt behind it."""
+    import pygame
+
+    surface = pygame.Surface((canvas.width, canvas.height))
+    for y in range(canvas.height):
+        for x in range(canvas.width):
+            rgb = sheet.PALETTE[canvas.get(x, y)]
+            surface.set_at((x, y), (rgb >> 16, (rgb >> 8) & 0xFF, rgb & 0xFF))
+    big = pygame.transform.scale(surface, (canvas.width * scale, canvas.height * scale))
+    pygame.image.save(big, str(path))
+
+
+def main(argv):
+    data = bmp_bytes(build_sheet())
+    if "--check" in argv:
+        same = SHEET_PATH.exists() and SHEET_PATH.read_bytes() == data
+        print("{} {}".format(SHEET_PATH, "is up to date" if same else "differs: regenerate it"))
+        return 0 if same else 1
+    if "--preview" in argv:
+        preview(build_sheet(), argv[argv.index("--preview") + 1])
+        return 0
+    SHEET_PATH.write_bytes(data)
+    print("wrote {} ({} bytes)".format(SHEET_PATH, len(data)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
