@@ -2,7 +2,7 @@
 
 A small game tree made here stands in for the repository, so these tests do
 not depend on what the other modules look like today; a stand-in mpy-cross
-(a Python script that writes CircuitPython's header before the source) lets
+(a shell script that writes CircuitPython's header before the source) lets
 the .mpy path run without the real compiler. The real compiler and the real
 tree are tested in test_deploy_vm.py.
 """
@@ -25,15 +25,12 @@ import uf2  # noqa: E402
 
 BOOT_OUT = "Adafruit CircuitPython {version} on 2025-01-01; {machine}\nBoard ID:{board}\nUID:C7F1\n"
 PYGAMER = "Adafruit PyGamer with samd51j19"
-FAKE_MPY_CROSS = """#!{python} -S
-import sys
-args = sys.argv[1:]
-if args == ["--version"]:
-    print("{banner}")
-    sys.exit(0)
-source = open(args[-1], "rb").read()
-compile(source, args[-1], "exec")  # a syntax error fails like mpy-cross does
-open(args[args.index("-o") + 1], "wb").write({header!r} + source)
+# mpy-cross's command line: --version, or -o OUT -s NAME SOURCE
+FAKE_MPY_CROSS = """#!/bin/sh
+PATH=/usr/bin:/bin
+if [ "$1" = "--version" ]; then echo "{banner}"; exit 0; fi
+printf '{header}' > "$2"
+cat "$5" >> "$2"
 """
 CP9_BANNER = "CircuitPython 9.2.1 on 2024-11-20; mpy-cross emitting mpy v6.3"
 
@@ -100,7 +97,8 @@ def make_drive(path, version="9.2.1", board="pygamer", machine=PYGAMER):
 def make_compiler(folder, banner=CP9_BANNER, header=b"C\x06"):
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "mpy-cross"
-    path.write_text(FAKE_MPY_CROSS.format(python=sys.executable, banner=banner, header=header))
+    octal = "".join(chr(b) if 32 < b < 127 else "\\%03o" % b for b in header)
+    path.write_text(FAKE_MPY_CROSS.format(banner=banner, header=octal))
     path.chmod(0o755)
     return path
 
@@ -208,6 +206,20 @@ def test_only_modules_really_imported_are_copied(run, drive, game):
         "lib/adafruit_displayio_layout/__init__.mpy",
         "lib/adafruit_displayio_layout/layouts/__init__.mpy",
         "lib/adafruit_displayio_layout/layouts/grid_layout.mpy",
+    }
+
+
+def test_adapter_imported_by_name_with_hw_on_sys_path(run, drive, game):
+    # code.py may put hw/ on sys.path and import the adapter by board id at run time
+    (game / "code.py").write_text(
+        "import sys\nimport board\nsys.path.append('hw')\n"
+        "hardware = __import__(board.board_id)\nimport desktop\n"
+    )
+    (game / "hw/pygamer.py").write_text("import buttons\n")
+    assert run()[0] == 0
+    assert {p for p in game_files(drive) if p.startswith("hw/")} == {
+        "hw/pygamer.mpy",
+        "hw/buttons.mpy",
     }
 
 

@@ -19,6 +19,7 @@ Exit status: 0 done, 1 refused or failed (the message says why), 2 bad usage.
 import argparse
 import ast
 import errno
+import functools
 import hashlib
 import importlib.machinery
 import importlib.metadata
@@ -34,6 +35,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -385,7 +387,7 @@ def find_compiler(board, explicit, fetch, cache, reporter):
 
 def compile_module(compiler, source, name, workdir):
     """The .mpy bytes of ``source``; DeployError when mpy-cross fails or writes the wrong format."""
-    output = Path(workdir) / "out.mpy"
+    output = Path(workdir) / (name.replace("/", "__") + ".mpy")
     result = subprocess.run(
         [compiler.path, "-o", str(output), "-s", name, str(source)],
         capture_output=True,
@@ -394,7 +396,6 @@ def compile_module(compiler, source, name, workdir):
     if result.returncode != 0:
         raise DeployError("mpy-cross failed on {}:\n{}".format(name, result.stderr.strip()))
     data = output.read_bytes()
-    output.unlink()
     if data[:2] != MPY_HEADER:
         raise DeployError(
             "{}: mpy-cross wrote a header {!r}, not CircuitPython's {!r}".format(
@@ -402,6 +403,16 @@ def compile_module(compiler, source, name, workdir):
             )
         )
     return data
+
+
+def compile_modules(compiler, modules):
+    """{drive path: .mpy bytes} for ``modules``, compiled side by side (one process each)."""
+    with tempfile.TemporaryDirectory(prefix="bsq-mpy-") as workdir:
+        with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 2)) as pool:
+            compiled = pool.map(
+                lambda m: compile_module(compiler, m.source, m.drive_path, workdir), modules
+            )
+            return {m.drive_path: data for m, data in zip(modules, compiled)}
 
 
 # ----------------------------------------------- what the game needs on the board
@@ -534,13 +545,18 @@ def board_libraries(paths):
     count: Blinka's desktop stand-ins (``displayio``, ``board``...) are built
     into the board and must never be copied.
     """
+    return dict(_board_libraries(tuple(str(p) for p in paths)))
+
+
+@functools.lru_cache(maxsize=4)
+def _board_libraries(paths):
     found = {}
-    for dist in importlib.metadata.distributions(path=[str(p) for p in paths]):
+    for dist in importlib.metadata.distributions(path=list(paths)):
         name = _normalize(dist.metadata["Name"] or "")
         if not name.startswith(("adafruit-circuitpython-", "circuitpython-")):
             continue
         for top in _top_levels(dist):
-            spec = importlib.machinery.PathFinder.find_spec(top, [str(p) for p in paths])
+            spec = importlib.machinery.PathFinder.find_spec(top, list(paths))
             if spec is None or not spec.origin or top in found:
                 continue
             origin = Path(spec.origin)
@@ -561,7 +577,8 @@ class Resolver:
 
     def __init__(self, source_root, lib_paths):
         self.root = Path(source_root)
-        self.local = [self.root / "lib", self.root]
+        # code.py puts lib/ and hw/ on sys.path, as the board has / and /lib.
+        self.local = [self.root / "lib", self.root, self.root / "hw"]
         self.libraries = board_libraries(lib_paths)
 
     def find(self, name, kind="game"):
@@ -589,9 +606,11 @@ class Resolver:
 
 
 def other_adapters(board_id):
-    """hw/ adapters of the other boards and the desktop: code.py picks one by board id
-    at run time, so its imports of the others are not followed."""
-    return {"hw." + name for name in SUPPORTED_BOARDS + NON_BOARD_ADAPTERS} - {"hw." + board_id}
+    """hw/ adapters of the other boards and the desktop, by either import name
+    (``hw.pygamer`` or ``pygamer`` with hw/ on sys.path): code.py picks one by
+    board id at run time, so its imports of the others are not followed."""
+    names = set(SUPPORTED_BOARDS + NON_BOARD_ADAPTERS) - {board_id}
+    return names | {"hw." + name for name in names}
 
 
 def start_modules(root, board_id, resolver):
@@ -676,21 +695,21 @@ class Item:
 KIND_ORDER = {"library": 0, "game": 1, "asset": 2, "adapter": 3, "entry": 4}
 
 
-def build_items(root, modules, compiler, reporter):
-    """The files to deploy, in write order: libraries, game, assets, adapter, code.py last."""
+def build_items(root, modules, compiler):
+    """The files to deploy, in write order: libraries, game, assets, adapter, code.py last.
+
+    code.py stays source (the board only runs code.py, never code.mpy) but
+    is compiled too, to catch a syntax error before it reaches the board.
+    """
     root = Path(root)
+    compiled = compile_modules(compiler, modules) if compiler else {}
     items = []
-    with tempfile.TemporaryDirectory(prefix="bsq-mpy-") as workdir:
-        for module in modules:
-            if module.kind == "entry":
-                if compiler:  # catch a syntax error before it reaches the board
-                    compile_module(compiler, module.source, ENTRY, workdir)
-                items.append(Item(ENTRY, module.source.read_bytes(), "entry"))
-            elif compiler:
-                data = compile_module(compiler, module.source, module.drive_path, workdir)
-                items.append(Item(module.drive_path[:-3] + ".mpy", data, module.kind))
-            else:
-                items.append(Item(module.drive_path, module.source.read_bytes(), module.kind))
+    for module in modules:
+        if module.kind != "entry" and compiler:
+            path = module.drive_path[:-3] + ".mpy"
+            items.append(Item(path, compiled[module.drive_path], module.kind))
+        else:
+            items.append(Item(module.drive_path, module.source.read_bytes(), module.kind))
     for asset in asset_files(root):
         items.append(Item(asset.relative_to(root).as_posix(), asset.read_bytes(), "asset"))
     items.sort(key=lambda item: (KIND_ORDER[item.kind], item.path))
@@ -1051,7 +1070,7 @@ def deploy(args, reporter):
         reporter.warn("no hw/{}.py adapter in {}".format(board.board_id, root))
     resolver = Resolver(root, library_paths())
     modules = collect_modules(root, board.board_id, resolver, reporter)
-    items = build_items(root, modules, compiler, reporter)
+    items = build_items(root, modules, compiler)
     manifest = read_manifest(drive, reporter)
     plan = plan_changes(drive, items, manifest, replace=args.replace)
     _warn_entry_shadowed(drive, reporter)
