@@ -15,7 +15,6 @@ import time
 from british_square.controls import (
     DOWN,
     LEFT,
-    NONE,
     QUIT,
     RIGHT,
     SELECT,
@@ -24,6 +23,7 @@ from british_square.controls import (
     A,
     B,
     Repeater,
+    ScriptPlayer,
     parse_script,
 )
 
@@ -120,27 +120,20 @@ class KeyboardActions:
         return self.repeater.poll(now)
 
 
-class ScriptActions:
-    """Actions from a key script; ``shot:NAME`` words save the screen as NAME.png."""
+class ScriptActions(ScriptPlayer):
+    """Actions from a key script; ``shot:NAME`` saves the screen as NAME.png."""
 
     def __init__(self, items, display, shot_folder, scale=1):
-        self.items = items
-        self.next = 0
+        super().__init__(items, self.save_shot)
         self.display = display
         self.shot_folder = shot_folder
         self.scale = scale
-        self.finished = False
+
+    def save_shot(self, name):
+        save_png(self.display, os.path.join(self.shot_folder, name + ".png"), self.scale)
 
     def poll(self, now):
-        while self.next < len(self.items):
-            item = self.items[self.next]
-            self.next += 1
-            if isinstance(item, str):
-                save_png(self.display, os.path.join(self.shot_folder, item + ".png"), self.scale)
-            else:
-                return item
-        self.finished = True
-        return NONE
+        return self.next_action(now)
 
 
 class Hardware:

@@ -15,7 +15,7 @@ import board
 import keypad
 from adafruit_ticks import ticks_ms
 
-from british_square.controls import KEY_ACTIONS, NONE, KeypadActions, parse_script
+from british_square.controls import KEY_ACTIONS, NONE, KeypadActions, ScriptPlayer, parse_script
 
 
 class ScriptedKeys:
@@ -25,31 +25,31 @@ class ScriptedKeys:
     def __init__(self, items, shot_folder):
         self.keys = keypad.FakeKeys(key_count=8, max_events=64)
         self.reader = KeypadActions(self.keys, keypad.Event())
-        self.items = items
-        self.next = 0
+        self.player = ScriptPlayer(items, self.save_shot)
         self.shot_folder = shot_folder
-        self.finished = False
         self.key_of = bytearray(9)
         for key, action in enumerate(KEY_ACTIONS):
             self.key_of[action] = key
+
+    @property
+    def finished(self):
+        return self.player.finished
+
+    def save_shot(self, name):
+        with open("{}/{}.rgb565".format(self.shot_folder, name), "wb") as f:
+            f.write(board.DISPLAY.framebuffer)
 
     def poll(self, now):
         action = self.reader.poll(now)
         if action != NONE:
             return action
-        while self.next < len(self.items):
-            item = self.items[self.next]
-            self.next += 1
-            if isinstance(item, str):
-                with open("{}/{}.rgb565".format(self.shot_folder, item), "wb") as f:
-                    f.write(board.DISPLAY.framebuffer)
-                continue
-            key = self.key_of[item]
-            self.keys.press(key)
-            self.keys.release(key)
-            return self.reader.poll(now)
-        self.finished = True
-        return NONE
+        action = self.player.next_action(now)
+        if action == NONE:
+            return NONE
+        key = self.key_of[action]
+        self.keys.press(key)
+        self.keys.release(key)
+        return self.reader.poll(now)
 
 
 class Hardware:

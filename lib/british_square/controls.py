@@ -97,17 +97,23 @@ class KeypadActions:
 
 
 def parse_script(script):
-    """A key script as a list of actions and screenshot names.
+    """A key script as a list: action numbers, and ``"shot:NAME"`` / ``"wait:MS"`` words.
 
     Words separated by spaces or commas: an action name (``up down left right
-    a b select start``, or ``u d l r``), optionally ``*N`` to repeat it, or
-    ``shot:NAME`` to save the screen there. Unknown words raise ``ValueError``.
+    a b select start``, or ``u d l r``), optionally ``*N`` to repeat it;
+    ``shot:NAME`` saves the screen there; ``wait:MS`` lets the game run on
+    (a flash, the celebration) for that many milliseconds. Unknown words
+    raise ``ValueError``.
     """
     short = {"u": UP, "d": DOWN, "l": LEFT, "r": RIGHT, "sel": SELECT}
     out = []
     for word in script.replace(",", " ").split():
         if word.startswith("shot:"):
-            out.append(word[5:])
+            out.append(word)
+            continue
+        if word.startswith("wait:"):
+            int(word[5:])
+            out.append(word)
             continue
         name, _, count = word.lower().partition("*")
         if name in short:
@@ -119,3 +125,34 @@ def parse_script(script):
         for _ in range(int(count) if count else 1):
             out.append(action)
     return out
+
+
+class ScriptPlayer:
+    """Plays a parsed key script one action per call, the way a person presses:
+    only when the game has taken the last one. ``save_shot(name)`` is called
+    for ``shot:`` words; ``finished`` turns true after the last word."""
+
+    def __init__(self, items, save_shot):
+        self.items = items
+        self.next = 0
+        self.save_shot = save_shot
+        self.wait_until = None
+        self.finished = False
+
+    def next_action(self, now):
+        """The next action of the script, or ``NONE`` (waiting, or at the end)."""
+        if self.wait_until is not None:
+            if ticks_diff(now, self.wait_until) < 0:
+                return NONE
+            self.wait_until = None
+        while self.next < len(self.items):
+            item = self.items[self.next]
+            self.next += 1
+            if not isinstance(item, str):
+                return item
+            if item.startswith("wait:"):
+                self.wait_until = ticks_add(now, int(item[5:]))
+                return NONE
+            self.save_shot(item[5:])
+        self.finished = True
+        return NONE

@@ -52,7 +52,7 @@ class Layout:
             else:
                 self.pile_x[c] = 2 + PITCH * (c % 4)
                 self.pile_y[c] = 1 + 32 * (c // 4)
-                self.strip_x[c] = self.pile_x[c] + 2
+                self.strip_x[c] = self.pile_x[c]
                 self.strip_y[c] = self.pile_y[c] + CARD_H + 1
         self.stock_x, self.stock_y = PANEL_X, 1
         self.waste_under_x = PANEL_X + 21  # the card under the top one peeks out

@@ -21,6 +21,7 @@ from british_square.layout import SCREEN_H, SCREEN_W, TEXT_LINE, TEXT_Y
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
 
 HIDDEN = const(255)
+STRIP = const(4)  # small tiles under (or above) a column: arrow, gap, two digits
 NORMAL = const(0)
 WHITE = const(0xF8F8F8)
 YELLOW = const(0xF8E000)
@@ -160,14 +161,14 @@ class View:
         self.per_column = per_column
         # the direction (and, for 16 piles, the count) under or above each column
         self.strips = []
-        self.strip_tile = bytearray(3 * columns)
+        self.strip_tile = bytearray(STRIP * columns)
         for c in range(columns):
             strip = displayio.TileGrid(
                 self.sheet,
                 pixel_shader=self.palettes[NORMAL],
                 tile_width=sheet.SMALL_W,
                 tile_height=sheet.SMALL_H,
-                width=3,
+                width=STRIP,
                 height=1,
                 default_tile=sheet.small_tile(sheet.SMALL_NONE),
                 x=layout.strip_x[c],
@@ -175,8 +176,8 @@ class View:
             )
             self.strips.append(strip)
             group.append(strip)
-            for k in range(3):
-                self.strip_tile[3 * c + k] = sheet.SMALL_NONE
+            for k in range(STRIP):
+                self.strip_tile[STRIP * c + k] = sheet.SMALL_NONE
         self.looks = bytearray(layout.stops)
         self.top_slot = bytearray(layout.stops)
         for stop in range(layout.stops):
@@ -231,7 +232,7 @@ class View:
             self.dirty = True
 
     def _put_strip(self, column, k, glyph):
-        i = 3 * column + k
+        i = STRIP * column + k
         if self.strip_tile[i] != glyph:
             self.strips[column][k] = sheet.small_tile(glyph)
             self.strip_tile[i] = glyph
@@ -305,9 +306,9 @@ class View:
             elif way == DOWN:
                 arrow = sheet.SMALL_DOWN
         self._put_strip(c, 0, arrow)
-        if not layout.british:
-            self._put_strip(c, 1, h // 10 if h >= 10 else (h if h else sheet.SMALL_NONE))
-            self._put_strip(c, 2, h % 10 if h >= 10 else sheet.SMALL_NONE)
+        if not layout.british:  # the count, right-aligned after a gap
+            self._put_strip(c, 2, h // 10 if h >= 10 else sheet.SMALL_NONE)
+            self._put_strip(c, 3, h % 10 if h else sheet.SMALL_NONE)
 
     def show_numbers(self, game):
         """The panel's stock count, cards home and deal number, where they changed."""

@@ -1,0 +1,147 @@
+"""Key scripts that play chosen moves, for tests, screenshots and tools.
+
+Not loaded by the game. ``ScriptWriter`` keeps its own copy of the game and of
+the cursor, and writes the presses a player would make: walk the cursor to
+the card, A, walk to the target, A (B for a card going home, A on the stock
+to deal, A on an empty column to fill it from the stock).
+"""
+
+from british_square.controls import ACTION_NAMES
+from british_square.engine import FOUNDATION, STOCK, WASTE, Game
+from british_square.layout import Layout
+from british_square.texts import MENU_ITEMS
+
+
+def route(layout, start, goal):
+    """The shortest list of direction actions taking the cursor from ``start`` to ``goal``."""
+    previous = {start: None}
+    frontier = [start]
+    while frontier and goal not in previous:
+        following = []
+        for stop in frontier:
+            for direction in range(4):
+                other = layout.neighbour(stop, direction)
+                if other not in previous:
+                    previous[other] = (stop, direction)
+                    following.append(other)
+        frontier = following
+    if goal not in previous:
+        raise ValueError("no way from stop {} to stop {}".format(start, goal))
+    steps = []
+    stop = goal
+    while previous[stop] is not None:
+        stop, direction = previous[stop]
+        steps.append(direction)
+    steps.reverse()
+    return steps
+
+
+class ScriptWriter:
+    """Builds a key script while playing the same moves on its own game."""
+
+    def __init__(self, game, title=True):
+        self.words = ["a"] if title else []  # A leaves the title screen
+        self.snapshots = {}  # shot name: the game as it was then
+        self.start(game)
+
+    def start(self, game):
+        """A new game is on the screen: the cursor is back on the first column."""
+        self.game = game
+        self.layout = Layout(game.columns)
+        self.cursor = 0
+
+    def press(self, *actions):
+        for action in actions:
+            self.words.append(ACTION_NAMES[action] if isinstance(action, int) else action)
+
+    def go(self, stop):
+        for direction in route(self.layout, self.cursor, stop):
+            self.press(direction)
+        self.cursor = stop
+
+    def move(self, m):
+        """Press the keys that play the legal move ``m``."""
+        game, layout = self.game, self.layout
+        if not game.is_legal(m):
+            raise ValueError("illegal move {:04x}".format(m))
+        source, target = m >> 8, m & 0xFF
+        if source == STOCK:
+            self.go(layout.stock_stop if target == WASTE else target)
+            self.press("a")
+        elif target == FOUNDATION:
+            self.go(layout.pile_stop(source))
+            self.press("b")
+        else:
+            self.go(layout.pile_stop(source))
+            self.press("a")
+            self.go(layout.pile_stop(target))
+            self.press("a")
+        game.push(m)
+
+    def undo(self):
+        self.press("select")
+        self.game.undo()
+
+    def shot(self, name):
+        self.words.append("shot:" + name)
+        self.snapshots[name] = self.game.copy()
+
+    def play_some(self, count):
+        """Play ``count`` moves a simple player would choose (see ``simple_move``)."""
+        last = None
+        for _ in range(count):
+            m = simple_move(self.game, last)
+            if m is None:
+                return
+            self.move(m)
+            last = m
+
+    def menu(self, item):
+        """Open the menu and choose ``item`` (its text in ``texts.MENU_ITEMS``)."""
+        row = MENU_ITEMS.index(item)
+        self.press("start", *(["down"] * row), "a")
+
+    def deal(self, number, rules=None):
+        """Menu, Deal number, type ``number``, A: the new deal is on the screen."""
+        current = self.game.deal_number
+        self.menu("Deal number")
+        digit = 4
+        for position in range(5):
+            power = 10 ** (4 - position)
+            want = number // power % 10
+            have = current // power % 10
+            while digit > position:
+                self.press("left")
+                digit -= 1
+            while digit < position:
+                self.press("right")
+                digit += 1
+            self.press(*(["up"] * ((want - have) % 10)))
+        self.press("a")
+        self.start(Game.new_deal(number, self.game.rules if rules is None else rules))
+
+    def rules(self, rules):
+        """Menu, Rules, step to ``rules``, A: the same deal under those rules."""
+        self.menu("Rules: ")
+        self.press(*(["right"] * ((rules - self.game.rules) % 3)))
+        self.press("a")
+        self.start(Game.new_deal(self.game.deal_number, rules))
+
+    def text(self):
+        return " ".join(self.words)
+
+
+def simple_move(game, last=None):
+    """A card home if one can go, else a tableau move that does not just undo
+    ``last``, else a deal; ``None`` when nothing is left."""
+    moves = game.moves()
+    if not moves:
+        return None
+    back = None if last is None else (last & 0xFF) << 8 | last >> 8
+    for m in moves:
+        if m & 0xFF == FOUNDATION:
+            return m
+    for m in moves:
+        if m >> 8 != STOCK and m != back:
+            return m
+    return moves[-1]
