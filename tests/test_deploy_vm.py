@@ -1,0 +1,208 @@
+"""The deployed tree runs: tools/deploy.py puts the real repository on a fake
+CIRCUITPY drive with CircuitPython's own mpy-cross, and the CircuitPython VM
+runs the deployed ``.mpy`` files (never the sources) with a PyGamer's 192 KB heap.
+"""
+
+import json
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+from conftest import LIB, ROOT
+
+sys.path.insert(0, str(ROOT / "tools"))
+import deploy  # noqa: E402
+
+BOOT_OUT = (
+    "Adafruit CircuitPython 10.0.3 on 2025-10-01; Adafruit PyGamer with samd51j19\n"
+    "Board ID:pygamer\nUID:C7F1\n"
+)
+
+# Deterministic play through the engine's public API; prints one line per game
+# and, last, where the modules came from and the free heap.
+GAME_SCRIPT = """
+import gc
+import british_square
+from british_square import engine, notation
+from british_square.engine import MAX_MOVES, Game
+
+
+def play(number, rules, buffer):
+    game = Game.new_deal(number, rules)
+    for step in range(150):
+        count = game.legal_moves(buffer)
+        if not count:
+            break
+        pick = (step * 5 + number) % count
+        game.push(buffer[2 * pick] << 8 | buffer[2 * pick + 1])
+        if step % 9 == 8:
+            game.undo()
+            game.undo()
+            game.redo()
+    return "{} {} {} {}".format(number, game.score(), game.status(), notation.position_text(game))
+
+
+buffer = bytearray(2 * MAX_MOVES)
+for rules in (engine.BRITISH, engine.AMERICAN, engine.UNION):
+    for number in (1, 617, 31999):
+        print(play(number, rules, buffer))
+print("FILES", british_square.__file__, engine.__file__, notation.__file__)
+gc.collect()
+print("FREE", gc.mem_free() if hasattr(gc, "mem_free") else "-")
+"""
+
+# Imports every module deployed under lib/ (the game's and the libraries'),
+# as the game's screens do on the board, and reports the free heap.
+IMPORT_ALL = """
+import gc
+import os
+
+
+def modules(folder, prefix):
+    for name in sorted(os.listdir(folder)):
+        path = folder + "/" + name
+        if os.stat(path)[0] & 0x4000:
+            yield from modules(path, prefix + name + ".")
+        else:
+            stem, _dot, suffix = name.rpartition(".")
+            if suffix in ("mpy", "py") and stem != "__init__":
+                yield prefix + stem
+
+
+for name in modules(LIB, ""):
+    __import__(name)
+gc.collect()
+print("IMPORTED", len(list(modules(LIB, ""))), "FREE", gc.mem_free())
+"""
+
+
+def make_drive(path):
+    path.mkdir(parents=True)
+    (path / "boot_out.txt").write_text(BOOT_OUT)
+    return path
+
+
+def deploy_to(drive, *argv):
+    args = ["--drive", str(drive), "--source", str(ROOT), "--json", *map(str, argv)]
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "deploy.py"), *args],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(drive.parent)},
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.fixture(scope="module")
+def deployed(mpy_cross, tmp_path_factory):
+    """The repository deployed with CircuitPython's mpy-cross: (drive, summary)."""
+    drive = make_drive(tmp_path_factory.mktemp("media") / "CIRCUITPY")
+    return drive, deploy_to(drive, "--mpy-cross", mpy_cross)
+
+
+def test_deployed_tree_is_mpy_only_with_circuitpythons_header(deployed):
+    drive, summary = deployed
+    assert summary["format"] == "mpy" and summary["board"] == "pygamer"
+    sources = sorted(p.relative_to(drive).as_posix() for p in drive.rglob("*.py"))
+    assert sources == ["code.py"]  # the board runs code.py, never code.mpy
+    compiled = sorted(drive.rglob("*.mpy"))
+    assert compiled and all(p.read_bytes()[:2] == b"C\x06" for p in compiled)
+    game_modules = {
+        p.relative_to(ROOT).with_suffix(".mpy").as_posix()
+        for p in (LIB / "british_square").glob("*.py")
+        if p.name != "__main__.py"
+    }
+    on_drive = {p.relative_to(drive).as_posix() for p in compiled}
+    assert game_modules <= on_drive
+    assert not any(p.startswith("hw/") and p != "hw/pygamer.mpy" for p in on_drive)
+    manifest = json.loads((drive / deploy.MANIFEST).read_text())
+    assert set(manifest["files"]) == on_drive | {"code.py"} | {
+        p.relative_to(drive).as_posix() for p in drive.rglob("*.bmp")
+    }
+
+
+def test_deployed_engine_plays_a_scripted_game_like_cpython(vm, deployed, tmp_path):
+    drive, _summary = deployed
+    # On the drive's root, as on a board: the script's folder and lib/ are the path.
+    script = drive / "play_check.py"
+    script.write_text(GAME_SCRIPT)
+    try:
+        out = vm.run(script, heap="192K", path=(drive / "lib",)).stdout.splitlines()
+    finally:
+        script.unlink()
+    reference = tmp_path / "play_check.py"
+    reference.write_text(GAME_SCRIPT)
+    cpython = subprocess.run(
+        [sys.executable, str(reference)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(LIB)},
+    ).stdout.splitlines()
+    assert len(out) == 9 + 2 and out[:9] == cpython[:9]
+    assert len(set(out[:9])) == 9  # nine different games
+    files = out[9].split()[1:]
+    assert all(f.startswith(str(drive / "lib")) and f.endswith(".mpy") for f in files)
+    print("engine game from .mpy, free heap of 192K:", out[10].split()[1])
+
+
+def test_every_deployed_module_imports_within_192k(vm, deployed, tmp_path):
+    drive, _summary = deployed
+    out = vm.run_code(
+        "LIB = {!r}\n".format(str(drive / "lib")) + IMPORT_ALL,
+        tmp_path,
+        heap="192K",
+        path=(drive / "lib",),
+    ).stdout.split()
+    print("imported", out[1], "deployed modules (.mpy), free heap:", out[3])
+    assert int(out[1]) >= 10
+
+
+def test_mpy_cross_fetched_into_the_cache_is_used(mpy_cross, tmp_path, monkeypatch, capsys):
+    # what the download would bring, served from the local copy: there is no network here
+    served = []
+
+    def serve(url, timeout=None):
+        served.append(url)
+        return open(mpy_cross, "rb")
+
+    monkeypatch.setattr(urllib.request, "urlopen", serve)
+    monkeypatch.delenv("MPY_CROSS", raising=False)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    drive = make_drive(tmp_path / "CIRCUITPY")
+    cache = tmp_path / "cache"
+    argv = ["--drive", str(drive), "--source", str(ROOT), "--cache-dir", str(cache), "--json"]
+    assert deploy.main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["format"] == "mpy" and summary["mpy_cross"] == str(cache / "mpy-cross-10.0.3")
+    assert all(p.read_bytes()[:2] == b"C\x06" for p in drive.rglob("*.mpy"))
+    assert len(served) == 1 and "10.0.3" in served[0]
+
+
+def smallest_heap_kb(vm, tmp_path, lib):
+    """The smallest heap (in KB, to 1 KB) in which every module under ``lib`` imports."""
+    script = tmp_path / "import_all.py"
+    script.write_text("LIB = {!r}\n".format(str(lib)) + IMPORT_ALL)
+    low, high = 16, 192
+    while low < high:
+        middle = (low + high) // 2
+        result = vm.run(script, heap="{}K".format(middle), path=(lib,), check=False)
+        if result.returncode == 0:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def test_mpy_deploy_needs_less_heap_than_the_py_fallback(vm, deployed, tmp_path):
+    drive, _summary = deployed
+    py_drive = make_drive(tmp_path / "py" / "CIRCUITPY")
+    summary = deploy_to(py_drive, "--no-fetch")
+    assert summary["format"] == "py" and any("RAM" in w for w in summary["warnings"])
+    assert not list(py_drive.rglob("*.mpy"))
+    mpy_kb = smallest_heap_kb(vm, tmp_path, drive / "lib")
+    py_kb = smallest_heap_kb(vm, tmp_path, py_drive / "lib")
+    print("import everything: .mpy needs {} KB of heap, .py needs {} KB".format(mpy_kb, py_kb))
+    assert mpy_kb < py_kb <= 192
