@@ -351,32 +351,42 @@ def test_leftovers_of_an_interrupted_deploy_are_cleaned(run, drive):
 
 
 def deploy_v2(game):
-    """A new version of the game: two files change, one is new."""
+    """A new version of the game: two files change, one is new, one needs a new library."""
     (game / "lib/british_square/engine.py").write_text("ENGINE = 2\n")
-    (game / "lib/british_square/rules.py").write_text("RULES = 1\n")
+    (game / "lib/british_square/rules.py").write_text(
+        "from adafruit_displayio_layout.layouts.grid_layout import GridLayout\n"
+    )
     (game / "code.py").write_text(GAME["code.py"] + "print('v2')\n")
+
+
+def folders(drive):
+    return sorted(p for p in drive.rglob("*") if p.is_dir())
 
 
 def test_drive_filling_up_half_way_leaves_the_previous_game(run, game, drive, monkeypatch):
     assert run()[0] == 0
-    before = snapshot(drive)
+    before, before_folders = snapshot(drive), folders(drive)
     deploy_v2(game)
-    written = []
+    staged = []
     real_write = deploy.write_file
 
     def filling_write(path, data):
-        if sum(written) + len(data) > 40:
-            with open(path, "wb") as half:
-                half.write(data[:5])  # what a full FAT drive keeps of the file
-            raise OSError(errno.ENOSPC, "No space left on device")
-        written.append(len(data))
+        if deploy.MANIFEST not in str(path):
+            if len(staged) == 3:  # the drive is full at the fourth new file
+                with open(path, "wb") as half:
+                    half.write(data[: len(data) // 2])  # what a full drive keeps of it
+                raise OSError(errno.ENOSPC, "No space left on device")
+            staged.append(os.path.relpath(path, drive))
         real_write(path, data)
 
     monkeypatch.setattr(deploy, "write_file", filling_write)
     code, _out, err = run()
     assert code == 1
+    # three new files had been written, one of them into a new folder
+    assert staged[0] == "lib/adafruit_displayio_layout/__init__.mpy" + deploy.TEMP_SUFFIX
     assert "the drive is full" in err and "untouched" in err and "code.py was not replaced" in err
     assert snapshot(drive) == before  # no temporary files, old manifest, old code.py
+    assert folders(drive) == before_folders
 
 
 def test_not_enough_free_space_is_refused_before_writing(run, game, drive, monkeypatch):

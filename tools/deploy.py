@@ -109,14 +109,14 @@ class Reporter:
 # ---------------------------------------------------------- finding drives
 
 
+def _octal_escape(match):
+    return chr(int(match.group(1), 8))
+
+
 def mount_points_from_proc(text):
     """Mount points in /proc/self/mounts text (spaces come escaped as \\040)."""
-    unescape = lambda m: chr(int(m.group(1), 8))  # noqa: E731
-    return [
-        re.sub(r"\\([0-7]{3})", unescape, line.split()[1])
-        for line in text.splitlines()
-        if line.strip()
-    ]
+    lines = [line for line in text.splitlines() if line.strip()]
+    return [re.sub(r"\\([0-7]{3})", _octal_escape, line.split()[1]) for line in lines]
 
 
 def mount_points_from_mount(text):
@@ -175,7 +175,8 @@ def _label_matches(label, wanted):
 
 def find_drives(labels):
     """Mounted volumes whose label is one of ``labels``."""
-    return [path for path, label in mounted_volumes() if _label_matches(label, labels)]
+    found = [path for path, label in mounted_volumes() if _label_matches(label, labels)]
+    return list(dict.fromkeys(found))  # a drive mounted twice is still one drive
 
 
 def pick_drive(explicit, labels, what):
@@ -333,6 +334,14 @@ def fetch_mpy_cross(version, cache, reporter):
             data = response.read()
     except (urllib.error.URLError, OSError) as error:
         return "could not fetch mpy-cross {} ({})".format(version, getattr(error, "reason", error))
+    try:
+        return _store_compiler(data, target)
+    except OSError as error:
+        return "could not keep mpy-cross in {} ({})".format(target.parent, error)
+
+
+def _store_compiler(data, target):
+    """Keep a downloaded compiler if it runs and is CircuitPython's (checked before renaming)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".part")
     partial.write_bytes(data)
@@ -372,9 +381,11 @@ def find_compiler(board, explicit, fetch, cache, reporter):
         found = compiler_info(on_path)
         if isinstance(found, Compiler) and fits_board(found, board):
             return found
-        reasons.append(
-            found if isinstance(found, str) else "{} is {}".format(on_path, found.version)
-        )
+        if isinstance(found, Compiler):
+            found = "mpy-cross on PATH is CircuitPython {}, not {}".format(
+                found.version, board.major
+            )
+        reasons.append(found)
     if fetch:
         found = fetch_mpy_cross(board.version, cache, reporter)
         if isinstance(found, Compiler):
@@ -581,7 +592,7 @@ class Resolver:
         self.local = [self.root / "lib", self.root, self.root / "hw"]
         self.libraries = board_libraries(lib_paths)
 
-    def find(self, name, kind="game"):
+    def find(self, name):
         """The Module for ``name``, or None (a built-in, an attribute, or missing)."""
         top = name.split(".")[0]
         if top in CIRCUITPYTHON_BUILTINS:
@@ -590,6 +601,7 @@ class Resolver:
             source = _module_file(base, name)
             if source is not None:
                 drive_path = source.relative_to(self.root).as_posix()
+                kind = "adapter" if drive_path.startswith("hw/") else "game"
                 return Module(name, source, drive_path, kind)
         if top in self.libraries:
             base = self.libraries[top]
@@ -625,7 +637,7 @@ def start_modules(root, board_id, resolver):
         name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         modules.append(Module(name, source, source.relative_to(root).as_posix(), "game"))
     for name in _parents("hw." + board_id):
-        found = resolver.find(name, kind="adapter")
+        found = resolver.find(name)
         if found:
             modules.append(found)
     if (root / ENTRY).is_file():
@@ -653,16 +665,15 @@ def _resolve_ref(ref, importer, resolver, others, reporter):
     for index, name in enumerate(ref.names):
         if name in others and importer.kind != "adapter":
             continue
-        module = resolver.find(name, kind="adapter" if name.startswith("hw.") else "game")
+        module = resolver.find(name)
         if module is not None:
             found.append(module)
         elif index < ref.required and not ref.optional and not resolver.is_namespace(name):
             if name.split(".")[0] not in CIRCUITPYTHON_BUILTINS:
                 reporter.warn(
-                    "{} imports {}: not built into CircuitPython and not installed here "
-                    "(run make setup); the board will fail to import it".format(
-                        importer.drive_path, name
-                    )
+                    "{} imports {}, which is not built into CircuitPython, not in the game's "
+                    "tree and not an installed library (make setup installs them): the board "
+                    "will fail to import it".format(importer.drive_path, name)
                 )
             return found
     return found
@@ -965,9 +976,9 @@ def _prune_empty_dirs(drive, path):
         folder = folder.parent
 
 
-def stage_files(drive, plan, reporter):
-    """Write every changed file under a temporary name; return [(temp, item)]."""
-    staged = []
+def stage_files(drive, plan, staged, reporter):
+    """Write every changed file under a temporary name, adding (temp, item) to ``staged``
+    before each write so that a failure can clean up even the half-written one."""
     done_bytes = 0
     total = len(plan.writes)
     for number, item in enumerate(plan.writes, 1):
@@ -982,7 +993,6 @@ def stage_files(drive, plan, reporter):
                 number, total, done_bytes, plan.bytes_to_write, item.path
             )
         )
-    return staged
 
 
 def switch_over(drive, staged, plan):
@@ -1006,11 +1016,12 @@ def apply_plan(drive, plan, old_manifest, new_manifest, pending_manifest, report
     staged = []
     try:
         write_manifest(drive, pending_manifest)
-        staged = stage_files(drive, plan, reporter)
+        stage_files(drive, plan, staged, reporter)
         sync()
     except OSError as error:
-        for temp, _item in staged:
+        for temp, item in staged:
             _remove_quietly(temp)
+            _prune_empty_dirs(drive, item.path)  # folders made for the new files
         _restore_manifest(drive, old_manifest)
         raise DeployError(
             "copying stopped: {}. The game already on the board is untouched (code.py was "
@@ -1050,12 +1061,30 @@ def deploy(args, reporter):
     drive = pick_drive(args.drive, ("CIRCUITPY",), "CIRCUITPY")
     board = read_boot_out(drive)
     check_board(board)
-    root = Path(args.source)
     reporter.say(
         "board: {} ({}), CircuitPython {} at {}".format(
             board.board_id, board.machine, board.version, drive
         )
     )
+    compiler = choose_compiler(board, args, reporter)
+    root = Path(args.source)
+    items = game_items(root, board, compiler, reporter)
+    manifest = read_manifest(drive, reporter)
+    plan = plan_changes(drive, items, manifest, replace=args.replace)
+    check_plan(drive, plan, reporter)
+    summary = _summary(drive, board, compiler, plan, args.dry_run)
+    if args.dry_run:
+        _print_plan(plan, reporter)
+    else:
+        summary.update(carry_out(drive, board, root, plan, manifest, summary["format"], reporter))
+    summary["seconds"] = round(time.monotonic() - started, 3)
+    summary["warnings"] = reporter.warnings
+    summary["notes"] = reporter.notes
+    reporter.say(_summary_line(summary))
+    return summary
+
+
+def choose_compiler(board, args, reporter):
     compiler = find_compiler(
         board, args.mpy_cross, not args.no_fetch, Path(args.cache_dir), reporter
     )
@@ -1064,18 +1093,22 @@ def deploy(args, reporter):
             "no CircuitPython mpy-cross: deploying .py files, which the board compiles at "
             "import time using RAM the game needs (risk of MemoryError); give --mpy-cross"
         )
+    return compiler
+
+
+def game_items(root, board, compiler, reporter):
+    """Every file the game needs on this board, built and in write order."""
     if not (root / ENTRY).is_file():
         reporter.warn("{} has no {}: the board keeps the one it has".format(root, ENTRY))
     if not (root / "hw" / (board.board_id + ".py")).is_file():
         reporter.warn("no hw/{}.py adapter in {}".format(board.board_id, root))
     resolver = Resolver(root, library_paths())
     modules = collect_modules(root, board.board_id, resolver, reporter)
-    items = build_items(root, modules, compiler)
-    manifest = read_manifest(drive, reporter)
-    plan = plan_changes(drive, items, manifest, replace=args.replace)
-    _warn_entry_shadowed(drive, reporter)
-    formats = "mpy" if compiler else "py"
-    summary = _summary(drive, board, compiler, plan, args.dry_run, formats)
+    return build_items(root, modules, compiler)
+
+
+def check_plan(drive, plan, reporter):
+    """Refuse to touch files that are not ours; warn about what will not work."""
     if plan.conflicts:
         raise DeployError(
             "these files on the drive were not put there by this game (or were changed since):\n  "
@@ -1084,29 +1117,6 @@ def deploy(args, reporter):
         )
     for path in plan.kept:
         reporter.warn("{} was changed on the drive; left in place".format(path))
-    if args.dry_run:
-        _print_plan(plan, reporter)
-    elif plan.writes or plan.removals or plan.leftovers:
-        summary["space_needed"], summary["space_free"] = check_free_space(drive, plan)
-        version = game_version(root)
-        apply_plan(
-            drive,
-            plan,
-            manifest,
-            manifest_data(board, version, items, formats),
-            manifest_data(board, version, items, formats, pending=plan.writes, old=manifest),
-            reporter,
-        )
-    elif "pending" in manifest or manifest["files"] != {i.path: i.digest for i in items}:
-        # Adopted files identical to ours: record them so later deploys know them.
-        write_manifest(drive, manifest_data(board, game_version(root), items, formats))
-    summary["seconds"] = round(time.monotonic() - started, 3)
-    summary["warnings"] = reporter.warnings
-    reporter.say(_summary_line(summary))
-    return summary
-
-
-def _warn_entry_shadowed(drive, reporter):
     for name in ENTRY_PRIORITY[: ENTRY_PRIORITY.index(ENTRY)]:
         if (Path(drive) / name).exists():
             reporter.warn(
@@ -1114,14 +1124,29 @@ def _warn_entry_shadowed(drive, reporter):
             )
 
 
-def _summary(drive, board, compiler, plan, dry_run, formats):
+def carry_out(drive, board, root, plan, manifest, formats, reporter):
+    """Write the plan (nothing at all when the drive is up to date); return space figures."""
+    version = game_version(root)
+    final = manifest_data(board, version, plan.items, formats)
+    if plan.writes or plan.removals or plan.leftovers:
+        needed, free = check_free_space(drive, plan)
+        pending = manifest_data(board, version, plan.items, formats, plan.writes, manifest)
+        apply_plan(drive, plan, manifest, final, pending, reporter)
+        return {"space_needed": needed, "space_free": free}
+    if "pending" in manifest or manifest["files"] != {i.path: i.digest for i in plan.items}:
+        # Files identical to ours were already there: record them as the game's.
+        write_manifest(drive, final)
+    return {}
+
+
+def _summary(drive, board, compiler, plan, dry_run):
     return {
         "ok": True,
         "dry_run": dry_run,
         "drive": str(drive),
         "board": board.board_id,
         "circuitpython": board.version,
-        "format": formats,
+        "format": "mpy" if compiler else "py",
         "mpy_cross": compiler.path if compiler else None,
         "files": len(plan.items),
         "bytes": plan.bytes_total,
