@@ -13,11 +13,9 @@ from conftest import LIB, ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
 import deploy  # noqa: E402
+import test_deploy  # noqa: E402  (its fake drives)
 
-BOOT_OUT = (
-    "Adafruit CircuitPython 10.0.3 on 2025-10-01; Adafruit PyGamer with samd51j19\n"
-    "Board ID:pygamer\nUID:C7F1\n"
-)
+BOARD_VERSION = "10.0.3"  # the VM's CircuitPython line
 
 # Deterministic play through the engine's public API; prints one line per game
 # and, last, where the modules came from and the free heap.
@@ -78,9 +76,7 @@ print("IMPORTED", len(list(modules(LIB, ""))), "FREE", gc.mem_free())
 
 
 def make_drive(path):
-    path.mkdir(parents=True)
-    (path / "boot_out.txt").write_text(BOOT_OUT)
-    return path
+    return test_deploy.make_drive(path, version=BOARD_VERSION)
 
 
 def deploy_to(drive, *argv):
@@ -176,9 +172,10 @@ def test_mpy_cross_fetched_into_the_cache_is_used(mpy_cross, tmp_path, monkeypat
     argv = ["--drive", str(drive), "--source", str(ROOT), "--cache-dir", str(cache), "--json"]
     assert deploy.main(argv) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["format"] == "mpy" and summary["mpy_cross"] == str(cache / "mpy-cross-10.0.3")
+    expected = cache / "mpy-cross-{}".format(BOARD_VERSION)
+    assert summary["format"] == "mpy" and summary["mpy_cross"] == str(expected)
     assert all(p.read_bytes()[:2] == b"C\x06" for p in drive.rglob("*.mpy"))
-    assert len(served) == 1 and "10.0.3" in served[0]
+    assert len(served) == 1 and BOARD_VERSION in served[0]
 
 
 def smallest_heap_kb(vm, tmp_path, lib):

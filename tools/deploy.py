@@ -1270,24 +1270,14 @@ def deploy_parser():
         description="Put British Square on a PyGamer or PyBadge (CIRCUITPY drive).",
         epilog="Also: deploy.py firmware FILE.uf2 flashes CircuitPython (see --help there).",
     )
-    parser.add_argument("--drive", help="the CIRCUITPY drive (default: find it)")
-    parser.add_argument(
-        "--mpy-cross", help="CircuitPython's mpy-cross (default: $MPY_CROSS, PATH, cache)"
-    )
-    parser.add_argument("--no-fetch", action="store_true", help="never download mpy-cross")
-    parser.add_argument(
-        "--cache-dir", default=str(cache_dir()), help="where fetched mpy-cross is kept"
-    )
-    parser.add_argument(
-        "--source", default=str(ROOT), help="the game's source tree (default: this repository)"
-    )
-    parser.add_argument(
-        "--replace", action="store_true", help="overwrite files this game did not deploy"
-    )
-    parser.add_argument(
-        "--dry-run", action="store_true", help="list what would change; write nothing"
-    )
-    parser.add_argument("--json", action="store_true", help="print one JSON object, for scripts")
+    add = parser.add_argument
+    add("--drive", help="the CIRCUITPY drive (default: find it)")
+    add("--mpy-cross", help="CircuitPython's mpy-cross (default: $MPY_CROSS, PATH, cache)")
+    add("--no-fetch", action="store_true", help="never download mpy-cross")
+    add("--cache-dir", default=str(cache_dir()), help="where fetched mpy-cross is kept")
+    add("--source", default=str(ROOT), help="the game's source tree (default: this repository)")
+    add("--replace", action="store_true", help="overwrite files this game did not deploy")
+    _add_common_options(parser, "list what would change; write nothing")
     return parser
 
 
@@ -1296,14 +1286,17 @@ def firmware_parser():
         prog="deploy.py firmware",
         description="Flash CircuitPython: copy a .uf2 onto PYGAMERBOOT/PYBADGEBOOT/BADGELCBOOT.",
     )
-    parser.add_argument("file", help="the CircuitPython .uf2 for the board")
-    parser.add_argument("--drive", help="the bootloader drive (default: find it)")
-    parser.add_argument(
-        "--force", action="store_true", help="flash even if the UF2 names another board"
-    )
-    parser.add_argument("--dry-run", action="store_true", help="check everything; copy nothing")
-    parser.add_argument("--json", action="store_true", help="print one JSON object, for scripts")
+    add = parser.add_argument
+    add("file", help="the CircuitPython .uf2 for the board")
+    add("--drive", help="the bootloader drive (default: find it)")
+    add("--force", action="store_true", help="flash even if the UF2 names another board")
+    _add_common_options(parser, "check everything; copy nothing")
     return parser
+
+
+def _add_common_options(parser, dry_run_help):
+    parser.add_argument("--dry-run", action="store_true", help=dry_run_help)
+    parser.add_argument("--json", action="store_true", help="print one JSON object, for scripts")
 
 
 def main(argv=None):
