@@ -339,6 +339,14 @@ def test_missing_library_is_a_warning_naming_the_importer(run, game):
     )
 
 
+def test_an_unreadable_manifest_is_rebuilt_from_identical_files(run, drive):
+    assert run()[0] == 0
+    (drive / deploy.MANIFEST).write_text("{ not json")
+    code, result = run_json(run)
+    assert code == 0 and result["written"] == [] and "unreadable" in result["warnings"][0]
+    assert set(json.loads((drive / deploy.MANIFEST).read_text())["files"]) == DEPLOYED_MPY
+
+
 def test_leftovers_of_an_interrupted_deploy_are_cleaned(run, drive):
     assert run()[0] == 0
     write_tree(drive, {"lib/british_square/engine.mpy" + deploy.TEMP_SUFFIX: b"half"})
@@ -542,8 +550,12 @@ def test_an_output_without_circuitpythons_header_is_refused(run, drive, tmp_path
     assert snapshot(drive) == before
 
 
-def test_compiler_of_an_unknown_format_is_refused(run, tmp_path):
-    newer = make_drive(tmp_path / "n" / "CIRCUITPY", version="11.0.0")
+def test_compiler_of_another_major_version_only_with_the_same_mpy_format(run, tmp_path):
+    ten = make_drive(tmp_path / "ten" / "CIRCUITPY", version="10.0.3")
+    code, result = run_json(run, target=ten)
+    assert code == 0 and result["format"] == "mpy"
+    assert result["notes"] == ["mpy-cross 9.2.1 for CircuitPython 10.0.3: both use .mpy format 6"]
+    newer = make_drive(tmp_path / "eleven" / "CIRCUITPY", version="11.0.0")
     code, _out, err = run(target=newer)
     assert code == 1 and "cannot load" in err
 

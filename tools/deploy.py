@@ -755,8 +755,10 @@ def read_manifest(drive, reporter):
     except (OSError, ValueError) as error:
         reporter.warn("ignoring an unreadable {} ({})".format(MANIFEST, error))
         return {"files": {}}
-    if not isinstance(manifest.get("files"), dict):
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
         return {"files": {}}
+    if not isinstance(manifest.get("pending", {}), dict):
+        del manifest["pending"]
     return manifest
 
 
@@ -1088,6 +1090,12 @@ def choose_compiler(board, args, reporter):
     compiler = find_compiler(
         board, args.mpy_cross, not args.no_fetch, Path(args.cache_dir), reporter
     )
+    if compiler and compiler.major != board.major:
+        reporter.note(
+            "mpy-cross {} for CircuitPython {}: both use .mpy format {}".format(
+                compiler.version, board.version, MPY_FORMAT[board.major]
+            )
+        )
     if compiler is None:
         reporter.warn(
             "no CircuitPython mpy-cross: deploying .py files, which the board compiles at "
