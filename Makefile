@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test lint bench clean
+.PHONY: setup play test lint bench deploy clean
 
 setup: $(STAMP)
 
@@ -19,14 +19,19 @@ $(STAMP): requirements-dev.txt pyproject.toml
 play: setup
 	$(PY) code.py $(ARGS)
 
+# pytest and ruff run as scripts, not `python -m`: that would put the repo
+# root on sys.path, where the board's code.py hides the standard `code` module.
 lint: setup
-	$(PY) -m ruff check .
+	$(VENV)/bin/ruff check .
 
 test: lint
-	$(PY) -m pytest $(ARGS)
+	$(VENV)/bin/pytest $(ARGS)
 
 bench: setup
 	$(PY) tools/bench.py $(ARGS)
+
+deploy: setup
+	$(PY) tools/deploy.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
