@@ -83,4 +83,7 @@ def main(argv):
     hardware.finish(app)
 
 
-main(sys.argv[1:] if len(sys.argv) > 1 else [])
+# CircuitPython runs code.py as __main__; the guard keeps `import code` (the
+# standard library's name, imported by pdb and pytest) from starting a game.
+if __name__ == "__main__":
+    main(sys.argv[1:] if len(sys.argv) > 1 else [])

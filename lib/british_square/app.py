@@ -43,7 +43,6 @@ FRAME_MS = const(50)  # the celebration's frame time
 # a second on a SAMD51; beyond it the game just plays on.
 DEAD_BUDGET = const(150)
 
-_mem_alloc = getattr(gc, "mem_alloc", None)  # CircuitPython only
 _POWERS = (10000, 1000, 100, 10, 1)
 
 # Menu rows (texts.MENU_ITEMS)
@@ -76,7 +75,6 @@ class App:
         self.moves = bytearray(2 * MAX_MOVES)
         self.autoplay = autoplay
         self.layout = None
-        self.peak_alloc = 0
         self.flash_stop = NO_STOP
         self.flash_look = NORMAL
         self.flash_until = 0
@@ -92,6 +90,7 @@ class App:
         """Handle actions until the adapter says it is finished (or the window closes)."""
         view = self.view
         actions = self.actions
+        view.refresh()  # the first screen, before any key
         while True:
             now = self.ticks_ms()
             self.now = now
@@ -100,10 +99,6 @@ class App:
                 break
             if action != NONE:
                 self.handle(action)
-                if _mem_alloc:
-                    used = _mem_alloc()
-                    if used > self.peak_alloc:
-                        self.peak_alloc = used
             elif actions.finished:
                 break
             self.tick(now)
@@ -152,20 +147,18 @@ class App:
     # ---------------------------------------------------------------- games
 
     def start_game(self, game):
-        """Show ``game`` from its start (a new deal, a restart, other rules)."""
-        self.game = None
-        self.held = NO_STOP
-        if self.layout is None or self.layout.columns != game.columns:
-            self.layout = None
-            self.view.build_play(Layout(game.columns))
-            self.layout = self.view.layout
-            gc.collect()
+        """Make ``game`` the one played, from its start (a new deal, a restart, other rules)."""
         self.game = game
+        self.held = NO_STOP
         self.cursor = 0
         self.end_shown = False
-        self.view.clear_looks()
-        self.view.show_game(game)
-        self.view.show_cursor(self.cursor)
+        if self.layout is None or self.layout.columns != game.columns:
+            self.layout = Layout(game.columns)
+            self.view.drop_play()
+        if self.view.play is not None:
+            self.view.clear_looks()
+            self.view.show_game(game)
+            self.view.show_cursor(self.cursor)
 
     def new_deal(self, number, rules):
         self.rules = rules
@@ -173,9 +166,16 @@ class App:
         self.show_play()
 
     def show_play(self):
+        """Back to the cards. The scene is rebuilt if another screen let it go."""
         self.mode = PLAY
         self.screen = None
-        self.view.show_play()
+        view = self.view
+        if view.play is None:
+            gc.collect()
+            view.build_play(self.layout)
+            view.show_game(self.game)
+            view.show_cursor(self.cursor)
+        view.show_play()
         self.check_end()
 
     def show_title(self):
@@ -186,7 +186,8 @@ class App:
         self._screen(self.view.title_screen(line))
 
     def _screen(self, group):
-        self.screen = None  # free the old screen first
+        self.screen = None  # free the old screen (and the play scene) first
+        self.view.drop_play()
         gc.collect()
         self.screen = group
         self.view.show_screen(group)
@@ -327,14 +328,18 @@ class App:
                     moved = True
 
     def check_end(self):
-        """Won, or no more moves: the engine's LOST, or its dead test once the stock is out."""
+        """Won, or no more moves: the engine's LOST, or its dead test once the stock is out.
+        Each is announced once; an undo lets it be found again."""
         game = self.game
+        if self.end_shown:
+            return
         if game.is_won():
+            self.end_shown = True
             self.mode = WON
             self.frame_due = self.now
             self._screen(self.view.won_screen(texts.WON_LINES))
             return
-        if self.end_shown or game.stock_count:
+        if game.stock_count:
             return
         if game.status(self.moves) == LOST or game.dead(DEAD_BUDGET, self.moves) == DEAD:
             self.end_shown = True
@@ -379,24 +384,20 @@ class App:
             return name + ("on" if self.autoplay else "off")
         return name
 
+    def menu_items(self):
+        return [self.menu_text(i) for i in range(len(texts.MENU_ITEMS))]
+
     def open_menu(self, row=0):
         self.mode = MENU
-        self.screen = None
-        gc.collect()
-        items = [self.menu_text(i) for i in range(len(texts.MENU_ITEMS))]
-        group, self.menu_labels = self.view.menu_screen("Menu", items)
-        self._screen(group)
+        self._screen(self.view.menu_screen("Menu", self.menu_items()))
         self.menu_row = row
-        self.menu_labels[row].color = 0xF8E000
+        self.view.menu_choice(row)
 
     def menu_action(self, action):
-        labels = self.menu_labels
         if action == UP or action == DOWN:
-            labels[self.menu_row].color = 0xF8F8F8
             step = -1 if action == UP else 1
-            self.menu_row = (self.menu_row + step) % len(labels)
-            labels[self.menu_row].color = 0xF8E000
-            self.view.dirty = True
+            self.menu_row = (self.menu_row + step) % len(texts.MENU_ITEMS)
+            self.view.menu_choice(self.menu_row)
         elif action == B or action == START:
             self.show_play()
         elif action == A:
@@ -422,8 +423,7 @@ class App:
             self.open_rules(self.rules)
         elif row == _AUTOPLAY:
             self.autoplay = not self.autoplay
-            self.menu_labels[row].text = self.menu_text(row)
-            self.view.dirty = True
+            self.view.menu_text(self.menu_items())
             if self.autoplay:
                 self.auto_play()
         elif row == _HELP:

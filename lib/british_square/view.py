@@ -1,6 +1,6 @@
 """Everything the player sees, drawn with displayio. No input, no game changes.
 
-The play scene is built once per layout: one ``TileGrid`` per card place over
+The play scene is built once per visit: one ``TileGrid`` per card place over
 the sprite sheet (``cards.bmp``, read with ``OnDiskBitmap`` so it stays on
 flash, out of the heap). A move then changes only the tiles of the piles it
 touched (``show_pile``); a shadow copy of every tile, position and colour
@@ -26,6 +26,9 @@ NORMAL = const(0)
 WHITE = const(0xF8F8F8)
 YELLOW = const(0xF8E000)
 GREY = const(0x88C088)
+BAR = const(0x2040B0)  # behind the chosen menu row
+MENU_Y = const(16)
+RULE_NAMES = ("British", "American", "Union")
 
 _FONT = terminalio.FONT
 
@@ -61,6 +64,7 @@ class View:
         self.root = displayio.Group()
         self.root.append(vectorio.Rectangle(pixel_shader=felt, width=SCREEN_W, height=SCREEN_H))
         self.layer = None  # the Group shown on the felt
+        self._forget_screen()
         self.play = None
         self.layout = None
         self.dirty = True
@@ -109,11 +113,25 @@ class View:
 
     def show_play(self):
         """Show the play scene (built by ``build_play``)."""
+        self._forget_screen()
         self._show(self.play)
 
+    def _forget_screen(self):
+        # what the last screen kept for its updates goes with it
+        self.menu_bar = self.menu_items = self.deal_digits = self.deal_mark = None
+        self.bouncers = self.bounce = None
+
     def show_screen(self, group):
-        """Show another screen; the play scene stays built for coming back."""
+        """Show another screen (the play scene should be dropped first: ``drop_play``)."""
         self._show(group)
+
+    def drop_play(self):
+        """Let the play scene go while another screen shows: menus and help then
+        fit in the heap the cards used. ``build_play`` makes it again."""
+        if self.layer is self.play:
+            self._show(None)
+        self.play = None
+        self.grids = self.column_groups = self.strips = self.numbers = self.cursor = None
 
     def refresh(self):
         """Send what changed to the display: once per change, never per frame."""
@@ -123,42 +141,47 @@ class View:
     # ----------------------------------------------------------- play scene
 
     def build_play(self, layout):
-        """Build the play scene for ``layout``: every sprite and label, once."""
-        if self.layer is self.play:
-            self._show(None)
-        self.play = None  # let the old scene go before the new one is made
+        """Build the play scene for ``layout``: every sprite and label, once.
+
+        British columns get their overlapping card sprites as they first grow
+        that tall (most never reach 16 cards), each column in its own Group so
+        a new card always lands on top of the ones below it.
+        """
+        self.drop_play()  # let the old scene go before the new one is made
         self.layout = layout
         columns = layout.columns
         per_column = COLUMN_CAPACITY if layout.british else 1
+        self.per_column = per_column
         group = displayio.Group()
-        grids = []
-        xs = bytearray()
+        self.column_groups = []
+        for _ in range(columns if layout.british else 1):
+            column_group = displayio.Group()
+            self.column_groups.append(column_group)
+            group.append(column_group)
+        slots = columns * per_column + 7  # then stock, waste under, waste, 4 foundations
+        self.grids = [None] * slots
+        self.slot_x = bytearray(slots)
+        self.slot_y = bytearray(slots)
+        self.slot_tile = bytearray(slots)
+        self.slot_look = bytearray(slots)
         for c in range(columns):
-            for _ in range(per_column):
-                grids.append(self._card_grid(layout.pile_x[c], layout.pile_y[c]))
-                xs.append(layout.pile_x[c])
-        self.stock_slot = len(grids)
+            for i in range(per_column):
+                slot = c * per_column + i
+                self.slot_x[slot] = layout.pile_x[c]
+                self.slot_y[slot] = layout.pile_y[c]
+                self.slot_tile[slot] = HIDDEN
+        self.stock_slot = columns * per_column
         self.waste_under_slot = self.stock_slot + 1
         self.waste_slot = self.stock_slot + 2
         self.foundation_slot = self.stock_slot + 3
-        places = [(layout.stock_x, layout.stock_y), (layout.waste_under_x, layout.waste_y)]
-        places.append((layout.waste_x, layout.waste_y))
+        panel = displayio.Group()
+        self._panel_grid(panel, self.stock_slot, layout.stock_x, layout.stock_y)
+        self._panel_grid(panel, self.waste_under_slot, layout.waste_under_x, layout.waste_y)
+        self._panel_grid(panel, self.waste_slot, layout.waste_x, layout.waste_y)
         for suit in range(4):
-            places.append((layout.foundation_x[suit], layout.foundation_y[suit]))
-        for x, y in places:
-            grids.append(self._card_grid(x, y))
-            xs.append(x)
-        for grid in grids:
-            group.append(grid)
-        slots = len(grids)
-        self.grids = grids
-        self.slot_x = xs
-        self.slot_y = bytearray(grid.y for grid in grids)
-        self.slot_tile = bytearray(slots)
-        for i in range(slots):
-            self.slot_tile[i] = sheet.TILE_BLANK
-        self.slot_look = bytearray(slots)
-        self.per_column = per_column
+            x, y = layout.foundation_x[suit], layout.foundation_y[suit]
+            self._panel_grid(panel, self.foundation_slot + suit, x, y)
+        group.append(panel)
         # the direction (and, for 16 piles, the count) under or above each column
         self.strips = []
         self.strip_tile = bytearray(STRIP * columns)
@@ -182,19 +205,24 @@ class View:
         self.top_slot = bytearray(layout.stops)
         for stop in range(layout.stops):
             self.top_slot[stop] = self._first_slot(stop)
-        x = layout.text_x
-        self.stock_text = text("", x, TEXT_Y)
-        self.score_text = text("", x, TEXT_Y + TEXT_LINE)
-        self.deal_text = text("", x, TEXT_Y + 2 * TEXT_LINE)
-        self.rules_text = text("", x, TEXT_Y + 3 * TEXT_LINE, color=GREY)
-        for label in (self.stock_text, self.score_text, self.deal_text, self.rules_text):
-            group.append(label)
-        self.shown_numbers = [-1, -1, -1]  # stock, score, deal as shown
+        # stock count, cards home, deal number and rules: one label, redrawn on change
+        self.numbers = text("", layout.text_x, TEXT_Y)
+        group.append(self.numbers)
+        self.shown_numbers = [-1, -1, -1, -1]  # stock, score, deal, rules as shown
         self.cursor = self._card_grid(0, 0, sheet.TILE_CURSOR)
         self.cursor.hidden = True
         group.append(self.cursor)
         self.play = group
         self.dirty = True
+
+    def _panel_grid(self, panel, slot, x, y):
+        grid = self._card_grid(x, y)
+        grid.hidden = True
+        panel.append(grid)
+        self.grids[slot] = grid
+        self.slot_x[slot] = x
+        self.slot_y[slot] = y
+        self.slot_tile[slot] = HIDDEN
 
     def _first_slot(self, stop):
         layout = self.layout
@@ -206,16 +234,27 @@ class View:
             return self.waste_slot
         return self.foundation_slot + stop - layout.foundation_stop
 
+    def _grid(self, slot):
+        """The sprite of a card place, made the first time a card shows there."""
+        grid = self.grids[slot]
+        if grid is None:
+            grid = self._card_grid(self.slot_x[slot], self.slot_y[slot])
+            grid.hidden = True
+            column = slot // self.per_column if self.layout.british else 0
+            self.column_groups[column].append(grid)
+            self.grids[slot] = grid
+        return grid
+
     def _put(self, slot, tile, y, look=NORMAL):
         """Show ``tile`` (or nothing: ``HIDDEN``) in ``slot``, touching only what differs."""
-        grid = self.grids[slot]
         old = self.slot_tile[slot]
         if tile == HIDDEN:
             if old != HIDDEN:
-                grid.hidden = True
+                self.grids[slot].hidden = True
                 self.slot_tile[slot] = HIDDEN
                 self.dirty = True
             return
+        grid = self._grid(slot)
         if old != tile:
             if old == HIDDEN:
                 grid.hidden = False
@@ -245,7 +284,6 @@ class View:
         for pile in (STOCK, WASTE, FOUNDATION):
             self.show_pile(game, pile)
         self.show_numbers(game)
-        self.rules_text.text = ("British", "American", "Union")[game.rules]
 
     def show_pile(self, game, pile):
         """Redraw one pile: a column, ``STOCK``, ``WASTE`` or ``FOUNDATION`` (all four)."""
@@ -311,18 +349,25 @@ class View:
             self._put_strip(c, 3, h % 10 if h else sheet.SMALL_NONE)
 
     def show_numbers(self, game):
-        """The panel's stock count, cards home and deal number, where they changed."""
+        """The panel's stock count, cards home, deal number and rules, if one changed."""
         shown = self.shown_numbers
-        if shown[0] != game.stock_count:
-            shown[0] = game.stock_count
-            self.stock_text.text = "Stock {}".format(game.stock_count)
         score = game.score()
-        if shown[1] != score:
-            shown[1] = score
-            self.score_text.text = "Home {}".format(score)
-        if shown[2] != game.deal_number:
-            shown[2] = game.deal_number
-            self.deal_text.text = "Deal {}".format(game.deal_number)
+        if (
+            shown[0] != game.stock_count
+            or shown[1] != score
+            or shown[2] != game.deal_number
+            or shown[3] != game.rules
+        ):
+            shown[0], shown[1], shown[2], shown[3] = (
+                game.stock_count,
+                score,
+                game.deal_number,
+                game.rules,
+            )
+            self.numbers.text = "Stock {}\nHome {}\nDeal {}\n{}".format(
+                game.stock_count, score, game.deal_number, RULE_NAMES[game.rules]
+            )
+            self.dirty = True
 
     def set_look(self, stop, look):
         """Colour the playable card (or empty place) of ``stop``: ``NORMAL``,
@@ -331,7 +376,7 @@ class View:
             return
         self.looks[stop] = look
         slot = self.top_slot[stop]
-        if self.slot_tile[slot] != HIDDEN and self.slot_look[slot] != look:
+        if self.slot_tile[slot] != HIDDEN and self.slot_look[slot] != look:  # shown: has a grid
             self.grids[slot].pixel_shader = self.palettes[look]
             self.slot_look[slot] = look
             self.dirty = True
@@ -366,6 +411,7 @@ class View:
 
     def text_screen(self, title, body, footer=None):
         """A Group with a title line, a block of text and an optional footer line."""
+        self._forget_screen()
         group = displayio.Group()
         group.append(text(title, SCREEN_W // 2, 1, YELLOW, anchor=(0.5, 0.0)))
         if body:
@@ -375,32 +421,36 @@ class View:
         return group
 
     def menu_screen(self, title, items):
-        """A menu: the title and one label per item laid out by ``GridLayout``.
-        Returns the Group and the item labels (recoloured to show the choice)."""
-        from adafruit_displayio_layout.layouts.grid_layout import GridLayout
+        """A menu: the title, the items as one label, and a bar behind the chosen one.
 
-        group = displayio.Group()
-        group.append(text(title, SCREEN_W // 2, 1, YELLOW, anchor=(0.5, 0.0)))
-        rows = len(items)
-        grid = GridLayout(
-            x=16,
-            y=15,
-            width=SCREEN_W - 32,
-            height=TEXT_LINE * rows,
-            grid_size=(1, rows),
-            cell_anchor_point=(0.0, 0.5),
+        One label for all the rows, rather than a label per row laid out by
+        ``adafruit_displayio_layout``: that library alone costs about 10 KB of
+        heap, a sixth of the game's budget (see the report in the README).
+        """
+        group = self.text_screen(title, None, None)
+        bar_colour = displayio.Palette(1)
+        bar_colour[0] = BAR
+        self.menu_bar = vectorio.Rectangle(
+            pixel_shader=bar_colour, width=SCREEN_W - 24, height=TEXT_LINE, x=12, y=MENU_Y
         )
-        labels = []
-        for row in range(rows):
-            label = text(items[row], 0, 0)
-            grid.add_content(label, grid_position=(0, row), cell_size=(1, 1), layout_cells=False)
-            labels.append(label)
-        grid.layout_cells()
-        group.append(grid)
-        return group, labels
+        group.append(self.menu_bar)
+        self.menu_items = text("\n".join(items), 18, MENU_Y)
+        group.append(self.menu_items)
+        return group
+
+    def menu_choice(self, row):
+        """Move the bar to menu row ``row``."""
+        self.menu_bar.y = MENU_Y + TEXT_LINE * row
+        self.dirty = True
+
+    def menu_text(self, items):
+        """Rewrite the menu's rows (a setting changed)."""
+        self.menu_items.text = "\n".join(items)
+        self.dirty = True
 
     def title_screen(self, lines):
         """The title: the name in large letters, the four aces, then ``lines``."""
+        self._forget_screen()
         group = displayio.Group()
         group.append(text("British\nSquare", SCREEN_W // 2, 2, YELLOW, 2, (0.5, 0.0)))
         for suit in range(4):

@@ -1,0 +1,164 @@
+"""UI costs under the CircuitPython VM: redraw after a move, Python work per press, heap.
+
+    MICROPYPATH=lib:hw circuitpython -X heapsize=192K tests/bench/bench_ui.py
+
+Redraw costs are fractions of a full-screen redraw measured in the same run;
+press costs are in empty-loop units (benchlib): at about 3.5 us per unit on a
+120 MHz SAMD51, 8 500 units is the 30 ms a press may take there.
+"""
+
+import gc
+import os
+import sys
+import time
+
+_here = __file__.replace("\\", "/").rpartition("/")[0] or "."
+_root = _here + "/../.."
+for _name in ("/lib", "/hw"):
+    if _root + _name not in sys.path:
+        sys.path.append(_root + _name)
+# the Adafruit libraries: from the desktop venv when the caller did not put them on the path
+try:
+    import adafruit_display_text  # noqa: F401
+except ImportError:
+    _venv = _root + "/.venv/lib"
+    for _python in os.listdir(_venv):
+        sys.path.append(_venv + "/" + _python + "/site-packages")
+
+import board  # noqa: E402
+import keypad  # noqa: E402
+from benchlib import SAMD51_US_PER_LOOP, cost, loop_unit, report  # noqa: E402
+
+from british_square import app as app_module  # noqa: E402
+from british_square.controls import LEFT, RIGHT, SELECT, A, KeypadActions  # noqa: E402
+from british_square.engine import STOCK, WASTE, Game  # noqa: E402
+
+BENCH = "ui"
+REPEAT = 20
+
+
+def now_ns():
+    return time.monotonic_ns()
+
+
+def full_redraw_ns(display, root):
+    """One redraw of the whole screen (setting the root group dirties all of it)."""
+    best = None
+    for _ in range(REPEAT):
+        display.root_group = None
+        display.root_group = root
+        t0 = now_ns()
+        display.refresh()
+        t = now_ns() - t0
+        best = t if best is None or t < best else best
+    return best
+
+
+def move_redraw_ns(app, m):
+    """The refresh after move ``m`` (the move itself not timed), best of REPEAT."""
+    display = app.view.display
+    best = None
+    for _ in range(REPEAT):
+        app.play(m)
+        t0 = now_ns()
+        display.refresh()
+        t = now_ns() - t0
+        best = t if best is None or t < best else best
+        app.undo()
+        display.refresh()
+    return best
+
+
+def typical_move(game):
+    """A column-to-column move if the deal has one, else the deal from the stock."""
+    for m in game.moves():
+        if m >> 8 < STOCK and m & 0xFF < STOCK:
+            return m
+    return STOCK << 8 | WASTE
+
+
+def main():
+    unit = loop_unit()
+    display = board.DISPLAY
+    display.auto_refresh = False
+    actions = KeypadActions(keypad.FakeKeys(key_count=8), keypad.Event())
+    gc.collect()
+    before = gc.mem_alloc()
+    game = Game.new_deal(7)
+    app = app_module.App(display, actions, lambda: 0, game)
+    app.handle(A)  # title -> cards
+    display.refresh()
+    gc.collect()
+    report(BENCH, "scene_heap", gc.mem_alloc() - before, "bytes", "App, play scene and game")
+    source = "mpy" if app_module.__file__.endswith(".mpy") else "py"
+    report(
+        BENCH, "heap_live", gc.mem_alloc(), "bytes", "whole heap in use, modules from ." + source
+    )
+
+    full = full_redraw_ns(display, app.view.root)
+    m = typical_move(app.game)
+    moved = move_redraw_ns(app, m)
+    report(
+        BENCH,
+        "redraw_fraction",
+        moved / full,
+        "ratio",
+        "refresh after move {:04x} / full".format(m),
+    )
+    report(BENCH, "full_redraw", full / unit, "loop units", "whole 160x128 screen, framebuffer")
+
+    # cursor: right and back, per press
+    def cursor_pair():
+        app.handle(RIGHT)
+        app.handle(LEFT)
+
+    report(BENCH, "press_cursor", cost(cursor_pair, REPEAT, unit) / 2, "loop units", "Python only")
+
+    # a move as the player makes it: pick up, walk to the target, drop; then undo
+    source_stop = app.layout.pile_stop(m >> 8)
+    target_stop = app.layout.pile_stop(m & 0xFF)
+
+    def move_cycle():
+        app.cursor = source_stop
+        app.handle(A)
+        app.cursor = target_stop
+        app.handle(A)
+        app.handle(SELECT)
+
+    per_press = cost(move_cycle, REPEAT, unit) / 3
+    report(BENCH, "press_cost", per_press, "loop units", "pick up / drop / undo, Python only")
+    report(
+        BENCH,
+        "press_ms_samd51",
+        per_press * SAMD51_US_PER_LOOP / 1000,
+        "ms",
+        "estimate at 3.5 us per loop unit; target 30",
+    )
+
+    def move_cycle_drawn():
+        move_cycle()
+        display.refresh()
+
+    drawn = cost(move_cycle_drawn, REPEAT, unit) / 3
+    report(
+        BENCH, "press_cost_drawn", drawn, "loop units", "same, with each refresh (VM framebuffer)"
+    )
+
+    # the dead test once the stock is out, which a press may trigger
+    game = Game.new_deal(7)
+    while game.stock_count:
+        game.push(STOCK << 8 | WASTE)
+
+    def dead_test():
+        game.dead(app_module.DEAD_BUDGET, app.moves)
+
+    report(
+        BENCH,
+        "dead_test",
+        cost(dead_test, 3, unit),
+        "loop units",
+        "budget {}".format(app_module.DEAD_BUDGET),
+    )
+
+
+main()
