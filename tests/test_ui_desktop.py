@@ -1,0 +1,173 @@
+"""The desktop front end, headless: key scripts in, PNG screenshots out.
+
+Also the pure parts of the UI (layout, key scripts, auto-repeat), which run
+the same on CPython as on a board.
+"""
+
+import pytest
+from screen_check import FELT, Sprites, expected_screen, load_png, looks_like, mismatches
+from ui_runs import keys_file, position_line, run_desktop
+
+from british_square import controls, sheet
+from british_square.engine import FOUNDATION, STOCK, WASTE, Game
+from british_square.layout import SCREEN_H, Layout
+from british_square.notation import parse_position, position_text
+from british_square.scripting import ScriptWriter, route
+from british_square.sheet import CARD_H, FIRST_CARD
+
+
+def test_session_screens_match_the_engine(tmp_path):
+    writer = ScriptWriter(Game.new_deal(7))
+    writer.play_some(12)
+    writer.shot("played")
+    writer.undo()
+    writer.shot("undone")
+    keys = keys_file(tmp_path, writer.text())
+    result = run_desktop(["--deal", "7", "--keys-file", keys, "--shot", tmp_path / "end.png"])
+    sprites = Sprites()
+    for name, game in writer.snapshots.items():
+        screen = load_png(tmp_path / (name + ".png"))
+        assert mismatches(screen, expected_screen(game, sprites)) == {}, name
+    assert (tmp_path / "end.png").exists()
+    assert position_line(result.stdout) == position_text(writer.game)
+
+
+def test_no_keys_shows_the_title_and_ends(tmp_path):
+    shot = tmp_path / "title.png"
+    result = run_desktop(["--deal", "3", "--shot", shot], timeout=60)
+    screen = load_png(shot)
+    for suit in range(4):  # the four aces of the title screen
+        assert looks_like(screen, 32 + 25 * suit, 56, FIRST_CARD + suit * 13)
+    assert position_line(result.stdout) == position_text(Game.new_deal(3))
+
+
+def test_scaled_screenshot(tmp_path):
+    run_desktop(["--deal", "3", "--scale", "2", "--shot", tmp_path / "big.png"], timeout=60)
+    import pygame
+
+    assert pygame.image.load(str(tmp_path / "big.png")).get_size() == (320, 256)
+
+
+def test_refused_card_flashes_and_stays(tmp_path):
+    # 5H has nowhere to go: A flashes it red, and it stays where it was
+    position = "british 5H/9C/-/- 2C - 0,0,0,0"
+    keys = "a a shot:flash wait:400 shot:after"
+    result = run_desktop(["--position", position, "--keys", keys, "--shot", tmp_path])
+    refused = sheet.HIGHLIGHTS[sheet.REFUSED][0]
+    pink = (refused >> 19) << 11 | ((refused >> 10) & 0x3F) << 5 | (refused >> 3) & 0x1F
+    flash = load_png(tmp_path / "flash.png")
+    assert flash[7 + 12][2 + 18] == pink  # the face of the 5H, right of its big pip
+    after = load_png(tmp_path / "after.png")
+    assert looks_like(after, 2, 7, FIRST_CARD + 26 + 4)
+    assert position_line(result.stdout) == position
+    assert after[0][159] == FELT
+
+
+def test_autoplay_sends_a_freed_ace_home(tmp_path):
+    position = "british AH/KS/-/- 5C QS 0,0,0,0"
+    writer = ScriptWriter(parse_position(position))
+    writer.move(WASTE << 8 | 1)  # QS onto KS; nothing else
+    keys = keys_file(tmp_path, writer.text())
+    result = run_desktop(["--position", position, "--autoplay", "--keys-file", keys])
+    writer.game.push(0 << 8 | FOUNDATION)  # what auto-play adds: the ace of hearts
+    assert position_line(result.stdout) == position_text(writer.game)
+
+
+def test_bad_key_word_fails_fast():
+    import subprocess
+    import sys
+
+    from ui_runs import CODE
+
+    result = subprocess.run(
+        [sys.executable, str(CODE), "--headless", "--keys", "a jump"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0 and "jump" in result.stderr
+
+
+# ------------------------------------------------------------ pure parts
+
+
+@pytest.mark.parametrize("columns", [4, 16])
+def test_every_stop_reachable_and_moves_stay_on_screen(columns):
+    layout = Layout(columns)
+    for stop in range(layout.stops):
+        for direction in range(4):
+            assert 0 <= layout.neighbour(stop, direction) < layout.stops
+        assert route(layout, 0, stop) is not None
+        assert layout.stop_pile(
+            layout.pile_stop(layout.stop_pile(stop), max(0, stop - columns - 2))
+        )
+    assert layout.stop_pile(layout.stock_stop) == STOCK
+
+
+def test_british_columns_compress_but_fit():
+    layout = Layout(4)
+    for height in range(1, 17):
+        ys = [layout.card_y(0, i, height) for i in range(height)]
+        assert ys == sorted(ys) and len(set(ys)) == height
+        assert ys[-1] + CARD_H <= SCREEN_H
+        steps = [b - a for a, b in zip(ys, ys[1:])]
+        assert all(6 <= s <= 9 for s in steps)  # rank and suit stay readable
+
+
+def test_parse_script():
+    items = controls.parse_script("right*3, a shot:one wait:50 sel U")
+    assert items == [3, 3, 3, controls.A, "shot:one", "wait:50", controls.SELECT, controls.UP]
+    with pytest.raises(ValueError, match="jump"):
+        controls.parse_script("jump")
+
+
+def test_repeater_timing():
+    repeater = controls.Repeater()
+    repeater.press(controls.LEFT, 1000)
+    assert repeater.poll(1000 + controls.REPEAT_DELAY_MS - 1) == controls.NONE
+    assert repeater.poll(1000 + controls.REPEAT_DELAY_MS) == controls.LEFT
+    assert repeater.poll(1000 + controls.REPEAT_DELAY_MS + 1) == controls.NONE
+    later = 1000 + controls.REPEAT_DELAY_MS + controls.REPEAT_EVERY_MS
+    assert repeater.poll(later) == controls.LEFT
+    repeater.release(controls.LEFT)
+    assert repeater.poll(later + 10000) == controls.NONE
+
+
+class FakeEvent:
+    key_number = 0
+    pressed = False
+
+
+class FakeQueue:
+    def __init__(self, events):
+        self.events = list(events)
+
+    def get_into(self, event):
+        if not self.events:
+            return False
+        event.key_number, event.pressed = self.events.pop(0)
+        return True
+
+
+class FakeKeys:
+    def __init__(self, events):
+        self.events = FakeQueue(events)
+
+
+def test_keypad_actions_map_board_keys_and_repeat_directions():
+    # PyBadge key numbers: 1 = A, 7 = Left (PLATFORM.md)
+    keys = FakeKeys([(1, True), (1, False), (7, True)])
+    actions = controls.KeypadActions(keys, FakeEvent())
+    assert actions.poll(0) == controls.A
+    assert actions.poll(0) == controls.LEFT  # the release of A gives nothing
+    assert actions.poll(controls.REPEAT_DELAY_MS) == controls.LEFT
+    assert actions.finished is False
+
+
+def test_script_writer_plays_what_it_writes():
+    writer = ScriptWriter(Game.new_deal(11))
+    writer.play_some(5)
+    writer.deal(42)
+    assert writer.game.deal_number == 42 and writer.game.stock_count == 88
+    assert writer.text().split()[0] == "a"
+    assert STOCK << 8 | WASTE in Game.new_deal(11).moves()
