@@ -56,7 +56,7 @@ def test_refused_card_flashes_and_stays(tmp_path):
     refused = sheet.HIGHLIGHTS[sheet.REFUSED][0]
     pink = (refused >> 19) << 11 | ((refused >> 10) & 0x3F) << 5 | (refused >> 3) & 0x1F
     flash = load_png(tmp_path / "flash.png")
-    assert flash[7 + 12][2 + 18] == pink  # the face of the 5H, right of its big pip
+    assert flash[7 + 12][2 + 17] == pink  # the face of the 5H, right of its big pip
     after = load_png(tmp_path / "after.png")
     assert looks_like(after, 2, 7, FIRST_CARD + 26 + 4)
     assert position_line(result.stdout) == position
@@ -98,9 +98,8 @@ def test_every_stop_reachable_and_moves_stay_on_screen(columns):
         for direction in range(4):
             assert 0 <= layout.neighbour(stop, direction) < layout.stops
         assert route(layout, 0, stop) is not None
-        assert layout.stop_pile(
-            layout.pile_stop(layout.stop_pile(stop), max(0, stop - columns - 2))
-        )
+        suit = max(0, stop - layout.foundation_stop)
+        assert layout.pile_stop(layout.stop_pile(stop), suit) == stop
     assert layout.stop_pile(layout.stock_stop) == STOCK
 
 
