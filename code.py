@@ -5,7 +5,7 @@ desktop, ``python3 code.py [options]`` opens a window (or runs headless);
 under the CircuitPython VM it plays a key script. Options (desktop and VM):
 
     --rules british|american|union   --deal N   --autoplay
-    --keys "right a ..."  --keys-file F   (a key script: see controls.parse_script)
+    --keys "right a ..."  --keys-file F   (a key script: see british_square.keyscript)
     --shot out.png | FOLDER   --scale N   --headless
     --position "british ..."  (start from a position string)
 """

@@ -23,9 +23,8 @@ from british_square.controls import (
     A,
     B,
     Repeater,
-    ScriptPlayer,
-    parse_script,
 )
+from british_square.keyscript import ScriptPlayer, parse_script
 
 WIDTH = 160
 HEIGHT = 128
@@ -123,8 +122,8 @@ class KeyboardActions:
 class ScriptActions(ScriptPlayer):
     """Actions from a key script; ``shot:NAME`` saves the screen as NAME.png."""
 
-    def __init__(self, items, display, shot_folder, scale=1):
-        super().__init__(items, self.save_shot)
+    def __init__(self, script, display, shot_folder, scale=1):
+        super().__init__(script, self.save_shot)
         self.display = display
         self.shot_folder = shot_folder
         self.scale = scale
@@ -160,8 +159,8 @@ class Hardware:
             if options.get("keys-file"):
                 with open(options["keys-file"]) as f:
                     script += " " + f.read()
-            items = parse_script(script)
-            self.actions = ScriptActions(items, self.display, self.shot_folder, self.scale)
+            parse_script(script)  # every word checked before the game starts
+            self.actions = ScriptActions(script, self.display, self.shot_folder, self.scale)
         else:
             self.actions = KeyboardActions()
         self.clock = None

@@ -2,7 +2,7 @@
 display and ``keypad.FakeKeys`` pressed from a key script.
 
 The script comes from ``--keys``, a file named by ``--keys-file``, or the
-``BSQ_KEYS`` environment variable (see ``controls.parse_script``).
+``BSQ_KEYS`` environment variable (see ``keyscript``).
 ``shot:NAME`` saves the screen as raw little-endian RGB565 in the folder
 given by ``--shot`` or ``BSQ_SHOTS``. Between presses it collects garbage
 and notes the heap in use; at the end it prints that peak and the engine
@@ -16,17 +16,18 @@ import board
 import keypad
 from adafruit_ticks import ticks_ms
 
-from british_square.controls import KEY_ACTIONS, NONE, KeypadActions, ScriptPlayer, parse_script
+from british_square.controls import KEY_ACTIONS, NONE, KeypadActions
+from british_square.keyscript import ScriptPlayer, parse_script
 
 
 class ScriptedKeys:
     """Presses and releases ``FakeKeys`` one script word at a time, when the
     game has taken the last one, and reads them back as a board would."""
 
-    def __init__(self, items, shot_folder):
+    def __init__(self, script, shot_folder):
         self.keys = keypad.FakeKeys(key_count=8, max_events=64)
         self.reader = KeypadActions(self.keys, keypad.Event())
-        self.player = ScriptPlayer(items, self.save_shot)
+        self.player = ScriptPlayer(script, self.save_shot)
         self.shot_folder = shot_folder
         self.peak_live = 0  # the most heap in use between presses
         self.key_of = bytearray(9)
@@ -70,7 +71,8 @@ class Hardware:
             with open(options["keys-file"]) as f:
                 script += " " + f.read()
         shots = options.get("shot") or os.getenv("BSQ_SHOTS") or "."
-        self.actions = ScriptedKeys(parse_script(script), shots)
+        parse_script(script)  # every word checked before the game starts
+        self.actions = ScriptedKeys(script, shots)
         self.ticks_ms = ticks_ms
         self.idle = None
 

@@ -8,7 +8,7 @@ import pytest
 from screen_check import FELT, Sprites, expected_screen, load_png, looks_like, mismatches
 from ui_runs import keys_file, position_line, run_desktop
 
-from british_square import controls, sheet
+from british_square import controls, keyscript, sheet
 from british_square.engine import FOUNDATION, STOCK, WASTE, Game
 from british_square.layout import SCREEN_H, Layout
 from british_square.notation import parse_position, position_text
@@ -114,10 +114,10 @@ def test_british_columns_compress_but_fit():
 
 
 def test_parse_script():
-    items = controls.parse_script("right*3, a shot:one wait:50 sel U")
+    items = keyscript.parse_script("right*3, a shot:one wait:50 sel U")
     assert items == [3, 3, 3, controls.A, "shot:one", "wait:50", controls.SELECT, controls.UP]
     with pytest.raises(ValueError, match="jump"):
-        controls.parse_script("jump")
+        keyscript.parse_script("jump")
 
 
 def test_repeater_timing():

@@ -26,9 +26,10 @@ from british_square.scripting import ScriptWriter
 from british_square.sheet import FIRST_CARD
 
 HEAP_TARGET = 64 * 1024
-# What the VM run measures today (the key script and the VM adapter included);
-# a regression guard, above the target the issue sets (see the README report).
-HEAP_GUARD = 72 * 1024
+# The VM run measures about 72 KB live today, the VM adapter and its key script
+# (about 4 KB a board does not load) included: a regression guard, above the
+# 64 KB target the issue sets, which is not met yet (see the report).
+HEAP_GUARD = 76 * 1024
 
 pytestmark = pytest.mark.vm
 

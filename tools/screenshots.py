@@ -3,7 +3,7 @@
     .venv/bin/python tools/screenshots.py [--scale 3] [--out docs]
 
 Each screen is reached the way a player would: a key script run by
-``code.py --headless`` (see ``british_square.controls.parse_script``).
+``code.py --headless`` (see ``british_square.keyscript``).
 """
 
 import subprocess

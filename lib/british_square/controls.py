@@ -3,8 +3,8 @@
 A board adapter turns its keys, joystick or keyboard into these action
 numbers; the app never sees a key number. Directions repeat while held
 (``Repeater``). ``KeypadActions`` reads any ``keypad`` object through one
-reused ``Event`` so polling allocates nothing. ``parse_script`` reads the
-key scripts that drive the game in tests and headless runs.
+reused ``Event`` so polling allocates nothing. Key scripts, for tests and
+headless runs, are in ``keyscript``, which a board never loads.
 """
 
 from british_square.cards import const
@@ -94,65 +94,3 @@ class KeypadActions:
                 return action
             self.repeater.release(action)
         return self.repeater.poll(now)
-
-
-def parse_script(script):
-    """A key script as a list: action numbers, and ``"shot:NAME"`` / ``"wait:MS"`` words.
-
-    Words separated by spaces or commas: an action name (``up down left right
-    a b select start``, or ``u d l r``), optionally ``*N`` to repeat it;
-    ``shot:NAME`` saves the screen there; ``wait:MS`` lets the game run on
-    (a flash, the celebration) for that many milliseconds. Unknown words
-    raise ``ValueError``.
-    """
-    short = {"u": UP, "d": DOWN, "l": LEFT, "r": RIGHT, "sel": SELECT}
-    out = []
-    for word in script.replace(",", " ").split():
-        if word.startswith("shot:"):
-            out.append(word)
-            continue
-        if word.startswith("wait:"):
-            int(word[5:])
-            out.append(word)
-            continue
-        name, _, count = word.lower().partition("*")
-        if name in short:
-            action = short[name]
-        elif name in ACTION_NAMES:
-            action = ACTION_NAMES.index(name)
-        else:
-            raise ValueError("bad key {!r} in the key script".format(word))
-        for _ in range(int(count) if count else 1):
-            out.append(action)
-    return out
-
-
-class ScriptPlayer:
-    """Plays a parsed key script one action per call, the way a person presses:
-    only when the game has taken the last one. ``save_shot(name)`` is called
-    for ``shot:`` words; ``finished`` turns true after the last word."""
-
-    def __init__(self, items, save_shot):
-        self.items = items
-        self.next = 0
-        self.save_shot = save_shot
-        self.wait_until = None
-        self.finished = False
-
-    def next_action(self, now):
-        """The next action of the script, or ``NONE`` (waiting, or at the end)."""
-        if self.wait_until is not None:
-            if ticks_diff(now, self.wait_until) < 0:
-                return NONE
-            self.wait_until = None
-        while self.next < len(self.items):
-            item = self.items[self.next]
-            self.next += 1
-            if not isinstance(item, str):
-                return item
-            if item.startswith("wait:"):
-                self.wait_until = ticks_add(now, int(item[5:]))
-                return NONE
-            self.save_shot(item[5:])
-        self.finished = True
-        return NONE
