@@ -9,9 +9,8 @@ so that unchanged tiles are never touched.
 
 import gc
 
-from british_square import texts
 from british_square.cards import NO_CARD, const
-from british_square.controls import DOWN, LEFT, NONE, QUIT, RIGHT, SELECT, START, UP, A, B
+from british_square.controls import NONE, QUIT, RIGHT, SELECT, START, A, B
 from british_square.deal import MAX_DEAL, MIN_DEAL
 from british_square.engine import (
     BRITISH,
@@ -27,34 +26,12 @@ from british_square.layout import NO_STOP, Layout
 from british_square.sheet import REFUSED, SELECTED, TARGET
 from british_square.view import NORMAL, View
 
-# Modes: which screen the actions go to.
-TITLE = const(0)
-PLAY = const(1)
-MENU = const(2)
-DEAL = const(3)
-HELP = const(4)
-RULES = const(5)
-WON = const(6)
-NO_MOVES = const(7)
-
 FLASH_MS = const(180)  # a refused drop shows red this long
-FRAME_MS = const(50)  # the celebration's frame time
 # Positions the dead test may visit once the stock is empty: a few tenths of
 # a second on a SAMD51; beyond it the game just plays on.
 DEAD_BUDGET = const(150)
 
-_POWERS = (10000, 1000, 100, 10, 1)
-
-# Menu rows (texts.MENU_ITEMS)
-_RESUME = const(0)
-_NEW = const(1)
-_DEAL = const(2)
-_RESTART = const(3)
-_UNDO = const(4)
-_REDO = const(5)
-_RULES = const(6)
-_AUTOPLAY = const(7)
-_HELP = const(8)
+_SCREENS = ("british_square.screens", "british_square.texts")
 
 
 def random_deal():
@@ -78,11 +55,10 @@ class App:
         self.flash_stop = NO_STOP
         self.flash_look = NORMAL
         self.flash_until = 0
-        self.frame_due = 0
-        self.screen = None
+        self.screens = None  # the other screens, while one shows (see screens.py)
         self.start_game(game or Game.new_deal(random_deal(), BRITISH))
         self.rules = self.game.rules
-        self.show_title()
+        self.other_screens().title()
 
     # ----------------------------------------------------------------- loop
 
@@ -108,36 +84,20 @@ class App:
                 idle()
 
     def handle(self, action):
-        """Do what ``action`` means in the current mode."""
+        """Do what ``action`` means on the screen on show."""
         if self.flash_stop != NO_STOP:
             self.end_flash()
-        mode = self.mode
-        if mode == PLAY:
+        if self.screens is not None:
+            self.screens.handle(action)
+        else:
             self.play_action(action)
-        elif mode == MENU:
-            self.menu_action(action)
-        elif mode == DEAL:
-            self.deal_action(action)
-        elif mode == RULES:
-            self.rules_action(action)
-        elif mode == HELP:
-            if action in (A, B, START):
-                self.open_menu()
-        elif mode == TITLE:
-            if action == START:
-                self.open_menu()
-            elif action == A or action == B:
-                self.show_play()
-        else:  # WON or NO_MOVES
-            self.end_action(action)
 
     def tick(self, now):
         """Timed changes: the end of a flash, a frame of the celebration."""
         if self.flash_stop != NO_STOP and self.ticks_diff(now, self.flash_until) >= 0:
             self.end_flash()
-        if self.mode == WON and self.ticks_diff(now, self.frame_due) >= 0:
-            self.frame_due = now + FRAME_MS
-            self.view.animate()
+        if self.screens is not None:
+            self.screens.tick(now)
 
     @staticmethod
     def ticks_diff(a, b):
@@ -161,14 +121,30 @@ class App:
             self.view.show_cursor(self.cursor)
 
     def new_deal(self, number, rules):
+        """Deal ``number`` (kept within the deal numbers) under ``rules`` and show it."""
         self.rules = rules
-        self.start_game(Game.new_deal(number, rules))
+        self.start_game(Game.new_deal(min(max(number, MIN_DEAL), MAX_DEAL), rules))
         self.show_play()
 
+    random_deal = staticmethod(random_deal)
+
+    def collect(self):
+        gc.collect()
+
+    def other_screens(self):
+        """The screens besides the cards, loaded to show one of them."""
+        if self.screens is None:
+            from british_square.screens import Screens
+
+            self.screens = Screens(self)
+        return self.screens
+
     def show_play(self):
-        """Back to the cards. The scene is rebuilt if another screen let it go."""
-        self.mode = PLAY
-        self.screen = None
+        """Back to the cards: the other screens' code goes, the scene is made again."""
+        if self.screens is not None:
+            self.screens = None
+            self.view.show_screen(None)
+            _unload(_SCREENS)
         view = self.view
         if view.play is None:
             gc.collect()
@@ -177,20 +153,6 @@ class App:
             view.show_cursor(self.cursor)
         view.show_play()
         self.check_end()
-
-    def show_title(self):
-        self.mode = TITLE
-        line = "Deal {} {}\n{}".format(
-            self.game.deal_number, texts.RULE_LABELS[self.game.rules], texts.TITLE_LINES
-        )
-        self._screen(self.view.title_screen(line))
-
-    def _screen(self, group):
-        self.screen = None  # free the old screen (and the play scene) first
-        self.view.drop_play()
-        gc.collect()
-        self.screen = group
-        self.view.show_screen(group)
 
     # ----------------------------------------------------------------- play
 
@@ -207,7 +169,7 @@ class App:
             self.undo()
         elif action == START:
             self.cancel()
-            self.open_menu()
+            self.other_screens().menu()
 
     def press_a(self):
         """Pick up, put down, deal, or fill a space from the stock."""
@@ -335,30 +297,12 @@ class App:
             return
         if game.is_won():
             self.end_shown = True
-            self.mode = WON
-            self.frame_due = self.now
-            self._screen(self.view.won_screen(texts.WON_LINES))
-            return
-        if game.stock_count:
-            return
-        if game.status(self.moves) == LOST or game.dead(DEAD_BUDGET, self.moves) == DEAD:
+            self.other_screens().won()
+        elif not game.stock_count and (
+            game.status(self.moves) == LOST or game.dead(DEAD_BUDGET, self.moves) == DEAD
+        ):
             self.end_shown = True
-            self.mode = NO_MOVES
-            body = texts.NO_MOVES.format(
-                game.score(), game.deal_number, texts.RULE_LABELS[game.rules]
-            )
-            self._screen(self.view.text_screen("No more moves", body, texts.END_FOOTER))
-
-    def end_action(self, action):
-        if action == A:
-            self.new_deal(random_deal(), self.rules)
-        elif action == B:
-            self.show_play()
-        elif action == SELECT:
-            self.show_play()
-            self.undo()
-        elif action == START:
-            self.open_menu()
+            self.other_screens().no_moves()
 
     # -------------------------------------------------------------- flashes
 
@@ -374,105 +318,15 @@ class App:
         self.view.set_look(self.flash_stop, self.flash_look)
         self.flash_stop = NO_STOP
 
-    # ----------------------------------------------------------------- menu
 
-    def menu_text(self, row):
-        name = texts.MENU_ITEMS[row]
-        if row == _RULES:
-            return name + texts.RULE_LABELS[self.rules]
-        if row == _AUTOPLAY:
-            return name + ("on" if self.autoplay else "off")
-        return name
+def _unload(names):
+    """Forget modules so that their code leaves the heap (imported again when needed)."""
+    import sys
 
-    def menu_items(self):
-        return [self.menu_text(i) for i in range(len(texts.MENU_ITEMS))]
-
-    def open_menu(self, row=0):
-        self.mode = MENU
-        self._screen(self.view.menu_screen("Menu", self.menu_items()))
-        self.menu_row = row
-        self.view.menu_choice(row)
-
-    def menu_action(self, action):
-        if action == UP or action == DOWN:
-            step = -1 if action == UP else 1
-            self.menu_row = (self.menu_row + step) % len(texts.MENU_ITEMS)
-            self.view.menu_choice(self.menu_row)
-        elif action == B or action == START:
-            self.show_play()
-        elif action == A:
-            self.menu_choose(self.menu_row)
-
-    def menu_choose(self, row):
-        game = self.game
-        if row == _RESUME:
-            self.show_play()
-        elif row == _NEW:
-            self.new_deal(random_deal(), self.rules)
-        elif row == _DEAL:
-            self.open_deal(game.deal_number)
-        elif row == _RESTART:
-            self.new_deal(game.deal_number, game.rules)
-        elif row == _UNDO:
-            self.show_play()
-            self.undo()
-        elif row == _REDO:
-            self.show_play()
-            self.redo()
-        elif row == _RULES:
-            self.open_rules(self.rules)
-        elif row == _AUTOPLAY:
-            self.autoplay = not self.autoplay
-            self.view.menu_text(self.menu_items())
-            if self.autoplay:
-                self.auto_play()
-        elif row == _HELP:
-            self.mode = HELP
-            self._screen(self.view.text_screen("Help", texts.HELP, texts.HOME_RULE))
-
-    # ---------------------------------------------------- deal number entry
-
-    def open_deal(self, number):
-        self.mode = DEAL
-        self.deal_number = number
-        self.deal_digit = 4
-        self._screen(self.view.deal_screen(number, 4, texts.DEAL_FOOTER))
-
-    def deal_action(self, action):
-        number, digit = self.deal_number, self.deal_digit
-        if action == UP or action == DOWN:
-            power = _POWERS[digit]
-            value = number // power % 10
-            if action == UP:
-                number += power if value < 9 else -9 * power
-            else:
-                number -= power if value > 0 else -9 * power
-        elif action == LEFT and digit > 0:
-            digit -= 1
-        elif action == RIGHT and digit < 4:
-            digit += 1
-        elif action == A:
-            self.new_deal(min(max(number, MIN_DEAL), MAX_DEAL), self.rules)
-            return
-        elif action == B or action == START:
-            self.open_menu(_DEAL)
-            return
-        self.deal_number, self.deal_digit = number, digit
-        self.view.show_deal_number(number, digit)
-
-    # ---------------------------------------------------------------- rules
-
-    def open_rules(self, rules):
-        self.mode = RULES
-        self.rules_choice = rules
-        name, body = texts.RULES[rules]
-        self._screen(self.view.text_screen(name, body, texts.RULES_FOOTER))
-
-    def rules_action(self, action):
-        if action == LEFT or action == RIGHT:
-            step = 1 if action == RIGHT else 2
-            self.open_rules((self.rules_choice + step) % 3)
-        elif action == A:
-            self.new_deal(self.game.deal_number, self.rules_choice)
-        elif action == B or action == START:
-            self.open_menu(_RULES)
+    package = sys.modules.get("british_square")
+    for name in names:
+        if name in sys.modules:
+            del sys.modules[name]
+            short = name.rpartition(".")[2]
+            if package is not None and hasattr(package, short):
+                delattr(package, short)

@@ -17,7 +17,7 @@ from adafruit_display_text import bitmap_label
 from british_square import sheet
 from british_square.cards import const
 from british_square.engine import COLUMN_CAPACITY, DOWN, FOUNDATION, STOCK, UP, WASTE
-from british_square.layout import SCREEN_H, SCREEN_W, TEXT_LINE, TEXT_Y
+from british_square.layout import SCREEN_H, SCREEN_W, TEXT_Y
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
 
 HIDDEN = const(255)
@@ -26,8 +26,6 @@ NORMAL = const(0)
 WHITE = const(0xF8F8F8)
 YELLOW = const(0xF8E000)
 GREY = const(0x88C088)
-BAR = const(0x2040B0)  # behind the chosen menu row
-MENU_Y = const(16)
 RULE_NAMES = ("British", "American", "Union")
 
 _FONT = terminalio.FONT
@@ -64,7 +62,6 @@ class View:
         self.root = displayio.Group()
         self.root.append(vectorio.Rectangle(pixel_shader=felt, width=SCREEN_W, height=SCREEN_H))
         self.layer = None  # the Group shown on the felt
-        self._forget_screen()
         self.play = None
         self.layout = None
         self.dirty = True
@@ -113,16 +110,11 @@ class View:
 
     def show_play(self):
         """Show the play scene (built by ``build_play``)."""
-        self._forget_screen()
         self._show(self.play)
 
-    def _forget_screen(self):
-        # what the last screen kept for its updates goes with it
-        self.menu_bar = self.menu_items = self.deal_digits = self.deal_mark = None
-        self.bouncers = self.bounce = None
-
     def show_screen(self, group):
-        """Show another screen (the play scene should be dropped first: ``drop_play``)."""
+        """Show another screen's Group (let the play scene go first: ``drop_play``),
+        or nothing (``None``)."""
         self._show(group)
 
     def drop_play(self):
@@ -398,111 +390,8 @@ class View:
             grid.hidden = False
             self.dirty = True
 
-    def hide_cursor(self):
-        if not self.cursor.hidden:
-            self.cursor.hidden = True
-            self.dirty = True
-
     # ------------------------------------------------------- other screens
 
     def card_sprite(self, tile, x, y):
         """A lone card tile (for the title and the celebration)."""
         return self._card_grid(x, y, tile)
-
-    def text_screen(self, title, body, footer=None):
-        """A Group with a title line, a block of text and an optional footer line."""
-        self._forget_screen()
-        group = displayio.Group()
-        group.append(text(title, SCREEN_W // 2, 1, YELLOW, anchor=(0.5, 0.0)))
-        if body:
-            group.append(text(body, 2, 16))
-        if footer:
-            group.append(text(footer, SCREEN_W // 2, SCREEN_H - 1, GREY, anchor=(0.5, 1.0)))
-        return group
-
-    def menu_screen(self, title, items):
-        """A menu: the title, the items as one label, and a bar behind the chosen one.
-
-        One label for all the rows, rather than a label per row laid out by
-        ``adafruit_displayio_layout``: that library alone costs about 10 KB of
-        heap, a sixth of the game's budget (see the report in the README).
-        """
-        group = self.text_screen(title, None, None)
-        bar_colour = displayio.Palette(1)
-        bar_colour[0] = BAR
-        self.menu_bar = vectorio.Rectangle(
-            pixel_shader=bar_colour, width=SCREEN_W - 24, height=TEXT_LINE, x=12, y=MENU_Y
-        )
-        group.append(self.menu_bar)
-        self.menu_items = text("\n".join(items), 18, MENU_Y)
-        group.append(self.menu_items)
-        return group
-
-    def menu_choice(self, row):
-        """Move the bar to menu row ``row``."""
-        self.menu_bar.y = MENU_Y + TEXT_LINE * row
-        self.dirty = True
-
-    def menu_text(self, items):
-        """Rewrite the menu's rows (a setting changed)."""
-        self.menu_items.text = "\n".join(items)
-        self.dirty = True
-
-    def title_screen(self, lines):
-        """The title: the name in large letters, the four aces, then ``lines``."""
-        self._forget_screen()
-        group = displayio.Group()
-        group.append(text("British\nSquare", SCREEN_W // 2, 2, YELLOW, 2, (0.5, 0.0)))
-        for suit in range(4):
-            group.append(self.card_sprite(FIRST_CARD + suit * 13, 32 + 25 * suit, 56))
-        group.append(text(lines, SCREEN_W // 2, SCREEN_H - 2, WHITE, anchor=(0.5, 1.0)))
-        return group
-
-    def deal_screen(self, number, digit, footer):
-        """Deal number entry: five large digits with a mark under the one being set."""
-        group = self.text_screen("Deal number", None, footer)
-        self.deal_digits = text("", SCREEN_W // 2, 40, WHITE, 3, (0.5, 0.0))
-        self.deal_mark = text("^", 0, 80, YELLOW, 2, (0.5, 0.0))
-        group.append(self.deal_digits)
-        group.append(self.deal_mark)
-        self.show_deal_number(number, digit)
-        return group
-
-    def show_deal_number(self, number, digit):
-        """Update the deal entry: ``digit`` 0 is the leftmost of five."""
-        self.deal_digits.text = "{:05d}".format(number)
-        # each digit is 6 pixels at scale 3, the five centred
-        self.deal_mark.anchored_position = (SCREEN_W // 2 - 36 + 18 * digit, 76)
-        self.dirty = True
-
-    def won_screen(self, lines):
-        """The celebration: four kings bounce around the message until the next key."""
-        group = self.text_screen("", None, None)
-        group.append(text("You won!", SCREEN_W // 2, 20, YELLOW, 2, (0.5, 0.0)))
-        group.append(text(lines, SCREEN_W // 2, SCREEN_H - 2, WHITE, anchor=(0.5, 1.0)))
-        self.bouncers = []
-        # position and speed of each king, in small ints (no allocation per frame)
-        self.bounce = [8, 50, 2, 1, 48, 70, -1, 2, 92, 40, 2, -1, 132, 60, -2, -2]
-        for suit in range(4):
-            x, y = self.bounce[4 * suit], self.bounce[4 * suit + 1]
-            king = self.card_sprite(FIRST_CARD + suit * 13 + 12, x, y)
-            self.bouncers.append(king)
-            group.append(king)
-        return group
-
-    def animate(self):
-        """One frame of the celebration."""
-        b = self.bounce
-        for i in range(8):  # x then y of each king: move, bounce off the edges
-            k = (i >> 1) * 4 + (i & 1)  # b[k] is a position, b[k ^ 2] its speed
-            limit = SCREEN_H - CARD_H if i & 1 else SCREEN_W - CARD_W
-            value = b[k] + b[k ^ 2]
-            if value < 0 or value > limit:
-                b[k ^ 2] = -b[k ^ 2]
-                value = b[k] + b[k ^ 2]
-            b[k] = value
-        for i in range(4):
-            king = self.bouncers[i]
-            king.x = b[4 * i]
-            king.y = b[4 * i + 1]
-        self.dirty = True
