@@ -170,3 +170,102 @@ def test_script_writer_plays_what_it_writes():
     assert writer.game.deal_number == 42 and writer.game.stock_count == 88
     assert writer.text().split()[0] == "a"
     assert STOCK << 8 | WASTE in Game.new_deal(11).moves()
+
+
+# ------------------------------------------------- board adapters, faked
+
+
+class FakeDisplay:
+    auto_refresh = True
+
+
+def fake_board_modules(monkeypatch, key_events):
+    """Stand-ins for ``board``, ``keypad`` and ``analogio`` as the adapters use them."""
+    import types
+
+    board = types.ModuleType("board")
+    board.DISPLAY = FakeDisplay()
+    for name in ("BUTTON_CLOCK", "BUTTON_OUT", "BUTTON_LATCH", "JOYSTICK_X", "JOYSTICK_Y"):
+        setattr(board, name, name)
+    keypad = types.ModuleType("keypad")
+    keypad.Event = FakeEvent
+    made = {}
+
+    def shift_register_keys(**kwargs):
+        made.update(kwargs)
+        return FakeKeys(key_events)
+
+    keypad.ShiftRegisterKeys = shift_register_keys
+    analogio = types.ModuleType("analogio")
+    sticks = {}
+
+    class AnalogIn:
+        def __init__(self, pin):
+            self.value = 32767
+            sticks[pin] = self
+
+    analogio.AnalogIn = AnalogIn
+    for module in (board, keypad, analogio):
+        monkeypatch.setitem(__import__("sys").modules, module.__name__, module)
+    monkeypatch.syspath_prepend(str(__import__("ui_runs").HW))
+    for name in ("pygamer", "pybadge"):
+        monkeypatch.delitem(__import__("sys").modules, name, raising=False)
+    return made, sticks
+
+
+def test_pygamer_adapter_buttons_and_joystick(monkeypatch):
+    made, sticks = fake_board_modules(monkeypatch, [(0, True), (0, False)])
+    import pygamer
+
+    hardware = pygamer.Hardware()
+    assert made["key_count"] == 4 and made["value_when_pressed"] is True
+    assert hardware.display.auto_refresh is False
+    actions = hardware.actions
+    assert actions.poll(0) == controls.B  # key 0 is B on the PyGamer
+    assert actions.poll(0) == controls.NONE  # its release
+    sticks["JOYSTICK_X"].value = 1000  # pushed left, past the dead zone
+    assert actions.poll(10) == controls.LEFT
+    assert actions.poll(20) == controls.NONE  # held: waits for the repeat
+    assert actions.poll(10 + controls.REPEAT_DELAY_MS) == controls.LEFT
+    sticks["JOYSTICK_X"].value = 30000  # back in the dead zone
+    assert actions.poll(2000) == controls.NONE
+    sticks["JOYSTICK_Y"].value = 64000  # down: y grows downward
+    assert actions.poll(2010) == controls.DOWN
+
+
+def test_pybadge_adapter_d_pad(monkeypatch):
+    made, _ = fake_board_modules(monkeypatch, [(6, True), (6, False), (2, True)])
+    import pybadge
+
+    actions = pybadge.Hardware().actions
+    assert made["key_count"] == 8
+    assert actions.poll(0) == controls.UP  # key 6 is Up on the PyBadge
+    assert actions.poll(0) == controls.START  # the release of Up, then Start
+    assert actions.poll(10_000) == controls.NONE  # Up was released: no repeat
+
+
+@pytest.mark.parametrize(
+    "board_id, module",
+    [
+        ("pygamer", "pygamer"),
+        ("pybadge", "pybadge"),
+        ("edgebadge", "pybadge"),
+        ("pygamer32d", "vm"),
+    ],
+)
+def test_code_py_picks_the_adapter_by_board_id(monkeypatch, board_id, module):
+    import importlib.util
+    import sys
+    import types
+
+    from ui_runs import CODE
+
+    spec = importlib.util.spec_from_file_location("game_code", CODE)
+    code = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(code)  # defines functions; starts nothing
+    assert code.board_module() == "desktop"
+    board = types.ModuleType("board")
+    board.board_id = board_id
+    monkeypatch.setitem(sys.modules, "board", board)
+    monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(name="circuitpython"))
+    assert code.board_module() == module
