@@ -167,12 +167,14 @@ def parse_position(text):
 def build_game(rules, columns, bases, stock, waste, foundations):
     """A new ``Game`` from card lists, checking that the position can exist."""
     game = Game(rules)
-    if len(columns) != game.columns or len(bases) != game.columns:
+    if len(columns) != game.columns:
         raise ValueError(
             "bad columns: {} {} has {} columns, not {}".format(
                 RULE_NAMES[rules], "game", game.columns, len(columns)
             )
         )
+    if len(bases) != game.columns:
+        raise ValueError("bad base {!r}: {} counts, not {}".format(bases, game.columns, len(bases)))
     copies = bytearray(52)
     for c, cards in enumerate(columns):
         base = bases[c]
@@ -182,6 +184,10 @@ def build_game(rules, columns, bases, stock, waste, foundations):
             raise ValueError("bad base {} for column {}".format(base, _COLUMN_LETTERS[c]))
         if rules != BRITISH and base > 1:
             raise ValueError("bad base {} for pile {}: one card".format(base, _COLUMN_LETTERS[c]))
+        if base > 4:
+            raise ValueError(
+                "bad base {} for column {}: four cards".format(base, _COLUMN_LETTERS[c])
+            )
         step = 0
         for i in range(base, len(cards)):
             below, card = cards[i - 1], cards[i]
@@ -311,7 +317,7 @@ def move_from_dict(data, game):
             if not 0 <= value < game.columns:
                 raise ValueError("bad move {}: no column {}".format(key, value))
             ends.append(value)
-        elif value in _JSON_PILES:
+        elif isinstance(value, str) and value in _JSON_PILES:
             ends.append(_JSON_PILES[value])
         else:
             raise ValueError("bad move {}: {!r}".format(key, value))
