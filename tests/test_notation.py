@@ -1,0 +1,235 @@
+"""The text formats: exact round trips, and bad input named in a ValueError
+that leaves every existing game as it was."""
+
+import json
+
+import pytest
+from positions import RULES, game, layout, sample_games, text
+
+from british_square.cards import parse_card
+from british_square.engine import FOUNDATION, STOCK, WASTE, Game, move
+from british_square.notation import (
+    game_from_dict,
+    move_dict,
+    move_from_dict,
+    move_text,
+    parse_move,
+    parse_position,
+    play_text,
+    position_dict,
+    position_text,
+)
+
+HAND_BUILT = [
+    layout("british", "2C9D5S7H.8H9H", "-", "KD", "AS.2S", stock="3C4C", waste="QH"),
+    layout("american", "7H.6H5H", "QC", stock="-", waste="AD2D", foundations=(11, 0, 13, 1)),
+    layout("union", *["KS"] * 2, "-", "9D.TD", waste="8C", foundations=(0, 12, 0, 3)),
+    "british -/-/-/- - - 26,26,26,26",
+    "british 9D5S2HAC.2C3C4C5C6C7C8C9CTCJCQCKC/-/KH.QHJH/- - - 0,0,0,0",  # 16 cards: the most
+]
+
+
+@pytest.fixture(scope="module")
+def positions():
+    """Position texts: hand-built, fresh deals and positions from playouts."""
+    deals = [text(Game.new_deal(n, r)) for n in (1, 617, 31999) for r in range(3)]
+    return HAND_BUILT + deals + [text(g) for g in sample_games(count=12, steps=120)]
+
+
+# ------------------------------------------------------------ round trips
+
+
+def test_position_text_round_trips_exactly(positions):
+    for t in positions:
+        assert position_text(parse_position(t)) == t
+
+
+def test_position_dict_round_trips_through_json(positions):
+    for t in positions:
+        d = position_dict(parse_position(t))
+        assert position_text(game_from_dict(json.loads(json.dumps(d)))) == t
+        assert position_dict(game_from_dict(d)) == d
+
+
+def test_the_position_dict_reads_as_documented():
+    g = parse_position(HAND_BUILT[0])
+    assert position_dict(g) == {
+        "rules": "british",
+        "columns": [["2C", "9D", "5S", "7H", "8H", "9H"], [], ["KD"], ["AS", "2S"]],
+        "base": [4, 0, 1, 1],
+        "stock": ["3C", "4C"],
+        "waste": ["QH"],
+        "foundations": {"C": 0, "S": 0, "H": 0, "D": 0},
+    }
+    assert g.top(STOCK) == parse_card("4C")  # the next card to deal is last
+
+
+def test_a_json_position_without_bases_has_every_card_dealt():
+    g = game_from_dict({"rules": "british", "columns": [["7H", "8H"], [], [], ["KD"]]})
+    assert text(g) == "british 7H8H/-/-/KD - - 0,0,0,0"
+
+
+def test_move_text_and_dict_round_trip(positions):
+    for t in positions:
+        g = parse_position(t)
+        for m in g.moves():
+            assert parse_move(move_text(m), g) == m
+            assert move_from_dict(json.loads(json.dumps(move_dict(m))), g) == m
+
+
+@pytest.mark.parametrize(
+    "rules, m, token, as_dict",
+    [
+        ("british", move(0, FOUNDATION), "aF", {"from": 0, "to": "foundation"}),
+        ("british", move(WASTE, 1), "Wb", {"from": "waste", "to": 1}),
+        ("british", move(STOCK, WASTE), "SW", {"from": "stock", "to": "waste"}),
+        ("british", move(STOCK, 3), "Sd", {"from": "stock", "to": 3}),
+        ("american", move(15, 14), "po", {"from": 15, "to": 14}),
+        ("union", move(4, FOUNDATION), "eF", {"from": 4, "to": "foundation"}),
+    ],
+)
+def test_moves_are_named_as_documented(rules, m, token, as_dict):
+    g = Game(RULES.index(rules))
+    assert move_text(m) == token and parse_move(token, g) == m
+    assert move_dict(m) == as_dict and move_from_dict(as_dict, g) == m
+
+
+# ------------------------------------------------------------ bad input
+
+EMPTY = "-/-/-/-"
+
+
+@pytest.mark.parametrize(
+    "bad, named",
+    [
+        ("british ZZ/-/-/- - - 0,0,0,0", "ZZ"),
+        ("british -/-/-/- 7HZZ - 0,0,0,0", "ZZ"),
+        ("british -/-/-/- - 1X 0,0,0,0", "1X"),
+        ("british 7H8/-/-/- - - 0,0,0,0", "7H8"),
+        ("french -/-/-/- - - 0,0,0,0", "french"),
+        ("british -/-/-/- - -", "4 fields"),
+        ("british -/-/-/- - - 0,0,0,0 more", "6 fields"),
+        ("", "0 fields"),
+        ("british -/-/- - - 0,0,0,0", "not 3"),
+        ("american -/-/-/- - - 0,0,0,0", "not 4"),
+        ("british 7H7H/7H/-/- - - 0,0,0,0", "3 copies of 7H"),
+        ("british AH/-/-/- - - 0,0,26,0", "3 copies of AH"),
+        ("british -/-/-/- - - 0,0,27,0", "'27'"),
+        ("british -/-/-/- - - 0,0,x,0", "'x'"),
+        ("british -/-/-/- - - 0,-1,0,0", "'-1'"),
+        ("british -/-/-/- - - 0,0,0", "'0,0,0'"),
+        ("british 7H.8H7H/-/-/- - - 0,0,0,0", "7H cannot be built on 8H"),
+        ("british 7H.9H/-/-/- - - 0,0,0,0", "9H cannot be built on 7H"),
+        ("british 7H.8S/-/-/- - - 0,0,0,0", "8S cannot be built on 7H"),
+        ("british KC.AS/-/-/- - - 0,0,0,0", "AS cannot be built on KC"),
+        ("british .7H/-/-/- - - 0,0,0,0", "'.7H'"),
+        ("american 7H8H" + "/-" * 15 + " - - 0,0,0,0", "base 2 for pile a"),
+        ("british AC2C3C4C5C/-/-/- - - 0,0,0,0", "base 5 for column a"),  # 4 were dealt
+    ],
+)
+def test_a_bad_position_names_what_is_wrong(bad, named):
+    with pytest.raises(ValueError) as error:
+        parse_position(bad)
+    assert named in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "data, named",
+    [
+        ("british", "JSON object"),
+        ({"rules": "french", "columns": [[]] * 4}, "french"),
+        ({"columns": "7H"}, "columns"),
+        ({"columns": [["7H"], [], [], ["ZZ"]]}, "ZZ"),
+        ({"columns": [["7H"], [], [], [7]]}, "7"),
+        ({"columns": [["7H"], [], []]}, "not 3"),
+        ({"columns": [["7H"], [], [], []], "base": [0, 0, 0, 0]}, "base 0"),
+        ({"columns": [["7H"], [], [], []], "base": [1, 0, 0]}, "base"),
+        ({"columns": [["7H"], [], [], []], "base": "1"}, "base"),
+        ({"columns": [[]] * 4, "stock": "7H"}, "stock"),
+        ({"columns": [[]] * 4, "waste": ["7H", "XX"]}, "XX"),
+        ({"columns": [[]] * 4, "foundations": {"X": 1}}, "'X'"),
+        ({"columns": [[]] * 4, "foundations": {"C": "1"}}, "'1'"),
+        ({"columns": [[]] * 4, "foundations": {"C": 27}}, "27"),
+        ({"columns": [["7H", "8H", "7H"], [], [], []], "base": [1, 0, 0, 0]}, "7H"),
+    ],
+)
+def test_a_bad_json_position_names_what_is_wrong(data, named):
+    with pytest.raises(ValueError) as error:
+        game_from_dict(data)
+    assert named in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "token, named",
+    [
+        ("zz", "'zz'"),
+        ("a", "'a'"),
+        ("abc", "'abc'"),
+        ("ae", "'e'"),  # British Square has columns a-d
+        ("aS", "'aS'"),  # nothing goes to the stock
+        ("WS", "'WS'"),
+        ("Fa", "'Fa'"),  # nothing leaves a foundation
+        ("FW", "'FW'"),
+    ],
+)
+def test_a_bad_move_names_its_token(token, named):
+    with pytest.raises(ValueError) as error:
+        parse_move(token, Game())
+    assert named in str(error.value)
+
+
+def test_sixteen_piles_are_lettered_a_to_p():
+    g = Game(RULES.index("american"))
+    assert parse_move("pa", g) == move(15, 0)
+    with pytest.raises(ValueError, match="'q'"):
+        parse_move("aq", g)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"from": "foundation", "to": 0},
+        {"from": 0, "to": "stock"},
+        {"from": 4, "to": "waste"},
+        {"from": -1, "to": "waste"},
+        {"from": True, "to": 0},
+        {"from": "pile", "to": 0},
+        {"from": [1], "to": 0},
+        {"from": 0, "to": {"column": 1}},
+        {"from": 0},
+        [0, 1],
+    ],
+)
+def test_a_bad_json_move_raises_value_error(data):
+    with pytest.raises(ValueError):
+        move_from_dict(data, Game())
+
+
+# ------------------------------------------------- failures change nothing
+
+
+@pytest.mark.parametrize("token", ["zz", "aS", "Fa", "aF", "ab", "Wa", "Sa", "SW"])
+def test_a_bad_or_illegal_move_leaves_the_game_unchanged(token):
+    g = game("british", "7H.8H", "KD", "5C", "2S", waste="-")
+    before = (text(g), bytes(g.history), g.history_count, g.history_end)
+    with pytest.raises(ValueError, match=token):
+        play_text(g, token)
+    assert (text(g), bytes(g.history), g.history_count, g.history_end) == before
+    with pytest.raises(ValueError):
+        g.play(move(0, FOUNDATION))
+    assert (text(g), bytes(g.history), g.history_count, g.history_end) == before
+
+
+def test_a_failed_parse_builds_nothing_and_touches_no_game():
+    g = Game.new_deal(5)
+    before = text(g)
+    for bad in ("british ZZ/-/-/- - - 0,0,0,0", "union -/-/-/- - - 0,0,0,0"):
+        with pytest.raises(ValueError):
+            parse_position(bad)
+    assert text(g) == before
+
+
+def test_play_text_plays_a_legal_move_and_returns_it():
+    g = game("british", "AH", "KD", stock="5C")
+    assert play_text(g, "aF") == move(0, FOUNDATION)
+    assert text(g) == "british -/KD/-/- 5C - 0,0,1,0"
