@@ -86,7 +86,8 @@ class Screens:
             game.deal_number, texts.RULE_LABELS[game.rules], texts.TITLE_LINES
         )
         group = displayio.Group()
-        group.append(text("British\nSquare", SCREEN_W // 2, 2, YELLOW, 2, (0.5, 0.0)))
+        for row, word in enumerate(("British", "Square")):  # each line centred
+            group.append(text(word, SCREEN_W // 2, 2 + 24 * row, YELLOW, 2, (0.5, 0.0)))
         for suit in range(4):
             group.append(self.view.card_sprite(FIRST_CARD + suit * 13, 32 + 25 * suit, 56))
         group.append(text(lines, SCREEN_W // 2, SCREEN_H - 2, WHITE, anchor=(0.5, 1.0)))
