@@ -269,3 +269,32 @@ def test_code_py_picks_the_adapter_by_board_id(monkeypatch, board_id, module):
     monkeypatch.setitem(sys.modules, "board", board)
     monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(name="circuitpython"))
     assert code.board_module() == module
+
+
+def test_window_mode_keyboard_and_quit(monkeypatch):
+    """The windowed path (on SDL's dummy driver): 4x window, keys in order, close ends it."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("DISPLAY", ":fake")
+    monkeypatch.syspath_prepend(str(__import__("ui_runs").HW))
+    import desktop
+    import pygame
+
+    hardware = desktop.Hardware({"deal": "5"})
+    assert not hardware.headless
+    assert hardware.display._window.get_size() == (640, 512)
+    for key in (pygame.K_z, pygame.K_RIGHT):
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key))
+    actions = hardware.actions
+    assert [actions.poll(0), actions.poll(0), actions.poll(10_000)] == [
+        controls.A,
+        controls.RIGHT,
+        controls.NONE,  # released: no repeat
+    ]
+    from british_square.app import App
+
+    app = App(hardware.display, actions, hardware.ticks_ms, Game.new_deal(5))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE))  # A: play
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.run(hardware.idle)  # returns at the window's close
+    assert app.screens is None  # it got to the cards before closing
