@@ -10,7 +10,7 @@ so that unchanged tiles are never touched.
 import gc
 
 from british_square.cards import NO_CARD, const
-from british_square.controls import NONE, QUIT, RIGHT, SELECT, START, A, B
+from british_square.controls import NONE, QUIT, RIGHT, SELECT, START, A, B, ticks_add, ticks_diff
 from british_square.deal import MAX_DEAL, MIN_DEAL
 from british_square.engine import (
     BRITISH,
@@ -94,15 +94,10 @@ class App:
 
     def tick(self, now):
         """Timed changes: the end of a flash, a frame of the celebration."""
-        if self.flash_stop != NO_STOP and self.ticks_diff(now, self.flash_until) >= 0:
+        if self.flash_stop != NO_STOP and ticks_diff(now, self.flash_until) >= 0:
             self.end_flash()
         if self.screens is not None:
             self.screens.tick(now)
-
-    @staticmethod
-    def ticks_diff(a, b):
-        # ticks wrap at 2**29 on a board (see adafruit_ticks)
-        return ((a - b + 0x10000000) & 0x1FFFFFFF) - 0x10000000
 
     # ---------------------------------------------------------------- games
 
@@ -125,11 +120,6 @@ class App:
         self.rules = rules
         self.start_game(Game.new_deal(min(max(number, MIN_DEAL), MAX_DEAL), rules))
         self.show_play()
-
-    random_deal = staticmethod(random_deal)
-
-    def collect(self):
-        gc.collect()
 
     def other_screens(self):
         """The screens besides the cards, loaded to show one of them."""
@@ -311,7 +301,7 @@ class App:
         view = self.view
         self.flash_stop = stop
         self.flash_look = view.looks[stop]
-        self.flash_until = self.now + FLASH_MS
+        self.flash_until = ticks_add(self.now, FLASH_MS)
         view.set_look(stop, REFUSED)
 
     def end_flash(self):

@@ -6,12 +6,26 @@ cards come back (``App.show_play``), and the play scene is let go while they
 show: so the two never share the heap.
 """
 
+import gc
+
 import displayio
 import vectorio
 
 from british_square import texts
+from british_square.app import random_deal
 from british_square.cards import const
-from british_square.controls import DOWN, LEFT, RIGHT, SELECT, START, UP, A, B
+from british_square.controls import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    SELECT,
+    START,
+    UP,
+    A,
+    B,
+    ticks_add,
+    ticks_diff,
+)
 from british_square.layout import SCREEN_H, SCREEN_W, TEXT_LINE
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
 from british_square.view import GREY, WHITE, YELLOW, text
@@ -60,7 +74,7 @@ class Screens:
         view = self.view
         view.show_screen(None)
         view.drop_play()
-        self.app.collect()
+        gc.collect()
 
     def _show(self, handler, group):
         self.handler = handler
@@ -73,8 +87,8 @@ class Screens:
 
     def tick(self, now):
         """A frame of the celebration when one is due."""
-        if self.celebrating and self.app.ticks_diff(now, self.frame_due) >= 0:
-            self.frame_due = now + FRAME_MS
+        if self.celebrating and ticks_diff(now, self.frame_due) >= 0:
+            self.frame_due = ticks_add(now, FRAME_MS)
             self._animate()
 
     # ---------------------------------------------------------------- title
@@ -144,7 +158,7 @@ class Screens:
         if row == _RESUME:
             app.show_play()
         elif row == _NEW:
-            app.new_deal(app.random_deal(), app.rules)
+            app.new_deal(random_deal(), app.rules)
         elif row == _DEAL:
             self.deal(game.deal_number)
         elif row == _RESTART:
@@ -273,7 +287,7 @@ class Screens:
     def _end(self, action):
         app = self.app
         if action == A:
-            app.new_deal(app.random_deal(), app.rules)
+            app.new_deal(random_deal(), app.rules)
         elif action == B:
             app.show_play()
         elif action == SELECT:
