@@ -28,7 +28,7 @@ from british_square.controls import (
 )
 from british_square.layout import SCREEN_H, SCREEN_W, TEXT_LINE
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
-from british_square.view import GREY, WHITE, YELLOW, text
+from british_square.view import GREY, RULE_NAMES, WHITE, YELLOW, text
 
 BAR = const(0x2040B0)  # behind the chosen menu row
 MENU_Y = const(16)
@@ -96,9 +96,7 @@ class Screens:
     def title(self):
         self._clear()
         game = self.app.game
-        lines = "Deal {} {}\n{}".format(
-            game.deal_number, texts.RULE_LABELS[game.rules], texts.TITLE_LINES
-        )
+        lines = "Deal {} {}\n{}".format(game.deal_number, RULE_NAMES[game.rules], texts.TITLE_LINES)
         group = displayio.Group()
         for row, word in enumerate(("British", "Square")):  # each line centred
             group.append(text(word, SCREEN_W // 2, 2 + 24 * row, YELLOW, 2, (0.5, 0.0)))
@@ -118,7 +116,7 @@ class Screens:
     def menu_items(self):
         app = self.app
         items = list(texts.MENU_ITEMS)
-        items[_RULES] += texts.RULE_LABELS[app.rules]
+        items[_RULES] += RULE_NAMES[app.rules]
         items[_AUTOPLAY] += "on" if app.autoplay else "off"
         return "\n".join(items)
 
@@ -281,7 +279,7 @@ class Screens:
         """No move can bring another card home: say so, with the score."""
         self._clear()
         game = self.app.game
-        body = texts.NO_MOVES.format(game.score(), game.deal_number, texts.RULE_LABELS[game.rules])
+        body = texts.NO_MOVES.format(game.score(), game.deal_number, RULE_NAMES[game.rules])
         self._show(self._end, text_screen("No more moves", body, texts.END_FOOTER))
 
     def _end(self, action):

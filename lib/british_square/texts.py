@@ -59,7 +59,6 @@ MENU_ITEMS = (
     "Auto-play: ",
     "Help",
 )
-RULE_LABELS = ("British", "American", "Union")
 
 DEAL_FOOTER = "Up/Dn digit  A:deal B:back"
 NO_MOVES = "No move can bring\nanother card home.\n\nCards home: {} of 104\nDeal {}, {}"

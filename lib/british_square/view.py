@@ -26,7 +26,7 @@ NORMAL = const(0)
 WHITE = const(0xF8F8F8)
 YELLOW = const(0xF8E000)
 GREY = const(0x88C088)
-RULE_NAMES = ("British", "American", "Union")
+RULE_NAMES = ("British", "American", "Union")  # as the player reads them
 
 _FONT = terminalio.FONT
 
@@ -56,7 +56,7 @@ class View:
     def __init__(self, display, path=None):
         self.display = display
         self.sheet = displayio.OnDiskBitmap(path or sheet_path())
-        self.palettes = self._make_palettes(self.sheet.pixel_shader)
+        self.palettes = self._make_palettes()
         felt = displayio.Palette(1)
         felt[0] = sheet.PALETTE[sheet.FELT]
         self.root = displayio.Group()
@@ -68,9 +68,10 @@ class View:
         display.root_group = self.root
 
     @staticmethod
-    def _make_palettes(base):
-        # One palette per look: the same colours but the card face and the
-        # outline of empty places recoloured, so a highlight is one assignment.
+    def _make_palettes():
+        # One palette per look: the sheet's colours (tests/test_sprites.py checks
+        # that the BMP holds the same) with the card face and the outline of empty
+        # places recoloured, so a highlight is one assignment.
         palettes = []
         for look in range(len(sheet.HIGHLIGHTS)):
             palette = displayio.Palette(sheet.COLOURS)
