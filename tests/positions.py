@@ -91,21 +91,19 @@ def documented_order(g):
     return [m for m in order if g.is_legal(m)]
 
 
-def playout(rules, deal, choices):
-    """Positions of a playout: deal ``deal``, then ``moves()[i % len]`` for each choice.
-
-    Yields ``(game, move)`` before each move is pushed (the move is ``None``
-    at the end). The game is the same object throughout.
-    """
-    g = Game.new_deal(deal, RULES.index(rules))
+def playout(g, choices, greedy=False):
+    """Play ``moves()[i % len]`` for each choice ``i`` in ``g``; yield each move
+    before it is pushed, and ``None`` at the end. ``greedy`` picks among the
+    foundation moves whenever there are some."""
     for choice in choices:
         moves = g.moves()
         if not moves:
             break
-        m = moves[choice % len(moves)]
-        yield g, m
+        home = [m for m in moves if m & 0xFF == FOUNDATION] if greedy else []
+        m = (home or moves)[choice % len(home or moves)]
+        yield m
         g.push(m)
-    yield g, None
+    yield None
 
 
 def sample_games(count=40, steps=150, seed=7):
@@ -113,9 +111,9 @@ def sample_games(count=40, steps=150, seed=7):
     rng = random.Random(seed)
     out = []
     for i in range(count):
-        rules = RULES[i % 3]
+        g = Game.new_deal(rng.randint(1, 31999), i % 3)
         choices = [rng.randrange(1000) for _ in range(steps)]
-        for step, (g, _) in enumerate(playout(rules, rng.randint(1, 31999), choices)):
+        for step, _ in enumerate(playout(g, choices, greedy=i % 2)):
             if step % 10 == 0:
                 out.append(g.copy())
     return out
