@@ -152,3 +152,7 @@ def test_bench_script_runs(vm, py_libs):
     metrics = {row["metric"]: row for row in rows}
     assert {"redraw_fraction", "press_cost"} <= set(metrics)
     assert 0 < metrics["redraw_fraction"]["value"] <= 0.25
+    assert metrics["press_ms_samd51"]["value"] < 30
+    # the main loop allocates nothing while waiting, nor for a cursor step
+    assert metrics["idle_frame_alloc"]["value"] == 0
+    assert metrics["cursor_press_alloc"]["value"] == 0

@@ -27,7 +27,7 @@ except ImportError:
 
 import board  # noqa: E402
 import keypad  # noqa: E402
-from benchlib import SAMD51_US_PER_LOOP, cost, loop_unit, report  # noqa: E402
+from benchlib import SAMD51_US_PER_LOOP, allocated, cost, loop_unit, report  # noqa: E402
 
 from british_square import app as app_module  # noqa: E402
 from british_square.controls import LEFT, RIGHT, SELECT, A, KeypadActions  # noqa: E402
@@ -85,7 +85,9 @@ def main():
     gc.collect()
     before = gc.mem_alloc()
     game = Game.new_deal(7)
-    app = app_module.App(display, actions, lambda: 0, game)
+    from adafruit_ticks import ticks_ms
+
+    app = app_module.App(display, actions, ticks_ms, game)
     app.handle(A)  # title -> cards
     display.refresh()
     gc.collect()
@@ -106,6 +108,24 @@ def main():
         "refresh after move {:04x} / full".format(m),
     )
     report(BENCH, "full_redraw", full / unit, "loop units", "whole 160x128 screen, framebuffer")
+
+    # one turn of the main loop with no key pressed: nothing may be allocated
+    ticks_ms = app.ticks_ms
+
+    def idle_frame():
+        now = ticks_ms()
+        actions.poll(now)
+        app.tick(now)
+
+    idle_frame()
+    report(BENCH, "idle_frame_alloc", allocated(idle_frame), "bytes", "main loop, no key")
+
+    def cursor_press():
+        app.handle(RIGHT)
+        app.handle(LEFT)
+
+    cursor_press()
+    report(BENCH, "cursor_press_alloc", allocated(cursor_press) / 2, "bytes", "per cursor step")
 
     # cursor: right and back, per press
     def cursor_pair():
