@@ -298,3 +298,34 @@ def test_window_mode_keyboard_and_quit(monkeypatch):
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     app.run(hardware.idle)  # returns at the window's close
     assert app.screens is None  # it got to the cards before closing
+
+
+def test_drop_on_the_foundation_of_its_suit_only(tmp_path):
+    position = "british 2H/AH/-/- 5C - 0,0,0,0"
+    writer = ScriptWriter(parse_position(position))
+    layout = writer.layout
+    writer.go(1)
+    writer.press("a")  # pick up the AH
+    writer.go(layout.foundation_stop)  # the clubs foundation: refused, still held
+    writer.press("a")
+    writer.go(layout.foundation_stop + 2)  # hearts: home
+    writer.press("a")
+    writer.go(0)
+    writer.press("b")  # and the 2H after it, with B
+    result = run_desktop(["--position", position, "--keys", writer.text()])
+    game = parse_position(position)
+    game.push(1 << 8 | FOUNDATION)
+    game.push(0 << 8 | FOUNDATION)
+    assert position_line(result.stdout) == position_text(game)
+
+
+def test_union_square_space_takes_a_tableau_card(tmp_path):
+    position = "union 5C/" + "/".join("-" * 15) + " 9D - 0,0,0,0"
+    writer = ScriptWriter(parse_position(position))
+    writer.move(0 << 8 | 5)  # 5C into the empty pile f
+    writer.shot("moved")
+    keys = keys_file(tmp_path, writer.text())
+    result = run_desktop(["--position", position, "--keys-file", keys, "--shot", tmp_path])
+    assert position_line(result.stdout) == position_text(writer.game)
+    screen = load_png(tmp_path / "moved.png")
+    assert mismatches(screen, expected_screen(writer.game)) == {}
