@@ -156,6 +156,9 @@ class Hardware:
             self.shot_folder = self.shot or "."
         if self.headless:
             script = options.get("keys") or ""
+            if not (script or options.get("keys-file") or self.shot):
+                print("No screen to open a window on: ran headless. Give --keys and --shot")
+                print("to play a key script and save screenshots (see code.py).")
             if options.get("keys-file"):
                 with open(options["keys-file"]) as f:
                     script += " " + f.read()
