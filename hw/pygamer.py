@@ -4,7 +4,6 @@ import analogio
 import board
 import keypad
 from adafruit_ticks import ticks_ms
-from pybadge import button_keys  # the same shift register, four keys of it
 
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, UP, KeypadActions, Repeater
 
@@ -19,7 +18,15 @@ class GamerActions:
     finished = False
 
     def __init__(self):
-        self.buttons = KeypadActions(button_keys(4), keypad.Event())
+        # Written out here as in pybadge.py: each adapter is the one hw/ file its board gets.
+        keys = keypad.ShiftRegisterKeys(
+            clock=board.BUTTON_CLOCK,
+            data=board.BUTTON_OUT,
+            latch=board.BUTTON_LATCH,
+            key_count=4,
+            value_when_pressed=True,
+        )
+        self.buttons = KeypadActions(keys, keypad.Event())
         self.x = analogio.AnalogIn(board.JOYSTICK_X)
         self.y = analogio.AnalogIn(board.JOYSTICK_Y)
         self.stick = NONE
