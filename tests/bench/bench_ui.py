@@ -108,6 +108,16 @@ def main():
         "refresh after move {:04x} / full".format(m),
     )
     report(BENCH, "full_redraw", full / unit, "loop units", "whole 160x128 screen, framebuffer")
+    # a card from one column onto another (deal 10 opens with one)
+    app.start_game(Game.new_deal(10))
+    app.show_play()
+    display.refresh()
+    column_move = typical_move(app.game)
+    moved = move_redraw_ns(app, column_move)
+    note = "refresh after move {:04x} / full".format(column_move)
+    report(BENCH, "redraw_fraction_column", moved / full, "ratio", note)
+    app.start_game(Game.new_deal(7))
+    display.refresh()
 
     # one turn of the main loop with no key pressed: nothing may be allocated
     ticks_ms = app.ticks_ms
