@@ -175,21 +175,21 @@ def test_the_first_built_card_sets_the_direction_down(rules):
 
 
 @each_rules
-def test_an_up_sequence_ends_at_the_king(rules):
-    g = game(rules, "QH.KH", "QH", "AH", "KH")
-    assert g.direction(0) == UP
-    assert not legal(g, "ba") and not legal(g, "ca")
-    g = game(rules, "KH", "QH")  # a king with nothing built on it builds down
-    assert legal(g, "ba")
-
-
-@each_rules
-def test_a_down_sequence_ends_at_the_ace(rules):
-    g = game(rules, "2H.AH", "2H", "KH", "AH")
-    assert g.direction(0) == DOWN
-    assert not legal(g, "ba") and not legal(g, "ca")
-    g = game(rules, "AH", "2H")  # an ace with nothing built on it builds up
-    assert legal(g, "ba")
+@pytest.mark.parametrize(
+    "built, others, direction, fresh",
+    [
+        ("QH.KH", ("QH", "AH", "KH"), UP, ("KH", "QH")),
+        ("2H.AH", ("2H", "KH", "AH"), DOWN, ("AH", "2H")),
+    ],
+)
+def test_an_up_sequence_ends_at_the_king_and_a_down_one_at_the_ace(
+    rules, built, others, direction, fresh
+):
+    g = game(rules, built, *others)
+    assert g.direction(0) == direction
+    assert not legal(g, "ba")  # the turn back is against the direction
+    assert not legal(g, "ca")  # and nothing wraps round the corner
+    assert legal(game(rules, *fresh), "ba")  # with nothing built on it, it builds the other way
 
 
 @each_rules
@@ -474,3 +474,21 @@ def test_is_legal_agrees_with_the_legal_moves_for_every_pair(many_games):
         legal_set = set(g.moves())
         for m in all_pairs(g):
             assert g.is_legal(m) == (m in legal_set), (text(g), m)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: legal_moves leaves its shared _ACCEPT table dirty when it raises",
+)
+def test_a_failed_move_generation_spoils_no_later_one():
+    g = game("british", "7H", "8H", "6H", "8S")
+    try:
+        g.legal_moves(bytearray(2))  # too small for its four moves
+    except (IndexError, ValueError):
+        pass
+    other = game("british", "5C", "8H", "2D", "4S", waste="7H")
+    try:
+        assert legal_texts(other) == ["Wb"]
+    finally:
+        g.moves()  # a full run on the same position clears what the failed one left
+        assert legal_texts(other) == ["Wb"]
