@@ -29,6 +29,7 @@ from british_square.keyscript import ScriptPlayer, parse_script
 WIDTH = 160
 HEIGHT = 128
 WINDOW_SCALE = 4
+DEFAULT_SHOT = "shots/play.png"
 
 
 def wants_headless(options):
@@ -150,15 +151,21 @@ class Hardware:
         self.scale = int(options.get("scale") or 1)
         self.display = make_display(1 if self.headless else WINDOW_SCALE)
         self.shot = options.get("shot")
+        if self.headless and not self.shot:
+            self.shot = DEFAULT_SHOT  # headless always leaves a picture behind
         if self.shot and self.shot.lower().endswith(".png"):
             self.shot_folder = os.path.dirname(self.shot) or "."
         else:
             self.shot_folder = self.shot or "."
         if self.headless:
             script = options.get("keys") or ""
-            if not (script or options.get("keys-file") or self.shot):
-                print("No screen to open a window on: ran headless. Give --keys and --shot")
-                print("to play a key script and save screenshots (see code.py).")
+            if not (script or options.get("keys-file") or options.get("shot")):
+                # the opening position, at the window's size
+                script = "a"  # past the title screen
+                self.scale = self.scale if options.get("scale") else WINDOW_SCALE
+                print("No screen to open a window on: running headless; the screen goes to")
+                print("{}.".format(self.shot))
+                print("Give --keys and --shot to play a key script (see code.py).")
             if options.get("keys-file"):
                 with open(options["keys-file"]) as f:
                     script += " " + f.read()

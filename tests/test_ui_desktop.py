@@ -4,9 +4,13 @@ Also the pure parts of the UI (layout, key scripts, auto-repeat), which run
 the same on CPython as on a board.
 """
 
+import os
+import subprocess
+import sys
+
 import pytest
 from screen_check import FELT, Sprites, expected_screen, load_png, looks_like, mismatches
-from ui_runs import keys_file, position_line, run_desktop
+from ui_runs import CODE, keys_file, position_line, run_desktop
 
 from british_square import controls, keyscript, sheet
 from british_square.engine import FOUNDATION, STOCK, WASTE, Game
@@ -329,3 +333,25 @@ def test_union_square_space_takes_a_tableau_card(tmp_path):
     assert position_line(result.stdout) == position_text(writer.game)
     screen = load_png(tmp_path / "moved.png")
     assert mismatches(screen, expected_screen(writer.game)) == {}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="no-screen detection is Linux's")
+def test_play_without_a_screen_writes_the_opening_and_ends(tmp_path):
+    """What ``make play`` does on a machine with no screen: never hang, leave a picture."""
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    result = subprocess.run(
+        [sys.executable, str(CODE), "--deal", "3"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "shots/play.png" in result.stdout
+    import pygame
+
+    shot = pygame.image.load(str(tmp_path / "shots" / "play.png"))
+    assert shot.get_size() == (640, 512)  # the window's 4x
+    assert position_line(result.stdout) == position_text(Game.new_deal(3))
