@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 
 import pytest
 from conftest import LIB, ROOT
@@ -108,10 +109,11 @@ def test_deployed_tree_is_mpy_only_with_circuitpythons_header(deployed):
     game_modules = {
         p.relative_to(ROOT).with_suffix(".mpy").as_posix()
         for p in (LIB / "british_square").glob("*.py")
-        if p.name != "__main__.py"
+        if p.name not in deploy.DESKTOP_ONLY
     }
     on_drive = {p.relative_to(drive).as_posix() for p in compiled}
     assert game_modules <= on_drive
+    assert not any(Path(p).with_suffix(".py").name in deploy.DESKTOP_ONLY for p in on_drive)
     assert not any(p.startswith("hw/") and p != "hw/pygamer.mpy" for p in on_drive)
     manifest = json.loads((drive / deploy.MANIFEST).read_text())
     assert set(manifest["files"]) == on_drive | {"code.py"} | {

@@ -57,8 +57,9 @@ FACTORY_CODE = {b"", b'print("Hello World!")', b"print('Hello World!')"}
 # CircuitPython runs the first of these it finds.
 ENTRY_PRIORITY = ("code.txt", "code.py", "main.txt", "main.py")
 ASSET_SUFFIXES = {".bmp", ".pcf", ".bdf", ".wav"}
-# CircuitPython has no ``-m``: a package's __main__ never runs on a board.
-DESKTOP_ONLY = {"__main__.py"}
+# Never needed on a board: CircuitPython has no ``-m`` (__main__), and key
+# scripts drive only the desktop and the VM adapters.
+DESKTOP_ONLY = {"__main__.py", "keyscript.py", "scripting.py"}
 MPY_CROSS_URL = "https://adafruit-circuit-python.s3.amazonaws.com/bin/mpy-cross"
 # Modules compiled into CircuitPython (or frozen) on SAMD51 boards, so never copied.
 CIRCUITPYTHON_BUILTINS = frozenset(
