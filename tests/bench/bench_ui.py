@@ -113,7 +113,13 @@ def main():
         "ratio",
         "refresh after move {} / full redraw (<= 0.25)".format(move_name(m)),
     )
-    report(BENCH, "full_redraw", round(full / unit), "loops", "whole 160x128 screen, framebuffer")
+    report(
+        BENCH,
+        "full_redraw",
+        round(full / unit),
+        "render loops",
+        "whole 160x128 screen, framebuffer",
+    )
     # a card from one column onto another (deal 10 opens with one)
     app.start_game(Game.new_deal(10))
     app.show_play()
@@ -170,7 +176,9 @@ def main():
         display.refresh()
 
     drawn = round(cost(move_cycle_drawn, REPEAT, unit) / 3)
-    report(BENCH, "press_cost_drawn", drawn, "loops", "same, with each refresh (VM framebuffer)")
+    report(
+        BENCH, "press_cost_drawn", drawn, "render loops", "same, with each refresh (VM framebuffer)"
+    )
 
     # the dead test once the stock is out, which a press may trigger
     game = Game.new_deal(7)
