@@ -213,6 +213,8 @@ def build_game(rules, columns, bases, stock, waste, foundations):
             raise ValueError("bad {}: more than {} cards".format(name, TALON_CAPACITY))
         for card in cards:
             copies[card] += 1
+    if len(stock) + len(waste) > TALON_CAPACITY:  # the stock is dealt from 88 cards at most
+        raise ValueError("bad stock and waste: more than {} cards".format(TALON_CAPACITY))
     game.stock[0 : len(stock)] = bytes(stock)
     game.stock_count = len(stock)
     game.waste[0 : len(waste)] = bytes(waste)
