@@ -97,7 +97,8 @@ def test_moves_are_named_as_documented(rules, m, token, as_dict):
 
 # ------------------------------------------------------------ bad input
 
-EMPTY = "-/-/-/-"
+# Every card once: 52 cards, two letters each.
+ALL_52 = "".join(rank + suit for suit in "CSHD" for rank in "A23456789TJQK")
 
 
 @pytest.mark.parametrize(
@@ -126,6 +127,7 @@ EMPTY = "-/-/-/-"
         ("british .7H/-/-/- - - 0,0,0,0", "'.7H'"),
         ("american 7H8H" + "/-" * 15 + " - - 0,0,0,0", "base 2 for pile a"),
         ("british AC2C3C4C5C/-/-/- - - 0,0,0,0", "base 5 for column a"),  # 4 were dealt
+        ("british -/-/-/- {} {} 0,0,0,0".format(ALL_52, ALL_52[:74]), "stock and waste"),
     ],
 )
 def test_a_bad_position_names_what_is_wrong(bad, named):

@@ -51,13 +51,17 @@ def random_position(seed, rules):
         for r in range(1, 14):
             cards += [suit * 13 + r - 1] * (2 - (n >= r) - (n >= 27 - r))
     rng.shuffle(cards)
+    most = 4 if rules == "british" else 1
+    sizes = [rng.randint(0, most) for _ in range(COLUMN_COUNT[rules])]
+    while len(cards) - sum(sizes) > 88:  # the stock and waste hold 88 cards at most
+        c = rng.choice([c for c, k in enumerate(sizes) if k < most])
+        sizes[c] += 1
     columns = []
-    for _ in range(COLUMN_COUNT[rules]):
-        k = rng.randint(0, 4 if rules == "british" else 1)
+    for k in sizes:
         columns.append(cards[:k])
         del cards[:k]
-    cut = rng.randint(max(0, len(cards) - 88), min(len(cards), 88))
-    bases = [len(col) for col in columns]
+    cut = rng.randint(0, len(cards))
+    bases = sizes
     return build_game(RULES.index(rules), columns, bases, cards[:cut], cards[cut:], foundations)
 
 
