@@ -183,6 +183,8 @@ class Game:
         moves to columns 0, 1, ...; then stock fills of empty columns; then the
         deal to the waste. Allocates nothing.
         """
+        if len(buffer) < 2 * MAX_MOVES:  # checked first: a failure half way would leave
+            raise ValueError("legal_moves needs a bytearray(2 * MAX_MOVES)")  # _ACCEPT dirty
         # One pass over the columns marks, for each card value, the columns it
         # may be built on; each playable card then needs one table look-up.
         accept = _ACCEPT
