@@ -233,3 +233,14 @@ def test_play_text_plays_a_legal_move_and_returns_it():
     g = game("british", "AH", "KD", stock="5C")
     assert play_text(g, "aF") == move(0, FOUNDATION)
     assert text(g) == "british -/KD/-/- 5C - 0,0,1,0"
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("base", [True, 4, 4, 4]), ("foundations", {"C": True})],
+)
+def test_json_counts_are_not_booleans(field, value):
+    data = position_dict(Game.new_deal(1))
+    data[field] = value
+    with pytest.raises(ValueError, match="True"):
+        game_from_dict(data)

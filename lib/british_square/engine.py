@@ -46,8 +46,9 @@ _FROM_BASE = const(0x80)
 _SOURCE_BITS = const(0x1F)
 _HISTORY_START = const(128)
 # Scratch for legal_moves: per card value, two bytes of a mask of the columns
-# that card may be built on. Shared, so no game pays for it; always left zero.
+# that card may be built on. Shared, so no game pays for it.
 _ACCEPT = bytearray(104)
+_NO_ACCEPT = bytes(104)
 
 
 def move(source, target):
@@ -183,11 +184,13 @@ class Game:
         moves to columns 0, 1, ...; then stock fills of empty columns; then the
         deal to the waste. Allocates nothing.
         """
-        if len(buffer) < 2 * MAX_MOVES:  # checked first: a failure half way would leave
-            raise ValueError("legal_moves needs a bytearray(2 * MAX_MOVES)")  # _ACCEPT dirty
+        if len(buffer) < 2 * MAX_MOVES:
+            raise ValueError("legal_moves needs a bytearray(2 * MAX_MOVES)")
         # One pass over the columns marks, for each card value, the columns it
         # may be built on; each playable card then needs one table look-up.
+        # Cleared first (a copy in C), so no interrupted call can spoil the next.
         accept = _ACCEPT
+        accept[:] = _NO_ACCEPT
         ncols = self.columns
         height = self.height
         base = self.base
@@ -248,14 +251,6 @@ class Game:
                     n += 2
                 targets >>= 1
                 t += 1
-        for t in range(ncols):  # leave the table clear for the next call
-            h = height[t]
-            if h:
-                top = cells[t * COLUMN_CAPACITY + h - 1]
-                if top % 13 != 12:
-                    accept[top + top + 2] = accept[top + top + 3] = 0
-                if top % 13:
-                    accept[top + top - 2] = accept[top + top - 1] = 0
         if self.stock_count:
             if not fills_any:
                 t = 0

@@ -260,6 +260,11 @@ def _card_list(value, what):
     return out
 
 
+def _is_count(value):
+    """An int that is not a bool (JSON ``true`` is not a count)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def game_from_dict(data):
     """A new ``Game`` from the JSON position dict; ValueError names the bad part."""
     if not isinstance(data, dict):
@@ -272,7 +277,7 @@ def game_from_dict(data):
     bases = data.get("base")
     if bases is None:  # default: every card dealt, nothing built
         bases = [len(col) for col in columns]
-    if not isinstance(bases, list) or not all(isinstance(b, int) for b in bases):
+    if not isinstance(bases, list) or not all(_is_count(b) for b in bases):
         raise ValueError("bad base {!r}: a list of counts".format(bases))
     found = data.get("foundations", {})
     if not isinstance(found, dict):
@@ -283,7 +288,7 @@ def game_from_dict(data):
     counts = []
     for s in _SUIT_KEYS:
         n = found.get(s, 0)
-        if not isinstance(n, int):
+        if not _is_count(n):
             raise ValueError("bad foundation count {!r}".format(n))
         counts.append(n)
     return build_game(
