@@ -355,3 +355,22 @@ def test_play_without_a_screen_writes_the_opening_and_ends(tmp_path):
     shot = pygame.image.load(str(tmp_path / "shots" / "play.png"))
     assert shot.get_size() == (640, 512)  # the window's 4x
     assert position_line(result.stdout) == position_text(Game.new_deal(3))
+
+
+def test_no_more_moves_found_by_the_dead_test_while_moves_remain(tmp_path):
+    """After the ace goes home, 5H can still shuttle between the two 6H, but no
+    card can ever reach a foundation: the dead test, run a few positions per
+    turn of the loop, ends the game."""
+    start = "british KC/5H/6H/6H - AS 0,0,0,0"
+    writer = ScriptWriter(parse_position(start))
+    writer.move(WASTE << 8 | FOUNDATION)
+    assert writer.game.moves()  # the game is not lost outright
+    script = writer.text()
+    assert script.startswith("a ")  # past the title screen: then a look at the board
+    keys = keys_file(tmp_path, "a shot:board " + script[2:] + " wait:300 shot:end")
+    result = run_desktop(["--position", start, "--keys-file", keys, "--shot", tmp_path])
+    assert position_line(result.stdout) == position_text(writer.game)
+    screen = load_png(tmp_path / "end.png")
+    board = load_png(tmp_path / "board.png")
+    assert looks_like(board, 2, 7, FIRST_CARD + 12)  # the KC, until the verdict
+    assert not looks_like(screen, 2, 7, FIRST_CARD + 12)  # "No more moves" covers it

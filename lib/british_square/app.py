@@ -27,10 +27,12 @@ from british_square.sheet import REFUSED, SELECTED, TARGET
 from british_square.view import NORMAL, View
 
 FLASH_MS = const(180)  # a refused drop shows red this long
-# Positions the dead test may visit after each move once the stock is empty
-# (tests/bench: at most about 5 000 loop units, under 20 ms on a SAMD51);
-# past it the game just plays on.
-DEAD_BUDGET = const(150)
+# Once the stock is out, the dead test looks at up to DEAD_BUDGET positions
+# after each move, PROBE_STEP of them per turn of the main loop, on a copy
+# of the game: a press never waits for it (tests/bench: about 1 000 loop
+# to 2 000 loop units a position with 16 piles: a turn, under 15 ms on a SAMD51).
+DEAD_BUDGET = const(300)
+PROBE_STEP = const(2)
 
 _SCREENS = ("british_square.screens", "british_square.texts")
 
@@ -57,6 +59,7 @@ class App:
         self.flash_look = NORMAL
         self.flash_until = 0
         self.screens = None  # the other screens, while one shows (see screens.py)
+        self.dead_probe = None  # the dead test under way (search.dead_search)
         self.start_game(game or Game.new_deal(random_deal(), BRITISH))
         self.rules = self.game.rules
         self.other_screens().title()
@@ -99,12 +102,15 @@ class App:
             self.end_flash()
         if self.screens is not None:
             self.screens.tick(now)
+        elif self.dead_probe is not None:
+            self.probe_dead()
 
     # ---------------------------------------------------------------- games
 
     def start_game(self, game):
         """Make ``game`` the one played, from its start (a new deal, a restart, other rules)."""
         self.game = game
+        self.dead_probe = None
         self.held = NO_STOP
         self.cursor = 0
         self.end_shown = False
@@ -240,6 +246,7 @@ class App:
     def changed(self, m):
         """Redraw the two piles a move (or its undo) touched, the numbers and the cursor."""
         view, game = self.view, self.game
+        self.dead_probe = None  # it was about the position before
         view.show_pile(game, m >> 8)
         view.show_pile(game, m & 0xFF)
         view.show_numbers(game)
@@ -281,17 +288,32 @@ class App:
                     moved = True
 
     def check_end(self):
-        """Won, or no more moves: the engine's LOST, or its dead test once the stock is out.
-        Each is announced once; an undo lets it be found again."""
+        """Won, or no more moves: the engine's LOST now, or its dead test once the
+        stock is out, over the next turns of the loop (``probe_dead``). Each is
+        announced once; an undo lets it be found again."""
         game = self.game
         if self.end_shown:
             return
         if game.is_won():
             self.end_shown = True
             self.other_screens().won()
-        elif not game.stock_count and (
-            game.status(self.moves) == LOST or game.dead(DEAD_BUDGET, self.moves) == DEAD
-        ):
+        elif not game.stock_count:
+            if game.status(self.moves) == LOST:
+                self.end_shown = True
+                self.other_screens().no_moves()
+            elif self.dead_probe is None:
+                from british_square.search import dead_search  # loaded once the stock is out
+
+                # the search only reads its buffer between steps: it may share ours
+                self.dead_probe = dead_search(game.copy(), DEAD_BUDGET, self.moves, PROBE_STEP)
+
+    def probe_dead(self):
+        """One step of the dead test; "no more moves" when it proves the game dead."""
+        verdict = next(self.dead_probe)
+        if verdict is None:
+            return
+        self.dead_probe = None
+        if verdict == DEAD and not self.end_shown:
             self.end_shown = True
             self.other_screens().no_moves()
 

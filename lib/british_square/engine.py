@@ -324,8 +324,9 @@ class Game:
             if not h:  # a card that fills a space is that column's new base
                 self.base[target] = 1
 
-    def _do(self, m):
-        """Apply a legal move; return the bits ``_undo`` needs besides the move."""
+    def apply(self, m):
+        """Apply the legal move ``m`` without recording it (for searches, which
+        keep their own path); return the bits ``retract`` needs besides ``m``."""
         taken = self._take(m >> 8)
         card = taken & 0xFF
         target = m & 0xFF
@@ -334,7 +335,8 @@ class Game:
             return taken >> 8 | (card // 13) << 5
         return taken >> 8
 
-    def _undo(self, m, flag):
+    def retract(self, m, flag):
+        """Take back ``m``, applied with ``apply`` (which returned ``flag``)."""
         source = m >> 8
         target = m & 0xFF
         # take the card back off its target
@@ -368,7 +370,7 @@ class Game:
 
     def push(self, m):
         """Apply the legal move ``m`` (unchecked) and record it; clears the redo list."""
-        flag = self._do(m)
+        flag = self.apply(m)
         i = self.history_count * 2
         if i + 2 > len(self.history):
             self._grow_history()
@@ -401,7 +403,7 @@ class Game:
             return None
         self.history_count -= 1
         m = self._history_move(self.history_count)
-        self._undo(m, self.history[self.history_count * 2] & ~_SOURCE_BITS)
+        self.retract(m, self.history[self.history_count * 2] & ~_SOURCE_BITS)
         return m
 
     def redo(self):
@@ -409,7 +411,7 @@ class Game:
         if self.history_count == self.history_end:
             return None
         m = self._history_move(self.history_count)
-        self._do(m)
+        self.apply(m)
         self.history_count += 1
         return m
 
@@ -439,85 +441,12 @@ class Game:
         return PLAYING if self.legal_moves(buffer) else LOST
 
     def dead(self, budget=1000, buffer=None):
-        """Can no sequence of moves put another card on a foundation?
+        """Can no sequence of moves put another card on a foundation? ``DEAD``,
+        ``ALIVE`` or ``UNKNOWN`` (budget spent): see ``search.dead_search``.
+        The position is left as it was."""
+        from british_square.search import dead_search
 
-        Searches the positions reachable without a foundation move, at most
-        ``budget`` of them: ``DEAD`` if none allows a foundation move, ``ALIVE``
-        once one does, ``UNKNOWN`` when the budget runs out. A won game is
-        ``ALIVE``. Uses the engine's own apply/undo, no recursion; the search
-        memory is one set of position hashes and four bytes per level. Repeats
-        are pruned by a 30-bit hash: at the default budget the odds that a
-        collision hides a line are about 1 in 2 000.
-        """
-        if self.is_won():
-            return ALIVE
-        if buffer is None:
-            buffer = bytearray(2 * MAX_MOVES)
-        seen = set()
-        seen.add(self._key())
-        path = bytearray(budget * 4)  # per level: source|flag, target, next move index (2)
-        depth = 0
-        next_index = 0
-        while True:
-            count = self.legal_moves(buffer)
-            for i in range(count):
-                if buffer[2 * i + 1] == FOUNDATION:
-                    result = ALIVE
-                    break
-            else:
-                result = None
-            if result is not None:
-                break
-            # the next move from here that reaches a position not seen yet
-            while next_index < count:
-                m = buffer[2 * next_index] << 8 | buffer[2 * next_index + 1]
-                next_index += 1
-                flag = self._do(m)
-                key = self._key()
-                if key not in seen:
-                    break
-                self._undo(m, flag)
-            else:  # all explored: back to the parent
-                if not depth:
-                    result = DEAD
-                    break
-                depth -= 1
-                p = depth * 4
-                self._undo((path[p] & _SOURCE_BITS) << 8 | path[p + 1], path[p] & ~_SOURCE_BITS)
-                next_index = path[p + 2] << 8 | path[p + 3]
-                continue
-            if len(seen) >= budget:
-                self._undo(m, flag)
-                result = UNKNOWN
-                break
-            seen.add(key)
-            p = depth * 4
-            path[p] = (m >> 8) | flag
-            path[p + 1] = m & 0xFF
-            path[p + 2] = next_index >> 8
-            path[p + 3] = next_index & 0xFF
-            depth += 1
-            next_index = 0
-        while depth:  # put the position back as it was
-            depth -= 1
-            p = depth * 4
-            self._undo((path[p] & _SOURCE_BITS) << 8 | path[p + 1], path[p] & ~_SOURCE_BITS)
-        return result
-
-    def _key(self):
-        """A 30-bit hash of the position, kept in small ints so that it allocates
-        nothing: ``h * 127`` modulo ``127 * 2**23 - 1``, one step per byte.
-        Foundations follow from the rest, so they are left out."""
-        h = self.stock_count
-        for i in range(self.waste_count):
-            h = (h & 0x7FFFFF) * 127 + (h >> 23) + self.waste[i] + 1
-        cells = self.cells
-        for c in range(self.columns):
-            h = (h & 0x7FFFFF) * 127 + (h >> 23) + self.base[c] * 17 + self.height[c] + 1
-            start = c * COLUMN_CAPACITY
-            for i in range(start, start + self.height[c]):
-                h = (h & 0x7FFFFF) * 127 + (h >> 23) + cells[i] + 1
-        return h
+        return next(dead_search(self, budget, buffer))  # no steps: its one value is the verdict
 
     # ------------------------------------------------------------- identity
 

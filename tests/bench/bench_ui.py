@@ -31,7 +31,7 @@ from benchlib import allocated, cost, loop_unit, report  # noqa: E402
 
 from british_square import app as app_module  # noqa: E402
 from british_square.controls import LEFT, RIGHT, SELECT, A, KeypadActions  # noqa: E402
-from british_square.engine import STOCK, WASTE, Game  # noqa: E402
+from british_square.engine import BRITISH, RULE_NAMES, STOCK, UNION, WASTE, Game  # noqa: E402
 
 BENCH = "ui"
 REPEAT = 20
@@ -180,21 +180,32 @@ def main():
         BENCH, "press_cost_drawn", drawn, "render loops", "same, with each refresh (VM framebuffer)"
     )
 
-    # the dead test once the stock is out, which a press may trigger
-    game = Game.new_deal(7)
+    # the dead test once the stock is out: the loop runs it a step per turn
+    for rules in (BRITISH, UNION):
+        step, steps = probe_step_cost(rules, app.moves, unit)
+        report(
+            BENCH,
+            "dead_probe_step_" + RULE_NAMES[rules],
+            step,
+            "loops",
+            "one loop turn of the dead test ({} positions; {} turns to its verdict)".format(
+                app_module.PROBE_STEP, steps
+            ),
+        )
+
+
+def probe_step_cost(rules, buffer, unit):
+    """Mean cost of one step of the app's dead test on deal 7 with the stock dealt out."""
+    from british_square.search import dead_search  # after the heap figures, as in the game
+
+    game = Game.new_deal(7, rules)
     while game.stock_count:
         game.push(STOCK << 8 | WASTE)
-
-    def dead_test():
-        game.dead(app_module.DEAD_BUDGET, app.moves)
-
-    report(
-        BENCH,
-        "dead_test",
-        round(cost(dead_test, 3, unit)),
-        "loops",
-        "dead test after a press, stock empty, budget {}".format(app_module.DEAD_BUDGET),
-    )
+    steps = 0
+    start = time.monotonic_ns()
+    for _ in dead_search(game, app_module.DEAD_BUDGET, buffer, app_module.PROBE_STEP):
+        steps += 1
+    return round((time.monotonic_ns() - start) / steps / unit), steps
 
 
 main()
