@@ -11,12 +11,13 @@ import sys
 
 sys.path.append("lib")
 sys.path.append("tests/bench")
+sys.path.append("tests/vm")
 
 from benchlib import allocated, cost, held, loop_unit, report  # noqa: E402
+from playout import policy_move  # noqa: E402
 
 from british_square import deal  # noqa: E402, F401  (imported up front: not part of a game's heap)
 from british_square.engine import (  # noqa: E402
-    FOUNDATION,
     MAX_MOVES,
     RULE_NAMES,
     Game,
@@ -27,15 +28,10 @@ def midgame(number, rules, buffer, steps=60):
     """A position some moves into deal ``number`` (a fixed policy, as in the VM tests)."""
     game = Game.new_deal(number, rules)
     for step in range(steps):
-        count = game.legal_moves(buffer)
-        if not count:
+        m = policy_move(game, step, number, buffer)
+        if m is None:
             break
-        pick = (step * 7 + number) % count
-        for i in range(count):
-            if buffer[2 * i + 1] == FOUNDATION:
-                pick = i
-                break
-        game.push(buffer[2 * pick] << 8 | buffer[2 * pick + 1])
+        game.push(m)
     return game
 
 

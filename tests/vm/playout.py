@@ -13,19 +13,28 @@ from british_square.engine import FOUNDATION, MAX_MOVES, RULE_NAMES, Game
 from british_square.notation import move_text, position_text
 
 
+def policy_move(game, step, number, buffer):
+    """The fixed policy's move at ``step`` of deal ``number``, or ``None``:
+    a foundation move if there is one, else one picked by a fixed formula."""
+    count = game.legal_moves(buffer)
+    if not count:
+        return None
+    pick = (step * 7 + number) % count
+    for i in range(count):
+        if buffer[2 * i + 1] == FOUNDATION:
+            pick = i
+            break
+    return buffer[2 * pick] << 8 | buffer[2 * pick + 1]
+
+
 def playout(number, rules, max_moves, buffer):
     game = Game.new_deal(number, rules)
     start = position_text(game)
     for step in range(max_moves):
-        count = game.legal_moves(buffer)
-        if not count:
+        m = policy_move(game, step, number, buffer)
+        if m is None:
             break
-        pick = (step * 7 + number) % count
-        for i in range(count):
-            if buffer[2 * i + 1] == FOUNDATION:
-                pick = i
-                break
-        game.push(buffer[2 * pick] << 8 | buffer[2 * pick + 1])
+        game.push(m)
         if step % 11 == 10:  # exercise undo and redo on the way
             game.undo()
             game.undo()
@@ -52,4 +61,5 @@ def main():
             print(playout(number, rules, max_moves, buffer))
 
 
-main()
+if __name__ == "__main__":
+    main()
