@@ -8,26 +8,17 @@ press costs are in empty-loop units (benchlib): at about 3.5 us per unit on a
 """
 
 import gc
-import os
 import sys
 import time
 
 _here = __file__.replace("\\", "/").rpartition("/")[0] or "."
-_root = _here + "/../.."
-for _name in ("/lib", "/hw"):
-    if _root + _name not in sys.path:
-        sys.path.append(_root + _name)
-# the Adafruit libraries: from the desktop venv when the caller did not put them on the path
-try:
-    import adafruit_display_text  # noqa: F401
-except ImportError:
-    _venv = _root + "/.venv/lib"
-    for _python in os.listdir(_venv):
-        sys.path.append(_venv + "/" + _python + "/site-packages")
+sys.path.append(_here)
+from benchlib import add_game_paths, allocated, cost, loop_unit, report  # noqa: E402
+
+add_game_paths(_here + "/../..")
 
 import board  # noqa: E402
 import keypad  # noqa: E402
-from benchlib import allocated, cost, loop_unit, report  # noqa: E402
 
 from british_square import app as app_module  # noqa: E402
 from british_square.controls import LEFT, RIGHT, SELECT, A, KeypadActions  # noqa: E402

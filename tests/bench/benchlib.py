@@ -9,6 +9,8 @@ from CircuitPython's published pystone rate on a Metro M4).
 
 import gc
 import json
+import os
+import sys
 import time
 
 SAMD51_US_PER_LOOP = 3.5
@@ -16,6 +18,21 @@ SAMD51_US_PER_LOOP = 3.5
 
 def _now_ns():
     return time.monotonic_ns()
+
+
+def add_game_paths(root):
+    """Put the game tree at ``root`` (``lib``, ``hw`` and ``root`` itself) on
+    ``sys.path``, and the desktop venv's Adafruit libraries when the caller
+    did not provide them."""
+    for folder in (root + "/lib", root + "/hw", root):
+        if folder not in sys.path:
+            sys.path.append(folder)
+    try:
+        import adafruit_display_text  # noqa: F401
+    except ImportError:
+        venv = root + "/.venv/lib"
+        for python in os.listdir(venv):
+            sys.path.append(venv + "/" + python + "/site-packages")
 
 
 def loop_unit(n=200000):

@@ -1,0 +1,92 @@
+"""Heap the game holds on a board, screen by screen, under CircuitPython's VM.
+
+Holds what a PyBadge would: the game's modules (``.mpy`` when ``BSQ_ROOT``
+names a deployed tree), the app on ``board.DISPLAY`` and a keypad reader
+(``FakeKeys`` in place of the shift register). No key script and no test
+harness are loaded until the figures are taken. It walks every screen and
+reports the heap in use on each, the peak (target: 64 KB with .mpy
+modules), and what ``code.py`` itself adds, compiled from source as a
+board does (imported last: importing it first pins memory in this VM).
+"""
+
+import gc
+import os
+import sys
+
+_here = __file__.replace("\\", "/").rpartition("/")[0] or "."
+sys.path.append(_here)
+from benchlib import add_game_paths, report  # noqa: E402
+
+# the game's tree: this repository, or a deployed copy named by BSQ_ROOT
+add_game_paths(os.getenv("BSQ_ROOT") or _here + "/../..")
+gc.collect()
+BEFORE = gc.mem_alloc()  # the interpreter's and the bench's own, before the game
+
+import board  # noqa: E402
+import keypad  # noqa: E402
+from adafruit_ticks import ticks_ms  # noqa: E402
+
+from british_square.app import App  # noqa: E402
+from british_square.controls import DOWN, A, KeypadActions  # noqa: E402
+from british_square.controls import START as START_BUTTON  # noqa: E402
+from british_square.engine import Game  # noqa: E402
+
+_ROWS_TO_HELP = 8  # menu rows from the top to Help
+
+
+def main():
+    display = board.DISPLAY
+    display.auto_refresh = False
+    keys = keypad.FakeKeys(key_count=8, max_events=64)
+    app = App(display, KeypadActions(keys, keypad.Event()), ticks_ms, Game.new_deal(7))
+    in_use = []
+
+    def note(screen):
+        display.refresh()
+        gc.collect()
+        in_use.append((screen, gc.mem_alloc() - BEFORE))
+
+    note("title")
+    app.handle(A)
+    note("play")
+    for _ in range(30):  # some play: deal from the stock
+        app.play(16 << 8 | 17)
+    note("play, 30 cards dealt")
+    app.handle(START_BUTTON)
+    note("menu")
+    for _ in range(_ROWS_TO_HELP):
+        app.handle(DOWN)
+    app.handle(A)
+    note("help")
+    for rules in range(3):
+        app.other_screens().rules(rules)
+        note("rules {}".format(rules))
+    app.other_screens().deal(7)
+    note("deal number")
+    app.other_screens().won()
+    note("won")
+    app.other_screens().no_moves()
+    note("no more moves")
+    app.show_play()
+    note("play again")
+
+    modules = "mpy" if _from_mpy() else "py"
+    for screen, used in in_use:
+        report("heap", "in_use " + screen, used, "bytes", "game modules from ." + modules)
+    gc.collect()
+    before_code = gc.mem_alloc()
+    import code  # noqa: F401
+
+    gc.collect()
+    code_py = gc.mem_alloc() - before_code
+    report("heap", "code.py", code_py, "bytes", "code.py's own bytecode, compiled on the board")
+    peak = max(used for _, used in in_use) + code_py
+    note = "every screen, with code.py; modules from .{} (<= 65536)".format(modules)
+    report("heap", "peak", peak, "bytes", note)
+
+
+def _from_mpy():
+    return sys.modules["british_square.app"].__file__.endswith(".mpy")
+
+
+main()
