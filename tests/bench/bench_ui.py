@@ -179,7 +179,7 @@ def main():
             "dead_probe_step_" + RULE_NAMES[rules],
             step,
             "loops",
-            "one loop turn of the dead test ({} positions; {} turns to its verdict)".format(
+            "one loop turn of the dead test ({} positions); loop turns to its verdict: {}".format(
                 app_module.PROBE_STEP, steps
             ),
         )
