@@ -15,7 +15,7 @@ module within what CircuitPython runs, like the rest of the package.
 import json
 import sys
 
-from british_square.cards import card_name
+from british_square.cards import NO_CARD, card_name
 from british_square.engine import (
     DEAD_NAMES,
     DOWN,
@@ -115,9 +115,8 @@ def show(game):
     lines.append("stock {} cards   waste {}".format(game.stock_count, " ".join(waste[-8:]) or "-"))
     found = []
     for suit in range(4):
-        n = game.foundations[suit]
-        top = n if n <= 13 else 27 - n
-        found.append("{} {}".format("CSHD"[suit], card_name(suit * 13 + top - 1)[0] if n else "-"))
+        top = game.foundation_top(suit)
+        found.append("{} {}".format("CSHD"[suit], "-" if top == NO_CARD else card_name(top)[0]))
     lines.append("foundations " + "  ".join(found) + "   dead test: " + DEAD_NAMES[game.dead(500)])
     return "\n".join(lines)
 

@@ -148,6 +148,14 @@ class Game:
             return n + 1
         return 26 - n
 
+    def foundation_top(self, suit):
+        """The card on top of the foundation of ``suit`` (A..K up, then K..A down),
+        or ``NO_CARD`` while it is empty."""
+        n = self.foundations[suit]
+        if not n:
+            return NO_CARD
+        return suit * 13 + (n if n <= 13 else 27 - n) - 1
+
     def score(self):
         """Cards on the foundations, 0-104: every game's result."""
         f = self.foundations
@@ -233,7 +241,7 @@ class Game:
                     continue
                 card = cells[source * COLUMN_CAPACITY + h - 1]
                 targets = empties if fills_any else 0
-            done = f[card // 13]
+            done = f[card // 13]  # ``_can_home``, inlined: this loop is the hot path
             if card % 13 + 1 == (done + 1 if done < 13 else 26 - done):
                 buffer[n] = source
                 buffer[n + 1] = FOUNDATION
@@ -342,9 +350,8 @@ class Game:
         # take the card back off its target
         if target == FOUNDATION:
             suit = (flag >> 5) & 3
-            n = self.foundations[suit]
-            self.foundations[suit] = n - 1
-            card = suit * 13 + (n if n <= 13 else 27 - n) - 1
+            card = self.foundation_top(suit)
+            self.foundations[suit] -= 1
         elif target == WASTE:
             self.waste_count -= 1
             card = self.waste[self.waste_count]

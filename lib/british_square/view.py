@@ -15,7 +15,7 @@ import vectorio
 from adafruit_display_text import bitmap_label
 
 from british_square import sheet
-from british_square.cards import const
+from british_square.cards import NO_CARD, const
 from british_square.engine import COLUMN_CAPACITY, DOWN, FOUNDATION, STOCK, UP, WASTE
 from british_square.layout import SCREEN_H, SCREEN_W, TEXT_Y
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
@@ -295,11 +295,11 @@ class View:
             self._put(self.waste_slot, top, layout.waste_y, look)
         elif pile == FOUNDATION:
             for suit in range(4):
-                n = game.foundations[suit]
-                if not n:
+                card = game.foundation_top(suit)
+                if card == NO_CARD:
                     tile = sheet.TILE_FOUNDATION + suit
-                else:  # A..K up, then K..A down
-                    tile = FIRST_CARD + suit * 13 + (n if n <= 13 else 27 - n) - 1
+                else:
+                    tile = FIRST_CARD + card
                 look = self.looks[layout.foundation_stop + suit]
                 self._put(self.foundation_slot + suit, tile, layout.foundation_y[suit], look)
 
