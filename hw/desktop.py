@@ -24,7 +24,7 @@ from british_square.controls import (
     B,
     Repeater,
 )
-from british_square.keyscript import ScriptPlayer, parse_script
+from british_square.keyscript import ScriptPlayer, script_from_options
 
 WIDTH = 160
 HEIGHT = 128
@@ -158,18 +158,15 @@ class Hardware:
         else:
             self.shot_folder = self.shot or "."
         if self.headless:
-            script = options.get("keys") or ""
-            if not (script or options.get("keys-file") or options.get("shot")):
+            default = ""
+            if not (options.get("keys") or options.get("keys-file") or options.get("shot")):
                 # the opening position, at the window's size
-                script = "a"  # past the title screen
+                default = "a"  # past the title screen
                 self.scale = self.scale if options.get("scale") else WINDOW_SCALE
                 print("No screen to open a window on: running headless; the screen goes to")
                 print("{}.".format(self.shot))
                 print("Give --keys and --shot to play a key script (see code.py).")
-            if options.get("keys-file"):
-                with open(options["keys-file"]) as f:
-                    script += " " + f.read()
-            parse_script(script)  # every word checked before the game starts
+            script = script_from_options(options, default)
             self.actions = ScriptActions(script, self.display, self.shot_folder, self.scale)
         else:
             self.actions = KeyboardActions()

@@ -17,7 +17,7 @@ import keypad
 from adafruit_ticks import ticks_ms
 
 from british_square.controls import KEY_ACTIONS, NONE, KeypadActions
-from british_square.keyscript import ScriptPlayer, parse_script
+from british_square.keyscript import ScriptPlayer, script_from_options
 
 
 class ScriptedKeys:
@@ -66,12 +66,8 @@ class Hardware:
     def __init__(self, options):
         self.display = board.DISPLAY
         self.display.auto_refresh = False
-        script = options.get("keys") or os.getenv("BSQ_KEYS") or ""
-        if options.get("keys-file"):
-            with open(options["keys-file"]) as f:
-                script += " " + f.read()
+        script = script_from_options(options, os.getenv("BSQ_KEYS") or "")
         shots = options.get("shot") or os.getenv("BSQ_SHOTS") or "."
-        parse_script(script)  # every word checked before the game starts
         self.actions = ScriptedKeys(script, shots)
         self.ticks_ms = ticks_ms
         self.idle = None

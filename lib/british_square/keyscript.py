@@ -48,6 +48,17 @@ def parse_script(script):
     return out
 
 
+def script_from_options(options, default=""):
+    """The key script of ``--keys`` (else ``default``) followed by the file named
+    by ``--keys-file``; every word is checked before the game starts."""
+    script = options.get("keys") or default
+    if options.get("keys-file"):
+        with open(options["keys-file"]) as f:
+            script += " " + f.read()
+    parse_script(script)
+    return script
+
+
 class ScriptPlayer:
     """Plays a key script one action per call, the way a person presses: only
     when the game has taken the last one. The script stays text and is read
