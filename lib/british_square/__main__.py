@@ -31,6 +31,7 @@ from british_square.notation import (
     move_text,
     parse_move,
     parse_position,
+    pile_text,
     position_dict,
     position_text,
     rules_from_name,
@@ -83,14 +84,14 @@ def show(game):
     )
     arrows = {UP: "up", DOWN: "down"}
     if game.columns == 4:
-        names = ["  {:<5}".format(chr(97 + c)) for c in range(4)]
+        names = ["  {:<5}".format(pile_text(c)) for c in range(4)]
         lines.append("".join(names))
         tallest = max(game.height)
         for depth in range(tallest):
             row = []
             for c in range(4):
                 if depth < game.height[c]:
-                    card = game.cells[c * 16 + depth]
+                    card = game.column(c)[depth]
                     mark = "." if depth == game.base[c] and depth else " "
                     row.append(" {}{:<5}".format(mark, card_name(card)))
                 else:
@@ -103,11 +104,11 @@ def show(game):
         for r in range(4):
             row = []
             for c in range(r * 4, r * 4 + 4):
-                top = game.column(c)
-                text = card_name(top[-1]) if top else "--"
+                top = game.top(c)
+                text = "--" if top == NO_CARD else card_name(top)
                 row.append(
                     "{}:{}({}){:<4}".format(
-                        chr(97 + c), text, len(top), arrows.get(game.direction(c), "")
+                        pile_text(c), text, game.height[c], arrows.get(game.direction(c), "")
                     )
                 )
             lines.append("  ".join(row).rstrip())
