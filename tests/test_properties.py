@@ -61,7 +61,7 @@ def random_position(seed, rules):
         columns.append(cards[:k])
         del cards[:k]
     cut = rng.randint(0, len(cards))
-    bases = sizes
+    bases = [len(column) for column in columns]  # fewer than drawn when the cards ran out
     return build_game(RULES.index(rules), columns, bases, cards[:cut], cards[cut:], foundations)
 
 
