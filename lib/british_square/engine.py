@@ -474,6 +474,22 @@ class Game:
         other.history_end = self.history_end
         return other
 
+    def copy_position_from(self, other):
+        """Take ``other``'s position (same rules), not its history: for a search
+        that reuses one game instead of allocating a copy each time."""
+        if other.rules != self.rules:
+            raise ValueError("copy_position_from needs a game of the same rules")
+        self.deal_number = other.deal_number
+        self.cells[:] = other.cells
+        self.height[:] = other.height
+        self.base[:] = other.base
+        self.stock[:] = other.stock
+        self.stock_count = other.stock_count
+        self.waste[:] = other.waste
+        self.waste_count = other.waste_count
+        self.foundations[:] = other.foundations
+        self.history_count = self.history_end = 0
+
     def __repr__(self):
         from british_square.notation import position_text
 

@@ -1,108 +1,190 @@
 """Searches over positions: the dead-position test (and, later, the solver).
 
-Searches move on the game itself with ``Game.apply`` / ``Game.retract`` and
-keep their own path, so they never touch its history. Kept out of the engine
-module so that a game in play does not carry this code until it needs it.
+Searches move on a copy of the game with ``Game.apply`` / ``Game.retract``
+and keep their own path, so they never touch the game or its history. Kept
+out of the engine module so that a game in play does not carry this code
+until it needs it.
 """
 
-from british_square.engine import ALIVE, COLUMN_CAPACITY, DEAD, FOUNDATION, MAX_MOVES, UNKNOWN
+from array import array
+
+from british_square.cards import const
+from british_square.engine import ALIVE, COLUMN_CAPACITY, DEAD, FOUNDATION, MAX_MOVES, UNKNOWN, Game
+
+_NEW = const(0)
+_SEEN = const(1)
+_FULL = const(2)
+
+
+class DeadSearch:
+    """Can no sequence of moves put another card on a foundation?
+
+    ``start(game)`` sets up the test on a copy of ``game``; ``step(n)`` looks
+    at up to ``n`` more positions and returns ``None`` while it goes on, then
+    its verdict: ``DEAD`` if none of the positions reachable without a
+    foundation move allows one, ``ALIVE`` once one does (a won game is
+    ``ALIVE``), ``UNKNOWN`` once ``budget`` positions are seen. Iterative (no
+    recursion), and its memory is made once, in ``__init__``: a table of
+    position keys and a path of five bytes per level. A game can run it after
+    every move without the heap moving.
+
+    Repeats are pruned by two independent hashes of the position
+    (``position_key`` with two bases and moduli): a new position is skipped
+    only when its 30-bit first hash and 16 bits of its second equal those of
+    one already seen. A false ``DEAD`` needs two different positions among
+    at most ``budget`` to agree on all 46 bits: for a budget of 300 a chance
+    below 300**2 / 2**47, about 1 in 1.5 billion searches (one 30-bit hash
+    alone, as before, was about 1 in 24 000).
+    """
+
+    def __init__(self, budget=300, buffer=None):
+        size = 1
+        while size <= budget + budget // 2:  # at most two thirds full: short probe runs
+            size <<= 1
+        self.budget = budget
+        self.mask = size - 1
+        self.keys_a = array("l", range(size))  # first hash + 1; 0 is an empty slot
+        self.keys_b = array("H", range(size))  # 16 bits of the second hash
+        self.path = bytearray(budget * 5)  # per level: source, target, undo flag, next move (2)
+        self.buffer = buffer if buffer is not None else bytearray(2 * MAX_MOVES)
+        self.game = None  # the copy searched
+        self.seen = 0
+        self.depth = 0
+        self.next_index = 0
+        self.whole_waste = False
+        self.verdict = UNKNOWN
+        self.running = False
+
+    def start(self, game):
+        """Set up the test on a copy of ``game``'s position (``game`` is not touched)."""
+        probe = self.game
+        if probe is None or probe.rules != game.rules:
+            probe = self.game = Game(game.rules)
+        probe.copy_position_from(game)
+        keys_a = self.keys_a
+        for i in range(self.mask + 1):
+            keys_a[i] = 0
+        self.seen = 0
+        self.depth = 0
+        self.next_index = 0
+        # With the stock out the waste can only shrink from the top, so its
+        # length names it; with cards to deal its order must be hashed.
+        self.whole_waste = probe.stock_count > 0
+        self.running = True
+        if probe.is_won():
+            self._finish(ALIVE)
+        else:
+            self._add(probe)
+
+    def _finish(self, verdict):
+        self.verdict = verdict
+        self.running = False
+        return verdict
+
+    def _add(self, game):
+        """Note the position of ``game``: ``_NEW``, ``_SEEN`` (both its hashes
+        were), or ``_FULL`` (new, but ``budget`` positions are seen already)."""
+        whole = self.whole_waste
+        a = position_key(game, whole, 127, 0x7FFFFF, 23)
+        b = position_key(game, whole, 251, 0x3FFFFF, 22) & 0xFFFF
+        keys_a, keys_b, mask = self.keys_a, self.keys_b, self.mask
+        i = a & mask
+        a += 1
+        while True:
+            there = keys_a[i]
+            if not there:
+                if self.seen >= self.budget:
+                    return _FULL
+                keys_a[i] = a
+                keys_b[i] = b
+                self.seen += 1
+                return _NEW
+            if there == a and keys_b[i] == b:
+                return _SEEN
+            i = (i + 1) & mask
+
+    def step(self, positions):
+        """Look at up to ``positions`` new positions: ``None`` while the search
+        goes on, then its verdict (again on every later call)."""
+        if not self.running:
+            return self.verdict
+        game, buffer, path = self.game, self.buffer, self.path
+        depth, next_index = self.depth, self.next_index
+        stop_at = self.seen + positions
+        while True:
+            count = game.legal_moves(buffer)
+            for i in range(count):
+                if buffer[2 * i + 1] == FOUNDATION:
+                    return self._finish(ALIVE)
+            # the next move from here that reaches a position not seen yet
+            while next_index < count:
+                m = buffer[2 * next_index] << 8 | buffer[2 * next_index + 1]
+                next_index += 1
+                flag = game.apply(m)
+                added = self._add(game)
+                if added == _NEW:
+                    break
+                if added == _FULL:
+                    return self._finish(UNKNOWN)
+                game.retract(m, flag)
+            else:  # all explored: back to the parent
+                if not depth:
+                    return self._finish(DEAD)
+                depth -= 1
+                p = depth * 5
+                game.retract(path[p] << 8 | path[p + 1], path[p + 2])
+                next_index = path[p + 3] << 8 | path[p + 4]
+                continue
+            p = depth * 5
+            path[p] = m >> 8
+            path[p + 1] = m & 0xFF
+            path[p + 2] = flag
+            path[p + 3] = next_index >> 8
+            path[p + 4] = next_index & 0xFF
+            depth += 1
+            next_index = 0
+            if self.seen >= stop_at:
+                self.depth, self.next_index = depth, next_index
+                return None
+
+    def run(self, game):
+        """The verdict for ``game``, in one go."""
+        self.start(game)
+        return self.step(self.budget + 1)  # it never sees more than its budget
 
 
 def dead_search(game, budget=1000, buffer=None, every=0):
-    """Can no sequence of moves put another card on a foundation of ``game``?
-
-    A generator: it yields ``None`` after each ``every`` new positions (never,
-    if 0) and finally its verdict: ``DEAD`` if none of the positions reachable
-    without a foundation move allows one, ``ALIVE`` once one does (a won game
-    is ``ALIVE``), ``UNKNOWN`` once ``budget`` positions are seen. Iterative,
-    no recursion; its memory is one set of position hashes and five bytes per
-    level. Repeats are pruned by a 30-bit hash: at the default budget the odds
-    that a collision hides a line are about 1 in 2 000.
-
-    Run to its end it leaves ``game`` as it found it; while suspended the
-    position is somewhere inside the search, so a caller that steps it (to
-    stay responsive) runs it on ``game.copy()``. It reads ``buffer`` only
-    between steps, so that caller may use the same buffer meanwhile.
-    """
-    if game.is_won():
-        yield ALIVE
-        return
-    if buffer is None:
-        buffer = bytearray(2 * MAX_MOVES)
-    # With the stock out the waste can only shrink from the top, so its
-    # length names it; with cards to deal its order must be hashed.
-    whole_waste = game.stock_count > 0
-    seen = set()
-    seen.add(position_key(game, whole_waste))
-    path = bytearray(budget * 5)  # per level: source, target, undo flag, next move index (2)
-    depth = 0
-    next_index = 0
+    """The dead test (``DeadSearch``) as a generator: it yields ``None`` after
+    each ``every`` new positions (never, if 0) and finally its verdict. It
+    searches a copy: ``game`` is never touched."""
+    search = DeadSearch(budget, buffer)
+    search.start(game)
     while True:
-        count = game.legal_moves(buffer)
-        for i in range(count):
-            if buffer[2 * i + 1] == FOUNDATION:
-                result = ALIVE
-                break
-        else:
-            result = None
-        if result is not None:
-            break
-        # the next move from here that reaches a position not seen yet
-        while next_index < count:
-            m = buffer[2 * next_index] << 8 | buffer[2 * next_index + 1]
-            next_index += 1
-            flag = game.apply(m)
-            key = position_key(game, whole_waste)
-            if key not in seen:
-                break
-            game.retract(m, flag)
-        else:  # all explored: back to the parent
-            if not depth:
-                result = DEAD
-                break
-            depth -= 1
-            p = depth * 5
-            game.retract(path[p] << 8 | path[p + 1], path[p + 2])
-            next_index = path[p + 3] << 8 | path[p + 4]
-            continue
-        if len(seen) >= budget:
-            game.retract(m, flag)
-            result = UNKNOWN
-            break
-        seen.add(key)
-        p = depth * 5
-        path[p] = m >> 8
-        path[p + 1] = m & 0xFF
-        path[p + 2] = flag
-        path[p + 3] = next_index >> 8
-        path[p + 4] = next_index & 0xFF
-        depth += 1
-        next_index = 0
-        if every and not len(seen) % every:
-            yield None
-    while depth:  # put the position back as it was
-        depth -= 1
-        p = depth * 5
-        game.retract(path[p] << 8 | path[p + 1], path[p + 2])
-    yield result
+        verdict = search.step(every or budget + 1)
+        if verdict is not None:
+            yield verdict
+            return
+        yield None
 
 
-def position_key(game, whole_waste=True):
-    """A 30-bit hash of the position, kept in small ints so that it allocates
-    nothing: ``h * 127`` modulo ``127 * 2**23 - 1``, one step per byte.
-    Foundations follow from the rest, so they are left out; the waste is
-    hashed by its length alone unless ``whole_waste``."""
+def position_key(game, whole_waste=True, base=127, low=0x7FFFFF, shift=23):
+    """A 30-bit polynomial hash of the position, kept in small ints so that it
+    allocates nothing: ``h * base`` modulo ``base * 2**shift - 1`` (``low`` is
+    ``2**shift - 1``), one step per byte. Foundations follow from the rest, so
+    they are left out; the waste is hashed by its length alone unless
+    ``whole_waste``. Lengths come before the cards they count, so two
+    different positions give different byte sequences."""
     h = game.stock_count * 89 + game.waste_count
     if whole_waste:
         waste = game.waste
         for i in range(game.waste_count):
-            h = (h & 0x7FFFFF) * 127 + (h >> 23) + waste[i] + 1
+            h = (h & low) * base + (h >> shift) + waste[i] + 1
     cells = game.cells
     height = game.height
-    base = game.base
+    game_base = game.base
     for c in range(game.columns):
-        h = (h & 0x7FFFFF) * 127 + (h >> 23) + base[c] * 17 + height[c] + 1
+        h = (h & low) * base + (h >> shift) + game_base[c] * 17 + height[c] + 1
         start = c * COLUMN_CAPACITY
         for i in range(start, start + height[c]):
-            h = (h & 0x7FFFFF) * 127 + (h >> 23) + cells[i] + 1
+            h = (h & low) * base + (h >> shift) + cells[i] + 1
     return h
