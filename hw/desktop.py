@@ -12,6 +12,8 @@ import os
 import sys
 import time
 
+from keyscript import ScriptPlayer, script_source
+
 from british_square.controls import (
     DOWN,
     LEFT,
@@ -24,7 +26,6 @@ from british_square.controls import (
     B,
     Repeater,
 )
-from british_square.keyscript import ScriptPlayer, script_from_options
 
 WIDTH = 160
 HEIGHT = 128
@@ -120,11 +121,30 @@ class KeyboardActions:
         return self.repeater.poll(now)
 
 
+def font_bitmap():
+    """The built-in 6x12 font as one bitmap, glyph ``ord(c) - 32`` in tile
+    ``ord(c) - 32``, as CircuitPython's ``terminalio.FONT.bitmap`` holds it.
+    Blinka draws the same font (Terminus 6x12) but as one bitmap per glyph."""
+    import displayio
+    import terminalio
+
+    from british_square.textgrid import FIRST_CHAR, FONT_H, FONT_W, LAST_CHAR
+
+    count = LAST_CHAR - FIRST_CHAR + 1
+    bitmap = displayio.Bitmap(FONT_W * count, FONT_H, 2)
+    for tile in range(count):
+        glyph = terminalio.FONT.get_glyph(FIRST_CHAR + tile)
+        for y in range(FONT_H):
+            for x in range(FONT_W):
+                bitmap[tile * FONT_W + x, y] = glyph.bitmap[glyph.tile_index * FONT_W + x, y]
+    return bitmap
+
+
 class ScriptActions(ScriptPlayer):
     """Actions from a key script; ``shot:NAME`` saves the screen as NAME.png."""
 
-    def __init__(self, script, display, shot_folder, scale=1):
-        super().__init__(script, self.save_shot)
+    def __init__(self, source, display, shot_folder, scale=1):
+        super().__init__(source[0], source[1], self.save_shot)
         self.display = display
         self.shot_folder = shot_folder
         self.scale = scale
@@ -166,11 +186,12 @@ class Hardware:
                 print("No screen to open a window on: running headless; the screen goes to")
                 print("{}.".format(self.shot))
                 print("Give --keys and --shot to play a key script (see code.py).")
-            script = script_from_options(options, default)
-            self.actions = ScriptActions(script, self.display, self.shot_folder, self.scale)
+            source = script_source(options, default)
+            self.actions = ScriptActions(source, self.display, self.shot_folder, self.scale)
         else:
             self.actions = KeyboardActions()
         self.clock = None
+        self.font = font_bitmap()
 
     def idle(self):
         if not self.headless:
@@ -180,13 +201,13 @@ class Hardware:
                 self.clock = pygame.time.Clock()
             self.clock.tick(60)
 
-    def finish(self, app):
-        """After the loop: the final screenshot and the engine position."""
-        from british_square.notation import position_text
+    def started(self, app):
+        pass
 
+    def finish(self, app):
+        """After the loop: the final screenshot."""
         if self.shot:
             path = self.shot
             if not path.lower().endswith(".png"):
                 path = os.path.join(path, "final.png")
             save_png(self.display, path, self.scale)
-        print("position:", position_text(app.game))

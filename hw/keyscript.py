@@ -1,10 +1,19 @@
-"""Key scripts: the words that drive the game in tests, the VM and headless runs.
+"""Key scripts: the words that drive the game in tests, under the VM and headless.
 
-Loaded by the VM and desktop adapters only, never on a board. A script is
-words separated by spaces or commas: an action name (``up down left right a
-b select start``, or ``u d l r``, ``sel``), optionally ``*N`` to repeat it;
-``shot:NAME`` saves the screen there; ``wait:MS`` lets the game run on (a
-flash, the celebration) for that many milliseconds.
+Used by the desktop and VM adapters only: it lives in ``hw/`` and never goes
+to a board. A script is words separated by white space (spaces, tabs, line
+ends) or commas:
+
+- an action (``up down left right a b select start``, or ``u d l r sel``),
+  optionally ``*N`` to repeat it (N from 1 to 9999);
+- ``shot:NAME`` saves the screen as NAME (letters, digits, ``-``, ``_``,
+  ``.``; not starting with a dot, at most 40 characters);
+- ``wait:MS`` lets the game run on (a flash, the celebration) for MS
+  milliseconds (0 to 999999).
+
+``--keys`` and ``--keys-file`` are read by one tokenizer (``WordReader``), a
+word at a time, so a long script never sits whole on the heap; every word is
+checked (``check_script``) before the game starts.
 """
 
 from british_square.controls import (
@@ -20,72 +29,139 @@ from british_square.controls import (
 )
 
 _SHORT = {"u": UP, "d": DOWN, "l": LEFT, "r": RIGHT, "sel": SELECT}
+_SEPARATORS = b" \t\n\r\x0b\x0c,"
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."
+MAX_WORD = 64
+# What a word is (``parse_word``).
+ACTION = 0
+SHOT = 1
+WAIT = 2
+
+
+class WordReader:
+    """The words of ``text`` and then of the file at ``path``, one at a time."""
+
+    def __init__(self, text="", path=None):
+        self.text = text.encode() + b" " if text else b""  # a word ends with the text
+        self.at = 0
+        self.file = open(path, "rb") if path else None
+        self.chunk = bytearray(64)
+        self.chunk_end = 0
+        self.chunk_at = 0
+        self.word = bytearray(MAX_WORD)
+        self.count = 0  # words read so far
+
+    def _byte(self):
+        """The next byte of the script, or -1 at its end."""
+        if self.at < len(self.text):
+            self.at += 1
+            return self.text[self.at - 1]
+        if self.chunk_at >= self.chunk_end:
+            if self.file is None:
+                return -1
+            self.chunk_end = self.file.readinto(self.chunk) or 0
+            self.chunk_at = 0
+            if not self.chunk_end:
+                self.close()
+                return -1
+        self.chunk_at += 1
+        return self.chunk[self.chunk_at - 1]
+
+    def next_word(self):
+        """The next word as a string, or ``None`` at the end."""
+        byte = self._byte()
+        while byte >= 0 and byte in _SEPARATORS:
+            byte = self._byte()
+        if byte < 0:
+            return None
+        size = 0
+        while byte >= 0 and byte not in _SEPARATORS:
+            if size == MAX_WORD:
+                self.close()
+                raise ValueError("word {} of the key script is too long".format(self.count + 1))
+            if byte > 126 or byte < 32:
+                self.close()
+                raise ValueError(
+                    "word {} of the key script has a byte that is not printable ASCII".format(
+                        self.count + 1
+                    )
+                )
+            self.word[size] = byte
+            size += 1
+            byte = self._byte()
+        self.count += 1
+        return bytes(self.word[:size]).decode()
+
+    def close(self):
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+def _number(text, word, low, high):
+    if not text or len(text) > 6 or not all("0" <= c <= "9" for c in text):
+        raise ValueError("bad key {!r} in the key script".format(word))
+    value = int(text)
+    if not low <= value <= high:
+        raise ValueError("bad key {!r} in the key script: {} to {}".format(word, low, high))
+    return value
 
 
 def parse_word(word):
-    """A list of what one script word stands for: action numbers or a ``shot:``/``wait:`` word.
-    An unknown word raises ``ValueError`` naming it."""
+    """``(ACTION, action, count)``, ``(SHOT, name, 1)`` or ``(WAIT, ms, 1)`` for one
+    script word; ``ValueError`` naming it if it is none of those."""
     if word.startswith("shot:"):
-        return [word]
+        name = word[5:]
+        if not name or name[0] == "." or len(name) > 40 or not all(c in _NAME_CHARS for c in name):
+            raise ValueError("bad shot name {!r} in the key script".format(word))
+        return SHOT, name, 1
     if word.startswith("wait:"):
-        int(word[5:])
-        return [word]
-    name, _, count = word.lower().partition("*")
+        return WAIT, _number(word[5:], word, 0, 999999), 1
+    name, star, count = word.lower().partition("*")
     if name in _SHORT:
         action = _SHORT[name]
     elif name in ACTION_NAMES:
         action = ACTION_NAMES.index(name)
     else:
         raise ValueError("bad key {!r} in the key script".format(word))
-    return [action] * (int(count) if count else 1)
+    return ACTION, action, _number(count, word, 1, 9999) if star else 1
 
 
-def parse_script(script):
-    """The whole script as one list (see ``parse_word``); checks every word."""
-    out = []
-    for word in script.replace(",", " ").split():
-        out += parse_word(word)
-    return out
+def check_script(text="", path=None):
+    """Read the whole script once and check every word (``ValueError`` names the
+    first bad one); returns the number of words."""
+    reader = WordReader(text, path)
+    try:
+        while True:
+            word = reader.next_word()
+            if word is None:
+                return reader.count
+            parse_word(word)
+    finally:
+        reader.close()
 
 
-def script_from_options(options, default=""):
-    """The key script of ``--keys`` (else ``default``) followed by the file named
-    by ``--keys-file``; every word is checked before the game starts."""
-    script = options.get("keys") or default
-    if options.get("keys-file"):
-        with open(options["keys-file"]) as f:
-            script += " " + f.read()
-    parse_script(script)
-    return script
+def script_source(options, default=""):
+    """``(text, path)`` of the key script the options give: ``--keys`` (else
+    ``default``), then the file named by ``--keys-file``. Checked first."""
+    text = options.get("keys") or default
+    path = options.get("keys-file")
+    check_script(text, path)
+    return text, path
 
 
 class ScriptPlayer:
     """Plays a key script one action per call, the way a person presses: only
-    when the game has taken the last one. The script stays text and is read
-    a word at a time, to keep the heap for the game. ``save_shot(name)`` is
-    called for ``shot:`` words; ``finished`` turns true after the last word."""
+    when the game has taken the last one. ``save_shot(name)`` is called for
+    ``shot:`` words; ``finished`` turns true after the last word."""
 
-    def __init__(self, script, save_shot):
-        self.script = script.replace(",", " ")
-        self.at = 0  # where the next word starts
-        self.pending = []  # what the current word still stands for
+    def __init__(self, text, path, save_shot):
+        self.reader = WordReader(text, path)
         self.save_shot = save_shot
+        self.action = NONE  # the action of the current word, and how many more times
+        self.left = 0
         self.wait_until = None
         self.finished = False
-
-    def _next_item(self):
-        while not self.pending:
-            script = self.script
-            start = self.at
-            while start < len(script) and script[start] == " ":
-                start += 1
-            if start >= len(script):
-                return None
-            end = script.find(" ", start)
-            end = len(script) if end < 0 else end
-            self.at = end
-            self.pending = parse_word(script[start:end])
-        return self.pending.pop(0)
 
     def next_action(self, now):
         """The next action of the script, or ``NONE`` (waiting, or at the end)."""
@@ -93,14 +169,18 @@ class ScriptPlayer:
             if ticks_diff(now, self.wait_until) < 0:
                 return NONE
             self.wait_until = None
-        while True:
-            item = self._next_item()
-            if item is None:
+        while not self.left:
+            word = self.reader.next_word()
+            if word is None:
                 self.finished = True
                 return NONE
-            if not isinstance(item, str):
-                return item
-            if item.startswith("wait:"):
-                self.wait_until = ticks_add(now, int(item[5:]))
+            kind, value, count = parse_word(word)
+            if kind == ACTION:
+                self.action, self.left = value, count
+            elif kind == WAIT:
+                self.wait_until = ticks_add(now, value)
                 return NONE
-            self.save_shot(item[5:])
+            else:
+                self.save_shot(value)
+        self.left -= 1
+        return self.action

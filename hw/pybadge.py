@@ -23,6 +23,10 @@ class Hardware:
         self.actions = KeypadActions(keys, keypad.Event())
         self.ticks_ms = ticks_ms
         self.idle = None
+        self.font = None  # the built-in font
+
+    def started(self, app):
+        pass
 
     def finish(self, app):
         pass

@@ -65,6 +65,10 @@ class Hardware:
         self.actions = GamerActions()
         self.ticks_ms = ticks_ms
         self.idle = None
+        self.font = None  # the built-in font
+
+    def started(self, app):
+        pass
 
     def finish(self, app):
         pass

@@ -117,6 +117,8 @@ class Expected:
 
 def expected_screen(game, sprites=None):
     """Paint the piles of ``game`` as the view must draw them (no cursor, no highlight)."""
+    from british_square.layout import GAP
+
     sprites = sprites or Sprites()
     layout = Layout(game.columns)
     out = Expected()
@@ -126,10 +128,16 @@ def expected_screen(game, sprites=None):
         if not h:
             out.paint(sprites.card_tile(sheet.TILE_EMPTY), layout.pile_x[c], layout.pile_y[c], name)
         elif layout.british:
-            for i in range(h):
-                card = game.cells[c * COLUMN_CAPACITY + i]
-                tile = sprites.card_tile(FIRST_CARD + card)
-                out.paint(tile, layout.pile_x[c], layout.card_y(c, i, h), name)
+            rows = layout.shown_rows(h)
+            for row in range(rows):
+                k = layout.shown_card(row, h, game.base[c])
+                tile = (
+                    sheet.TILE_GAP if k == GAP else FIRST_CARD + game.cells[c * COLUMN_CAPACITY + k]
+                )
+                rows_shown = sprites.card_tile(tile)
+                if row < rows - 1:  # covered: only its top strip shows
+                    rows_shown = rows_shown[: sheet.TOP_H]
+                out.paint(rows_shown, layout.pile_x[c], layout.card_y(c, row), name)
         else:
             tile = sprites.card_tile(FIRST_CARD + game.top(c))
             out.paint(tile, layout.pile_x[c], layout.pile_y[c], name)
@@ -157,7 +165,13 @@ def expected_screen(game, sprites=None):
         else:
             tile = sheet.TILE_FOUNDATION + suit
         x, y = layout.foundation_x[suit], layout.foundation_y[suit]
-        out.paint(sprites.card_tile(tile), x, y, "foundation " + "CSHD"[suit])
+        name = "foundation " + "CSHD"[suit]
+        out.paint(sprites.card_tile(tile), x, y, name)
+        mark = sheet.SMALL_NONE
+        if f:
+            marks = {13: sheet.SMALL_KING, 26: sheet.SMALL_DONE}
+            mark = marks.get(f, sheet.SMALL_UP if f < 13 else sheet.SMALL_DOWN)
+        out.paint(sprites.small(mark), layout.mark_x[suit], layout.mark_y[suit], name + " mark")
     return out
 
 

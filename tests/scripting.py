@@ -1,9 +1,10 @@
 """Key scripts that play chosen moves, for tests, screenshots and tools.
 
-Not loaded by the game. ``ScriptWriter`` keeps its own copy of the game and of
-the cursor, and writes the presses a player would make: walk the cursor to
-the card, A, walk to the target, A (B for a card going home, A on the stock
-to deal, A on an empty column to fill it from the stock).
+Test support: never on a board, never loaded by the game. ``ScriptWriter``
+keeps its own copy of the game and of the cursor, and writes the presses a
+player would make: walk the cursor to the card, A, walk to the target, A (B
+for a card going home, A on the stock to deal, A on an empty column to fill
+it from the stock).
 """
 
 from british_square.controls import ACTION_NAMES
@@ -101,9 +102,14 @@ class ScriptWriter:
         row = MENU_ITEMS.index(item)
         self.press("start", *(["down"] * row), "a")
 
+    def abandon(self):
+        """Answer "Abandon this game?" (asked when the game has moves and is not over)."""
+        if self.game.history_end and not self.game.is_won():
+            self.press("a")
+
     def deal(self, number, rules=None):
         """Menu, Deal number, type ``number``, A: the new deal is on the screen."""
-        current = self.game.deal_number
+        current = self.game.deal_number or 1
         self.menu("Deal number")
         digit = 4
         for position in range(5):
@@ -118,6 +124,7 @@ class ScriptWriter:
                 digit += 1
             self.press(*(["up"] * ((want - have) % 10)))
         self.press("a")
+        self.abandon()
         self.start(Game.new_deal(number, self.game.rules if rules is None else rules))
 
     def rules(self, rules):
@@ -125,6 +132,7 @@ class ScriptWriter:
         self.menu("Rules: ")
         self.press(*(["right"] * ((rules - self.game.rules) % 3)))
         self.press("a")
+        self.abandon()
         self.start(Game.new_deal(self.game.deal_number, rules))
 
     def text(self):

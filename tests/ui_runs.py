@@ -8,15 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+from scripting import ScriptWriter
+
 from british_square.engine import AMERICAN, Game
-from british_square.scripting import ScriptWriter
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE = ROOT / "code.py"
 LIB = ROOT / "lib"
 HW = ROOT / "hw"
 # the Adafruit libraries the game imports on a board (requirements-device.txt)
-DEVICE_LIBS = ("adafruit_display_text", "adafruit_ticks")
+DEVICE_LIBS = ("adafruit_ticks",)
 
 
 def session_writer():
@@ -98,7 +99,8 @@ def mpy_tree(folder, mpy_cross):
     package = folder / "lib" / "british_square"
     package.mkdir(parents=True)
     for source in (LIB / "british_square").glob("*.py"):
-        compile_mpy(mpy_cross, source, package / (source.stem + ".mpy"))
+        if source.stem != "__main__":  # the desktop command
+            compile_mpy(mpy_cross, source, package / (source.stem + ".mpy"))
     shutil.copy(LIB / "british_square" / "cards.bmp", package)
     (folder / "hw").mkdir()
     for source in HW.glob("*.py"):

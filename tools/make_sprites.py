@@ -61,7 +61,7 @@ SUIT_GLYPHS = (
     ("...#...", "..###..", ".#####.", "#######", ".#####.", "..###..", "...#..."),
 )
 
-# Small glyphs (digits 0-9, up, down, free), 4x5 inside a 5x6 cell.
+# Small glyphs (digits 0-9, up, down, free, none, done, king), 4x5 inside a 5x6 cell.
 SMALL_GLYPHS = (
     (".##.", "#..#", "#..#", "#..#", ".##."),
     ("..#.", ".##.", "..#.", "..#.", ".###"),
@@ -76,6 +76,9 @@ SMALL_GLYPHS = (
     ("..#..", ".###.", "#.#.#", "..#..", "..#.."),
     ("..#..", "..#..", "#.#.#", ".###.", "..#.."),
     ("..#..", ".###.", ".....", ".###.", "..#.."),
+    (".....", ".....", ".....", ".....", "....."),
+    ("....#", "...##", "#.##.", "###..", ".#..."),
+    ("#..#", "#.#.", "##..", "#.#.", "#..#"),
 )
 
 
@@ -160,6 +163,29 @@ def draw_foundation(canvas, tile, suit):
     canvas.glyph(x + 3, y + 5, SUIT_GLYPHS[suit], MARK_PIP, scale=2)
 
 
+def draw_gap(canvas, tile):
+    """A card whose top strip shows three dots: cards of a built run left out
+    between the two shown around it (a run is consecutive, so they follow)."""
+    x, y = tile_origin(tile)
+    card_outline(canvas, x, y, FACE, EDGE)
+    for i in range(3):
+        canvas.rect(x + 4 + 5 * i, y + 4, 2, 2, INK)
+
+
+def draw_tops(canvas):
+    """The top ``TOP_H`` rows of each card, and of the gap card, in their own tiles."""
+    for index, tile in enumerate(
+        list(range(sheet.FIRST_CARD, sheet.FIRST_CARD + 52)) + [sheet.TILE_GAP]
+    ):
+        x0, y0 = tile_origin(tile)
+        strip = sheet.TOPS_FIRST + index
+        x1 = (strip % SHEET_COLUMNS) * CARD_W
+        y1 = (strip // SHEET_COLUMNS) * sheet.TOP_H
+        for j in range(sheet.TOP_H):
+            for i in range(CARD_W):
+                canvas.set(x1 + i, y1 + j, canvas.get(x0 + i, y0 + j))
+
+
 def draw_cursor(canvas, tile):
     """A two-pixel frame; the inside stays transparent so the card shows through."""
     x, y = tile_origin(tile)
@@ -186,6 +212,8 @@ def build_sheet():
     for suit in range(4):
         draw_foundation(canvas, sheet.TILE_FOUNDATION + suit, suit)
     draw_cursor(canvas, sheet.TILE_CURSOR)
+    draw_gap(canvas, sheet.TILE_GAP)
+    draw_tops(canvas)
     draw_small_block(canvas)
     return canvas
 

@@ -1,17 +1,15 @@
-"""The game as the player drives it: modes, cursor, held card, menus.
+"""The game as the player drives it: the cursor, the held card, the end of a game.
 
 Data flows one way: an action (from a board adapter) becomes an engine move,
-the move names the piles it touched, the view redraws those piles, and the
+the move names the piles it touched, the scene redraws those piles, and the
 loop sends one ``refresh()`` per change. The main loop allocates nothing per
-frame: the legal-move buffer is made once and the view keeps shadow copies
-so that unchanged tiles are never touched.
+frame: the legal-move buffer, the dead test's tables, both layouts and every
+sprite are made once, at start-up.
 """
-
-import gc
 
 from british_square.cards import NO_CARD, const
 from british_square.controls import NONE, QUIT, RIGHT, SELECT, START, A, B, ticks_add, ticks_diff
-from british_square.deal import MAX_DEAL, MIN_DEAL
+from british_square.deal import random_deal
 from british_square.engine import (
     BRITISH,
     DEAD,
@@ -21,48 +19,57 @@ from british_square.engine import (
     STOCK,
     WASTE,
     Game,
+    move,
 )
 from british_square.layout import NO_STOP, Layout
+from british_square.scene import NOTICE_NONE, NOTICE_OVER, NOTICE_STUCK
+from british_square.screens import Screens
+from british_square.search import DeadSearch
 from british_square.sheet import REFUSED, SELECTED, TARGET
 from british_square.view import NORMAL, View
 
 FLASH_MS = const(180)  # a refused drop shows red this long
 # Once the stock is out, the dead test looks at up to DEAD_BUDGET positions
 # after each move, PROBE_STEP of them per turn of the main loop, on a copy
-# of the game: a press never waits for it (tests/bench: about 1 000 loop
-# to 2 000 loop units a position with 16 piles: a turn, under 15 ms on a SAMD51).
+# of the game: a press never waits for it (tests/bench: about 1 000 to 2 000
+# loop units a position with 16 piles: a turn, under 15 ms on a SAMD51).
 DEAD_BUDGET = const(300)
 PROBE_STEP = const(2)
 
-_SCREENS = ("british_square.screens", "british_square.texts")
-
-
-def random_deal():
-    """A deal number picked at random."""
-    import random
-
-    return random.randint(MIN_DEAL, MAX_DEAL)
+# Where a game stands, as the player sees it.
+PLAYING = const(0)
+WON = const(1)
+STUCK = const(2)  # no move can bring a card home (the player may still move, or undo)
+OVER = const(3)  # the player chose End game: scored as it stood, no more moves
 
 
 class App:
     """One player session on one display, driven by actions."""
 
-    def __init__(self, display, actions, ticks_ms, game=None, autoplay=False):
-        self.view = View(display)
+    def __init__(self, display, actions, ticks_ms, game=None, autoplay=False, font=None):
+        self.view = View(display, font)
+        self.scene = self.view.scene
         self.actions = actions
         self.ticks_ms = ticks_ms
         self.now = ticks_ms()
         self.moves = bytearray(2 * MAX_MOVES)
-        self.autoplay = autoplay
+        self.dead_test = DeadSearch(DEAD_BUDGET, self.moves)
+        self.probing = False  # the dead test is under way
+        self.layouts = (Layout(4), Layout(16))
         self.layout = None
+        self.autoplay = autoplay
+        self.cursor = 0
+        self.held = NO_STOP
         self.flash_stop = NO_STOP
         self.flash_look = NORMAL
         self.flash_until = 0
-        self.screens = None  # the other screens, while one shows (see screens.py)
-        self.dead_probe = None  # the dead test under way (search.dead_search)
+        self.outcome = PLAYING
+        self.on_page = True  # a screen of ``screens`` shows, not the cards
+        self.game = None
+        self.rules = BRITISH
+        self.screens = Screens(self)
         self.start_game(game or Game.new_deal(random_deal(), BRITISH))
-        self.rules = self.game.rules
-        self.other_screens().title()
+        self.screens.title()
 
     # ----------------------------------------------------------------- loop
 
@@ -89,74 +96,99 @@ class App:
 
     def handle(self, action):
         """Do what ``action`` means on the screen on show."""
-        if self.flash_stop != NO_STOP:
-            self.end_flash()
-        if self.screens is not None:
+        if self.on_page:
             self.screens.handle(action)
         else:
+            self.end_flash()
             self.play_action(action)
 
     def tick(self, now):
-        """Timed changes: the end of a flash, a frame of the celebration."""
+        """Timed changes: the end of a flash, a step of the dead test, a frame
+        of the celebration. Each belongs to one screen and stops when it goes."""
+        if self.on_page:
+            self.screens.tick(now)
+            return
         if self.flash_stop != NO_STOP and ticks_diff(now, self.flash_until) >= 0:
             self.end_flash()
-        if self.screens is not None:
-            self.screens.tick(now)
-        elif self.dead_probe is not None:
+        if self.probing:
             self.probe_dead()
 
     # ---------------------------------------------------------------- games
 
     def start_game(self, game):
-        """Make ``game`` the one played, from its start (a new deal, a restart, other rules)."""
+        """Make ``game`` the one played (a new deal, a restart, other rules)."""
         self.game = game
-        self.dead_probe = None
+        self.rules = game.rules
+        self.probing = False
         self.held = NO_STOP
+        self.flash_stop = NO_STOP
         self.cursor = 0
-        self.end_shown = False
-        if self.layout is None or self.layout.columns != game.columns:
-            self.layout = Layout(game.columns)
-            self.view.drop_play()
-        if self.view.play is not None:
-            self.view.clear_looks()
-            self.view.show_game(game)
-            self.view.show_cursor(self.cursor)
+        layout = self.layouts[0 if game.columns == 4 else 1]
+        if layout is not self.layout:
+            self.layout = layout
+            self.scene.set_layout(layout)
+        else:
+            self.scene.clear_looks()
+        self.outcome = PLAYING
+        self.check_end()
+        self.scene.show_game(game, self.notice())
+        self.scene.show_cursor(self.cursor)
 
     def new_deal(self, number, rules):
-        """Deal ``number`` (kept within the deal numbers) under ``rules`` and show it."""
-        self.rules = rules
-        self.start_game(Game.new_deal(min(max(number, MIN_DEAL), MAX_DEAL), rules))
+        """Deal ``number`` (1-31999) under ``rules`` and show it."""
+        self.start_game(Game.new_deal(number, rules))
         self.show_play()
 
-    def other_screens(self):
-        """The screens besides the cards, loaded to show one of them."""
-        if self.screens is None:
-            from british_square.screens import Screens
+    def restart(self):
+        """Back to the start of this game (a deal, or a position it began from):
+        every move taken back, and left to redo."""
+        game = self.game
+        while game.undo() is not None:
+            pass
+        self.start_game(game)
+        self.show_play()
 
-            self.screens = Screens(self)
-        return self.screens
+    def end_game(self):
+        """End the game where it stands: its score is the cards home now."""
+        self.outcome = OVER
+        self.probing = False
+        self.scene.show_numbers(self.game, NOTICE_OVER)
+        self.screens.over()
+
+    def in_progress(self):
+        """Would leaving this game throw away moves the player made? (asked before
+        a new deal, a restart or other rules)."""
+        return self.game.history_end > 0 and self.outcome in (PLAYING, STUCK)
+
+    def leave_play(self):
+        """The cards give way to another screen: a flash or a held card ends here."""
+        self.end_flash()
+        self.cancel()
 
     def show_play(self):
-        """Back to the cards: the other screens' code goes, the scene is made again."""
-        if self.screens is not None:
-            self.screens = None
-            self.view.show_screen(None)
-            _unload(_SCREENS)
-        view = self.view
-        if view.play is None:
-            gc.collect()
-            view.build_play(self.layout)
-            view.show_game(self.game)
-            view.show_cursor(self.cursor)
-        view.show_play()
-        self.check_end()
+        """Back to the cards."""
+        self.on_page = False
+        self.screens.leave()
+        self.view.show_play()
+
+    def notice(self):
+        """What the panel says instead of its numbers (``scene.NOTICE_*``)."""
+        if self.outcome == STUCK:
+            return NOTICE_STUCK
+        if self.outcome == OVER:
+            return NOTICE_OVER
+        return NOTICE_NONE
 
     # ----------------------------------------------------------------- play
 
     def play_action(self, action):
         if action <= RIGHT:
             self.cursor = self.layout.neighbour(self.cursor, action)
-            self.view.show_cursor(self.cursor)
+            self.scene.show_cursor(self.cursor)
+        elif action == START:
+            self.screens.menu()
+        elif self.outcome == OVER or self.outcome == WON:
+            self.refuse(self.cursor)  # the game is over: look, but nothing moves
         elif action == A:
             self.press_a()
         elif action == B:
@@ -164,9 +196,6 @@ class App:
         elif action == SELECT:
             self.cancel()
             self.undo()
-        elif action == START:
-            self.cancel()
-            self.other_screens().menu()
 
     def press_a(self):
         """Pick up, put down, deal, or fill a space from the stock."""
@@ -180,13 +209,13 @@ class App:
             if pile == FOUNDATION and game.top(source) // 13 != stop - layout.foundation_stop:
                 self.refuse(stop)  # the held card's own foundation only, as highlighted
                 return
-            self.try_move(source << 8 | pile, stop)
+            self.try_move(move(source, pile), stop)
         elif pile == STOCK:
-            self.try_move(STOCK << 8 | WASTE, stop)
+            self.try_move(move(STOCK, WASTE), stop)
         elif pile == FOUNDATION:
             self.refuse(stop)
         elif pile < STOCK and not game.height[pile]:
-            self.try_move(STOCK << 8 | pile, stop)
+            self.try_move(move(STOCK, pile), stop)
         else:
             self.pick_up(stop)
 
@@ -199,11 +228,11 @@ class App:
         if pile == STOCK or pile == FOUNDATION:
             self.refuse(self.cursor)
         else:
-            self.try_move(pile << 8 | FOUNDATION, self.cursor)
+            self.try_move(move(pile, FOUNDATION), self.cursor)
 
     def pick_up(self, stop):
         """Hold the playable card of ``stop`` and light up where it may go."""
-        game, layout, view = self.game, self.layout, self.view
+        game, layout, scene = self.game, self.layout, self.scene
         source = layout.stop_pile(stop)
         card = game.top(source)
         if card == NO_CARD:
@@ -214,19 +243,19 @@ class App:
         found = False
         for i in range(count):
             if buffer[2 * i] == source:
-                view.set_look(layout.pile_stop(buffer[2 * i + 1], card // 13), TARGET)
+                scene.set_look(layout.pile_stop(buffer[2 * i + 1], card // 13), TARGET)
                 found = True
         if not found:
             self.refuse(stop)
             return
         self.held = stop
-        view.set_look(stop, SELECTED)
+        scene.set_look(stop, SELECTED)
 
     def cancel(self):
         """Put the held card back (it never left its pile)."""
         if self.held != NO_STOP:
             self.held = NO_STOP
-            self.view.clear_looks()
+            self.scene.clear_looks()
 
     def try_move(self, m, stop):
         if self.game.is_legal(m):
@@ -245,20 +274,22 @@ class App:
 
     def changed(self, m):
         """Redraw the two piles a move (or its undo) touched, the numbers and the cursor."""
-        view, game = self.view, self.game
-        self.dead_probe = None  # it was about the position before
-        view.show_pile(game, m >> 8)
-        view.show_pile(game, m & 0xFF)
-        view.show_numbers(game)
-        view.show_cursor(self.cursor)
+        scene, game = self.scene, self.game
+        self.probing = False  # it was about the position before
+        scene.show_pile(game, m >> 8)
+        scene.show_pile(game, m & 0xFF)
+        scene.show_numbers(game, self.notice())
+        scene.show_cursor(self.cursor)
 
     def undo(self):
         m = self.game.undo()
         if m is None:
             self.refuse(self.cursor)
             return
-        self.end_shown = False
+        if self.outcome == STUCK:
+            self.outcome = PLAYING  # perhaps no longer: looked at again below
         self.changed(m)
+        self.check_end()
 
     def redo(self):
         m = self.game.redo()
@@ -282,64 +313,57 @@ class App:
                     source = WASTE
                 card = game.top(source)
                 if card != NO_CARD and card % 13 == 0 and game.foundations[card // 13] in (0, 25):
-                    m = source << 8 | FOUNDATION
+                    m = move(source, FOUNDATION)
                     game.push(m)
                     self.changed(m)
                     moved = True
 
     def check_end(self):
         """Won, or no more moves: the engine's LOST now, or its dead test once the
-        stock is out, over the next turns of the loop (``probe_dead``). Each is
-        announced once; an undo lets it be found again."""
+        stock is out, over the next turns of the loop (``probe_dead``)."""
         game = self.game
-        if self.end_shown:
-            return
+        if self.outcome == OVER or self.outcome == STUCK:
+            return  # a dead position stays dead whatever is moved: only undo leaves it
         if game.is_won():
-            self.end_shown = True
-            self.other_screens().won()
-        elif not game.stock_count:
+            if self.outcome != WON:
+                self.outcome = WON
+                self.screens.won()
+            return
+        self.outcome = PLAYING
+        if not game.stock_count:
             if game.status(self.moves) == LOST:
-                self.end_shown = True
-                self.other_screens().no_moves()
-            elif self.dead_probe is None:
-                from british_square.search import dead_search  # loaded once the stock is out
-
-                # the search only reads its buffer between steps: it may share ours
-                self.dead_probe = dead_search(game.copy(), DEAD_BUDGET, self.moves, PROBE_STEP)
+                self.set_stuck()
+            else:
+                self.dead_test.start(game)
+                self.probing = True
 
     def probe_dead(self):
         """One step of the dead test; "no more moves" when it proves the game dead."""
-        verdict = next(self.dead_probe)
+        verdict = self.dead_test.step(PROBE_STEP)
         if verdict is None:
             return
-        self.dead_probe = None
-        if verdict == DEAD and not self.end_shown:
-            self.end_shown = True
-            self.other_screens().no_moves()
+        self.probing = False
+        if verdict == DEAD:
+            self.set_stuck()
+
+    def set_stuck(self):
+        """No card can go home any more: the panel says so (the cards stay in
+        sight, and the player may still move them or undo)."""
+        self.outcome = STUCK
+        self.scene.show_numbers(self.game, NOTICE_STUCK)
 
     # -------------------------------------------------------------- flashes
 
     def refuse(self, stop):
         """Flash ``stop`` red for a moment: that did nothing."""
-        view = self.view
+        self.end_flash()
+        scene = self.scene
         self.flash_stop = stop
-        self.flash_look = view.looks[stop]
+        self.flash_look = scene.looks[stop]
         self.flash_until = ticks_add(self.now, FLASH_MS)
-        view.set_look(stop, REFUSED)
+        scene.set_look(stop, REFUSED)
 
     def end_flash(self):
-        self.view.set_look(self.flash_stop, self.flash_look)
-        self.flash_stop = NO_STOP
-
-
-def _unload(names):
-    """Forget modules so that their code leaves the heap (imported again when needed)."""
-    import sys
-
-    package = sys.modules.get("british_square")
-    for name in names:
-        if name in sys.modules:
-            del sys.modules[name]
-            short = name.rpartition(".")[2]
-            if package is not None and hasattr(package, short):
-                delattr(package, short)
+        if self.flash_stop != NO_STOP:
+            self.scene.set_look(self.flash_stop, self.flash_look)
+            self.flash_stop = NO_STOP

@@ -7,22 +7,9 @@ reused ``Event`` so polling allocates nothing. Key scripts, for tests and
 headless runs, are in ``keyscript``, which a board never loads.
 """
 
+from adafruit_ticks import ticks_add, ticks_diff
+
 from british_square.cards import const
-
-try:
-    from adafruit_ticks import ticks_add, ticks_diff, ticks_ms
-except ImportError:  # pragma: no cover - the library is a dependency everywhere
-    import time
-
-    def ticks_ms():
-        return int(time.monotonic() * 1000) & 0x3FFFFFFF
-
-    def ticks_add(t, d):
-        return (t + d) & 0x3FFFFFFF
-
-    def ticks_diff(a, b):
-        return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
-
 
 # Actions; the four directions share their numbers with ``layout``.
 UP = const(0)
@@ -60,6 +47,10 @@ class Repeater:
         if self.held == action:
             self.held = NONE
 
+    def release_all(self):
+        """Forget the held direction (its release may have been lost)."""
+        self.held = NONE
+
     def poll(self, now):
         """The held direction when its repeat is due, else ``NONE``."""
         if self.held != NONE and ticks_diff(now, self.due) >= 0:
@@ -82,11 +73,26 @@ class KeypadActions:
         self.event = event
         self.key_actions = key_actions
         self.repeater = Repeater()
+        self.overflows = 0  # times the event queue overflowed (see ``poll``)
 
     def poll(self, now):
-        """The next action, or ``NONE``."""
+        """The next action, or ``NONE``.
+
+        When the queue overflowed (a long redraw or search left it unread),
+        presses and releases were lost: a lost release would leave a
+        direction repeating for ever. So the queue is dropped, the scanner
+        is reset (a key still held then reports a new press) and nothing is
+        taken as held."""
+        keys = self.keys
+        events = keys.events
+        if events.overflowed:
+            events.clear()
+            keys.reset()
+            self.repeater.release_all()
+            self.overflows += 1
+            return NONE
         event = self.event
-        while self.keys.events.get_into(event):
+        while events.get_into(event):
             action = self.key_actions[event.key_number]
             if event.pressed:
                 if action <= RIGHT:

@@ -24,3 +24,10 @@ def shuffled_talon(number):
         j = (seed >> 16) % (n + 1)
         cards[n], cards[j] = cards[j], cards[n]
     return cards
+
+
+def random_deal():
+    """A deal number picked at random: every game can be replayed and shared."""
+    import random
+
+    return random.randint(MIN_DEAL, MAX_DEAL)

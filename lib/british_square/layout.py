@@ -8,12 +8,12 @@ foundations; ``neighbour(stop, direction)`` is precomputed once per layout.
 
 from british_square.cards import const
 from british_square.engine import FOUNDATION, STOCK, WASTE
-from british_square.sheet import CARD_H
+from british_square.sheet import CARD_H, CARD_W, SMALL_W
 
 SCREEN_W = const(160)
 SCREEN_H = const(128)
 
-# Directions, as the input actions number them.
+# Cursor directions, as the input actions number them.
 UP = const(0)
 DOWN = const(1)
 LEFT = const(2)
@@ -22,10 +22,48 @@ RIGHT = const(3)
 PITCH = const(24)  # column to column
 BRITISH_TOP = const(7)  # first card row under the direction strip
 OVERLAP_STEP = const(9)  # rows of an overlapped card that show: its rank and suit
+# Cards of a British column drawn at most: 11 fit in 128 rows at OVERLAP_STEP.
+# A taller column leaves out the middle of its built run (see ``shown_card``).
+BRITISH_ROWS = const(11)
+GAP = const(254)  # ``shown_card``: this row stands for the cards left out
 PANEL_X = const(97)  # stock, waste, foundations and text on the right
+FOUNDATION_PITCH = const(29)  # room for a mark beside each foundation
 TEXT_Y = const(80)  # first text line of the panel
-TEXT_LINE = const(12)
+TEXT_LINE = const(12)  # the built-in font's line height
+PANEL_COLUMNS = const(10)  # characters on a panel line
+PANEL_ROWS = const(4)
 NO_STOP = const(255)
+
+# The text screens: a title line, a body and a footer line of 6x12 characters.
+TEXT_COLUMNS = const(26)
+BODY_X = const(2)
+TITLE_Y = const(1)
+BODY_Y = const(16)
+BODY_ROWS = const(8)
+FOOTER_Y = const(SCREEN_H - TEXT_LINE - 1)
+MENU_BAR_X = const(12)
+MENU_BAR_W = const(SCREEN_W - 24)
+# Title screen: the four aces in a row.
+ACES_X = const(32)
+ACES_PITCH = const(25)
+ACES_Y = const(56)
+# Deal number entry: five digits at scale 3 (18 pixels each); the mark under
+# digit d is at body column DEAL_MARK_COLUMN + 3 * d, right under its middle.
+DEAL_DIGITS_X = const(32)
+DEAL_DIGITS_Y = const(40)
+DEAL_MARK_ROW = const(5)
+DEAL_MARK_COLUMN = const(6)
+# The celebration: "You won!" at scale 2, then the kings bounce in the band
+# between it and the line of text at body row WON_LINE_ROW.
+WON_BIG_Y = const(14)
+WON_LINE_ROW = const(7)
+KINGS_TOP = const(WON_BIG_Y + 26)
+KINGS_BOTTOM = BODY_Y + TEXT_LINE * WON_LINE_ROW - CARD_H - 1
+
+
+def centred_x(characters, scale=1):
+    """Left edge of a line of ``characters`` at ``scale``, centred on the screen."""
+    return (SCREEN_W - 6 * scale * characters) // 2
 
 
 class Layout:
@@ -59,23 +97,48 @@ class Layout:
         self.waste_x, self.waste_y = PANEL_X + 29, 1
         self.foundation_x = bytearray(4)
         self.foundation_y = bytearray(4)
+        self.mark_x = bytearray(4)  # the way each foundation goes next, beside it
+        self.mark_y = bytearray(4)
         for suit in range(4):
-            self.foundation_x[suit] = PANEL_X + 22 * (suit % 2)
+            self.foundation_x[suit] = PANEL_X + FOUNDATION_PITCH * (suit % 2)
             self.foundation_y[suit] = 27 + 26 * (suit // 2)
+            self.mark_x[suit] = self.foundation_x[suit] + CARD_W + 2
+            self.mark_y[suit] = self.foundation_y[suit] + 9
         self.text_x = PANEL_X
         self.neighbours = bytearray(self.stops * 4)
         self._link_stops()
 
     # ---------------------------------------------------------------- piles
 
-    def card_y(self, column, index, height):
-        """Top row of card ``index`` (0 = bottom) in a British column of ``height`` cards:
-        ``OVERLAP_STEP`` apart, closer together when the column would run off the screen."""
-        top = self.pile_y[column]
-        if index == 0 or not self.british:
-            return top
-        span = min(OVERLAP_STEP * (height - 1), SCREEN_H - top - CARD_H)
-        return top + index * span // (height - 1)
+    def shown_rows(self, height):
+        """How many card rows a column of ``height`` cards is drawn with."""
+        if not self.british:
+            return 1 if height else 0
+        return height if height < BRITISH_ROWS else BRITISH_ROWS
+
+    def shown_card(self, row, height, base):
+        """Which card of a column (0 = bottom) row ``row`` shows, or ``GAP``.
+
+        Up to ``BRITISH_ROWS`` cards each show their rank and suit. A taller
+        British column shows its base cards, the first card built on them, a
+        gap, then the top of its built run: the run is one suit in steps of
+        one, so the cards left out follow from the two on either side.
+        Piles (16 of them) show their top card only."""
+        if not self.british:
+            return height - 1
+        if height <= BRITISH_ROWS or row <= base:
+            return row
+        if row == base + 1:
+            return GAP
+        return height - BRITISH_ROWS + row
+
+    def card_y(self, column, row):
+        """Top pixel row of card row ``row`` of ``column``."""
+        return self.pile_y[column] + (OVERLAP_STEP * row if self.british else 0)
+
+    def strip_glyph_x(self, column, k):
+        """Left edge of small glyph ``k`` of a column's strip."""
+        return self.strip_x[column] + SMALL_W * k
 
     def stop_pile(self, stop):
         """The engine pile a stop stands for: a column, ``STOCK``, ``WASTE`` or ``FOUNDATION``."""
@@ -97,25 +160,16 @@ class Layout:
             return self.waste_stop
         return self.foundation_stop + suit
 
-    def stop_position(self, stop):
-        """Top-left of the card place a stop stands for (British columns: the first card)."""
-        if stop < self.columns:
-            return self.pile_x[stop], self.pile_y[stop]
-        if stop == self.stock_stop:
-            return self.stock_x, self.stock_y
-        if stop == self.waste_stop:
-            return self.waste_x, self.waste_y
-        suit = stop - self.foundation_stop
-        return self.foundation_x[suit], self.foundation_y[suit]
-
     # ------------------------------------------------------------- movement
 
     def _link_stops(self):
         # Two grids side by side: the tableau (4 wide, 1 or 4 rows) and the
         # panel (2 wide: stock and waste, then the foundations two by two).
         rows = 1 if self.british else 4
+        links = bytearray(4)
         for stop in range(self.stops):
-            links = [NO_STOP, NO_STOP, NO_STOP, NO_STOP]
+            for direction in range(4):
+                links[direction] = NO_STOP
             if stop < self.columns:
                 row, col = stop // 4, stop % 4
                 if row:

@@ -1,39 +1,56 @@
-"""The screens besides the cards: title, menu, deal number, rules, help, the end.
+"""The screens besides the cards: title, menu, deal number, rules, help, the
+end of a game, and the question before a game in progress is thrown away.
 
-Each is a Group on the felt and what its keys do. This module and its words
-(``texts``) are loaded when one of these screens opens and let go when the
-cards come back (``App.show_play``), and the play scene is let go while they
-show: so the two never share the heap.
+Each draws itself on the text page (``page.TextPage``) and says what its
+keys do. Nothing here allocates sprites: the page is made once, at start-up.
 """
 
-import gc
-
-import displayio
-import vectorio
-
 from british_square import texts
-from british_square.app import random_deal
 from british_square.cards import const
-from british_square.controls import (
-    DOWN,
-    LEFT,
-    RIGHT,
-    SELECT,
-    START,
-    UP,
-    A,
-    B,
-    ticks_add,
-    ticks_diff,
+from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B, ticks_add, ticks_diff
+from british_square.deal import MAX_DEAL, MIN_DEAL, random_deal
+from british_square.engine import UNION
+from british_square.layout import (
+    ACES_PITCH,
+    ACES_X,
+    ACES_Y,
+    BODY_ROWS,
+    DEAL_DIGITS_X,
+    DEAL_DIGITS_Y,
+    KINGS_BOTTOM,
+    KINGS_TOP,
+    SCREEN_W,
+    WON_BIG_Y,
+    WON_LINE_ROW,
+    centred_x,
 )
-from british_square.layout import SCREEN_H, SCREEN_W, TEXT_LINE
-from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
-from british_square.view import GREY, RULE_NAMES, WHITE, YELLOW, text
+from british_square.sheet import (
+    CARD_W,
+    FIRST_CARD,
+    SMALL_DONE,
+    SMALL_DOWN,
+    SMALL_FREE,
+    SMALL_KING,
+    SMALL_UP,
+    TEXT_GREY,
+    TEXT_RED,
+    TEXT_WHITE,
+)
 
-BAR = const(0x2040B0)  # behind the chosen menu row
-MENU_Y = const(16)
 FRAME_MS = const(50)  # the celebration's frame time
 _POWERS = (10000, 1000, 100, 10, 1)
+
+# The screens, as ``Screens.current`` names them (SCREEN_NAMES for people).
+PLAY = const(0)
+TITLE = const(1)
+MENU = const(2)
+DEAL = const(3)
+RULES = const(4)
+HELP = const(5)
+WON = const(6)
+OVER = const(7)
+CONFIRM = const(8)
+SCREEN_NAMES = ("play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm")
 
 # Menu rows (texts.MENU_ITEMS)
 _RESUME = const(0)
@@ -45,17 +62,14 @@ _REDO = const(5)
 _RULES = const(6)
 _AUTOPLAY = const(7)
 _HELP = const(8)
+_END = const(9)
 
-
-def text_screen(title, body, footer=None):
-    """A Group: a title line, a block of text and an optional footer line."""
-    group = displayio.Group()
-    group.append(text(title, SCREEN_W // 2, 1, YELLOW, anchor=(0.5, 0.0)))
-    if body:
-        group.append(text(body, 2, 16))
-    if footer:
-        group.append(text(footer, SCREEN_W // 2, SCREEN_H - 1, GREY, anchor=(0.5, 1.0)))
-    return group
+# What a confirmation is for (``Screens.ask``).
+_ASK_NEW = const(0)  # a random deal
+_ASK_DEAL = const(1)  # deal ``pending_number``
+_ASK_RESTART = const(2)
+_ASK_RULES = const(3)  # deal ``pending_number`` under ``pending_rules``
+_ASK_END = const(4)
 
 
 class Screens:
@@ -63,23 +77,41 @@ class Screens:
 
     def __init__(self, app):
         self.app = app
-        self.view = app.view
-        self._clear()
-
-    def _clear(self):
-        """Let the screen on show (or the play scene) go before the next is made."""
-        self.handler = self.group = None
-        self.bar = self.rows = self.digits = self.mark = self.kings = self.bounce = None
+        self.page = app.view.page
+        self.current = PLAY
+        self.handler = None
+        self.row = 0  # menu: the chosen row, and the first row on show
+        self.top = 0
+        self.number = 1  # deal number entry: the number and the digit being set
+        self.digit = 4
+        self.choice = 0  # rules: the rule set on show
+        self.help_page = 0
+        self.pending = _ASK_NEW  # the confirmation: what for, and where B goes back to
+        self.pending_number = 0
+        self.pending_rules = 0
+        self.back = MENU
         self.celebrating = False
-        view = self.view
-        view.show_screen(None)
-        view.drop_play()
-        gc.collect()
+        self.frame_due = 0
+        # the celebration: position and speed of each king, x and y; small
+        # ints in a list made once, so a frame allocates nothing
+        self.bounce = [0] * 16
 
-    def _show(self, handler, group):
+    def _open(self, screen, handler):
+        """Clear the page for ``screen``, whose keys ``handler`` takes."""
+        app = self.app
+        if not app.on_page:
+            app.leave_play()
+        app.on_page = True
+        self.current = screen
         self.handler = handler
-        self.group = group
-        self.view.show_screen(group)
+        self.celebrating = False
+        self.page.clear()
+        app.view.show_page()
+
+    def leave(self):
+        """The cards are back."""
+        self.current = PLAY
+        self.celebrating = False
 
     def handle(self, action):
         """Do what ``action`` means on the screen on show."""
@@ -94,16 +126,18 @@ class Screens:
     # ---------------------------------------------------------------- title
 
     def title(self):
-        self._clear()
-        game = self.app.game
-        lines = "Deal {} {}\n{}".format(game.deal_number, RULE_NAMES[game.rules], texts.TITLE_LINES)
-        group = displayio.Group()
-        for row, word in enumerate(("British", "Square")):  # each line centred
-            group.append(text(word, SCREEN_W // 2, 2 + 24 * row, YELLOW, 2, (0.5, 0.0)))
+        self._open(TITLE, self._title)
+        page, game = self.page, self.app.game
+        for row, word in enumerate(texts.TITLE_WORDS):  # each line centred
+            page.big[row].write(0, 0, word)
+            page.big[row].move(centred_x(len(word), 2), 2 + 24 * row, 2)
         for suit in range(4):
-            group.append(self.view.card_sprite(FIRST_CARD + suit * 13, 32 + 25 * suit, 56))
-        group.append(text(lines, SCREEN_W // 2, SCREEN_H - 2, WHITE, anchor=(0.5, 1.0)))
-        self._show(self._title, group)
+            page.show_card(suit, FIRST_CARD + suit * 13, ACES_X + ACES_PITCH * suit, ACES_Y)
+        page.body.centre(
+            BODY_ROWS - 1, texts.TITLE_DEAL.format(_deal_text(game), _rules_name(game))
+        )
+        page.footer.set_colour(TEXT_WHITE)
+        page.footer.centre(0, texts.TITLE_FOOTER)
 
     def _title(self, action):
         if action == START:
@@ -113,38 +147,47 @@ class Screens:
 
     # ----------------------------------------------------------------- menu
 
-    def menu_items(self):
-        app = self.app
-        items = list(texts.MENU_ITEMS)
-        items[_RULES] += RULE_NAMES[app.rules]
-        items[_AUTOPLAY] += "on" if app.autoplay else "off"
-        return "\n".join(items)
-
-    def menu(self, row=0):
-        """The menu: its rows as one label (a label per row would cost a
-        kilobyte each), and a bar behind the chosen row."""
-        self._clear()
-        group = text_screen("Menu", None)
-        colour = displayio.Palette(1)
-        colour[0] = BAR
-        self.bar = vectorio.Rectangle(
-            pixel_shader=colour, width=SCREEN_W - 24, height=TEXT_LINE, x=12, y=MENU_Y
-        )
-        group.append(self.bar)
-        self.rows = text(self.menu_items(), 18, MENU_Y)
-        group.append(self.rows)
-        self._show(self._menu, group)
+    def menu(self, row=_RESUME):
+        """The menu: a bar behind the chosen row; the rows scroll when there are
+        more than the page holds."""
+        self._open(MENU, self._menu)
+        self.page.title.centre(0, texts.MENU_TITLE)
+        self.page.footer.centre(0, texts.MENU_FOOTER)
         self._choose(row)
 
     def _choose(self, row):
         self.row = row
-        self.bar.y = MENU_Y + TEXT_LINE * row
-        self.view.dirty = True
+        if row < self.top:
+            self.top = row
+        elif row >= self.top + BODY_ROWS:
+            self.top = row - BODY_ROWS + 1
+        self._draw_menu()
+
+    def _draw_menu(self):
+        app, page = self.app, self.page
+        body = page.body
+        body.clear()
+        items = texts.MENU_ITEMS
+        for i in range(BODY_ROWS):
+            item = self.top + i
+            if item >= len(items):
+                break
+            end = body.write(i, 3, items[item])
+            if item == _RULES:
+                body.write(i, end, texts.RULE_SHORT[app.rules])
+            elif item == _AUTOPLAY:
+                body.write(i, end, texts.ON_OFF[app.autoplay])
+        if self.top:
+            body.write(0, 24, "^")
+        if self.top + BODY_ROWS < len(items):
+            body.write(BODY_ROWS - 1, 24, "v")
+        page.show_bar(self.row - self.top)
 
     def _menu(self, action):
         app = self.app
+        count = len(texts.MENU_ITEMS)
         if action == UP or action == DOWN:
-            self._choose((self.row + (1 if action == DOWN else -1)) % len(texts.MENU_ITEMS))
+            self._choose((self.row + (1 if action == DOWN else count - 1)) % count)
             return
         if action == B or action == START:
             app.show_play()
@@ -156,11 +199,11 @@ class Screens:
         if row == _RESUME:
             app.show_play()
         elif row == _NEW:
-            app.new_deal(random_deal(), app.rules)
+            self.ask(_ASK_NEW, MENU)
         elif row == _DEAL:
-            self.deal(game.deal_number)
+            self.deal(game.deal_number or MIN_DEAL)
         elif row == _RESTART:
-            app.new_deal(game.deal_number, game.rules)
+            self.ask(_ASK_RESTART, MENU)
         elif row == _UNDO:
             app.show_play()
             app.undo()
@@ -171,38 +214,84 @@ class Screens:
             self.rules(app.rules)
         elif row == _AUTOPLAY:
             app.autoplay = not app.autoplay
-            self.rows.text = self.menu_items()
-            self.view.dirty = True
+            self._draw_menu()
         elif row == _HELP:
-            self._clear()
-            self._show(self._help, text_screen("Help", texts.HELP, texts.HOME_RULE))
+            self.help(0)
+        elif row == _END:
+            if app.in_progress():
+                self.ask(_ASK_END, MENU)
+            else:
+                app.end_game()
 
-    def _help(self, action):
-        if action in (A, B, START):
-            self.menu(_HELP)
+    # ---------------------------------------------- leaving a game in progress
+
+    def ask(self, what, back, number=0, rules=0):
+        """Do ``what`` (an ``_ASK_*``), first asking "Abandon this game?" when
+        the game in progress has moves; B goes back to the screen ``back``."""
+        self.pending = what
+        self.pending_number = number
+        self.pending_rules = rules
+        self.back = back
+        app = self.app
+        if what != _ASK_END and not app.in_progress():
+            self._do_pending()
+            return
+        self._open(CONFIRM, self._confirm)
+        page, game = self.page, app.game
+        page.title.centre(0, texts.CONFIRM_TITLE[what == _ASK_END])
+        page.body.write(1, 1, texts.CONFIRM_BODY.format(game.history_count, game.score()))
+        page.footer.set_colour(TEXT_WHITE)
+        page.footer.centre(0, texts.CONFIRM_FOOTER)
+
+    def _do_pending(self):
+        app, what = self.app, self.pending
+        if what == _ASK_NEW:
+            app.new_deal(random_deal(), app.rules)
+        elif what == _ASK_DEAL:
+            app.new_deal(self.pending_number, app.rules)
+        elif what == _ASK_RESTART:
+            app.restart()
+        elif what == _ASK_RULES:
+            app.new_deal(self.pending_number, self.pending_rules)
+        else:
+            app.end_game()
+
+    def _confirm(self, action):
+        if action == A:
+            self._do_pending()
+        elif action == B or action == START:
+            back = self.back
+            if back == DEAL:
+                self.deal(self.number, self.digit)
+            elif back == RULES:
+                self.rules(self.choice)
+            else:
+                self.menu(self.row)
 
     # ---------------------------------------------------- deal number entry
 
-    def deal(self, number):
+    def deal(self, number, digit=4):
         """Five large digits, a mark under the one being set (the last at first)."""
-        self._clear()
-        group = text_screen("Deal number", None, texts.DEAL_FOOTER)
-        self.digits = text("", SCREEN_W // 2, 40, WHITE, 3, (0.5, 0.0))
-        self.mark = text("^", 0, 80, YELLOW, 2, (0.5, 0.0))
-        group.append(self.digits)
-        group.append(self.mark)
-        self._show(self._deal, group)
-        self._set_deal(number, 4)
+        self._open(DEAL, self._deal)
+        page = self.page
+        page.title.centre(0, texts.DEAL_TITLE)
+        page.body.centre(BODY_ROWS - 1, texts.DEAL_RANGE)
+        page.footer.centre(0, texts.DEAL_FOOTER)
+        page.big[0].move(DEAL_DIGITS_X, DEAL_DIGITS_Y, 3)
+        page.big[1].write(0, 0, "^")
+        self._set_deal(number, digit)
 
     def _set_deal(self, number, digit):
         self.number, self.digit = number, digit
-        self.digits.text = "{:05d}".format(number)
-        # each digit is 18 pixels wide at scale 3, the five centred
-        self.mark.anchored_position = (SCREEN_W // 2 - 36 + 18 * digit, 76)
-        self.view.dirty = True
+        page = self.page
+        page.big[0].write_number(0, 0, number, 5, True)
+        # each digit is 18 pixels wide at scale 3; the mark (12 wide) centred under it
+        page.big[1].move(DEAL_DIGITS_X + 18 * digit + 3, DEAL_DIGITS_Y + 38, 2)
+        page.dirty = True
 
     def _deal(self, action):
         number, digit = self.number, self.digit
+        page = self.page
         if action == UP or action == DOWN:
             power = _POWERS[digit]
             value = number // power % 10
@@ -215,81 +304,130 @@ class Screens:
         elif action == RIGHT and digit < 4:
             digit += 1
         elif action == A:
-            self.app.new_deal(number, self.app.rules)  # the app keeps it in 1-31999
+            if MIN_DEAL <= number <= MAX_DEAL:
+                self.ask(_ASK_DEAL, DEAL, number)
+            else:  # say what is allowed; deal nothing
+                page.footer.set_colour(TEXT_RED)
+                page.footer.centre(0, texts.DEAL_REFUSED)
             return
         elif action == B or action == START:
             self.menu(_DEAL)
             return
+        page.footer.set_colour(TEXT_GREY)
+        page.footer.centre(0, texts.DEAL_FOOTER)
         self._set_deal(number, digit)
 
     # ---------------------------------------------------------------- rules
 
     def rules(self, rules):
         """What a rule set is like, in plain words; left and right show the others."""
-        self._clear()
+        self._open(RULES, self._rules)
         self.choice = rules
         name, body = texts.RULES[rules]
-        self._show(self._rules, text_screen(name, body, texts.RULES_FOOTER))
+        page = self.page
+        page.title.centre(0, name)
+        page.body.write(0, 0, body)
+        page.footer.centre(0, texts.RULES_FOOTER)
 
     def _rules(self, action):
         if action == LEFT or action == RIGHT:
             self.rules((self.choice + (1 if action == RIGHT else 2)) % 3)
         elif action == A:
-            self.app.new_deal(self.app.game.deal_number, self.choice)
+            app = self.app
+            self.ask(_ASK_RULES, RULES, app.game.deal_number or random_deal(), self.choice)
         elif action == B or action == START:
             self.menu(_RULES)
+
+    # ----------------------------------------------------------------- help
+
+    def help(self, number):
+        """Two pages for the rule set in play: the keys, and what the marks mean."""
+        self._open(HELP, self._help)
+        self.help_page = number
+        page, game = self.page, self.app.game
+        page.title.centre(0, texts.HELP_TITLES[number])
+        page.footer.centre(0, texts.HELP_FOOTER)
+        body = page.body
+        if number == 0:
+            body.write(0, 0, texts.HELP_KEYS)
+            body.write(BODY_ROWS - 1, 0, texts.HELP_SPACE[game.rules == UNION])
+            return
+        body.write(0, 2, texts.HELP_MARKS)
+        for row, glyph in enumerate((SMALL_UP, SMALL_DOWN, SMALL_FREE, SMALL_KING, SMALL_DONE)):
+            page.glyph(row, glyph)
+        if game.columns == 4:
+            body.write(5, 0, texts.HELP_GAP)
+        else:
+            page.glyph(5, 9)
+            body.write(5, 2, texts.HELP_COUNT)
+        body.write(BODY_ROWS - 1, 0, texts.HELP_HOME)
+
+    def _help(self, action):
+        if action == LEFT or action == RIGHT:
+            self.help(1 - self.help_page)
+        elif action in (A, B, START):
+            self.menu(_HELP)
 
     # ------------------------------------------------------------- the end
 
     def won(self):
-        """The celebration: four kings bounce around the message until a key."""
-        self._clear()
-        group = displayio.Group()
-        self.kings = []
-        # position and speed of each king, small ints: no allocation per frame
-        self.bounce = [8, 50, 2, 1, 48, 70, -1, 2, 92, 40, 2, -1, 132, 60, -2, -2]
+        """The celebration: four kings bounce under "You won!" until a key."""
+        self._open(WON, self._end)
+        page = self.page
+        page.big[0].write(0, 0, texts.WON_BIG)
+        page.big[0].move(centred_x(len(texts.WON_BIG), 2), WON_BIG_Y, 2)
+        b = self.bounce
+        for suit in range(4):  # spread out, each with its own speed
+            x, y = 8 + 40 * suit, KINGS_TOP + 6 * suit
+            b[4 * suit : 4 * suit + 4] = (x, y, 2 - suit if suit != 2 else 1, 1 + suit % 2)
         for suit in range(4):
-            x, y = self.bounce[4 * suit], self.bounce[4 * suit + 1]
-            king = self.view.card_sprite(FIRST_CARD + suit * 13 + 12, x, y)
-            self.kings.append(king)
-            group.append(king)
-        group.append(text("You won!", SCREEN_W // 2, 20, YELLOW, 2, (0.5, 0.0)))
-        group.append(text(texts.WON_LINES, SCREEN_W // 2, SCREEN_H - 2, WHITE, anchor=(0.5, 1.0)))
-        self._show(self._end, group)
+            page.show_card(suit, FIRST_CARD + suit * 13 + 12, b[4 * suit], b[4 * suit + 1])
+        page.body.centre(WON_LINE_ROW, texts.WON_LINES)
+        page.footer.set_colour(TEXT_WHITE)
+        page.footer.centre(0, texts.WON_FOOTER)
         self.celebrating = True
         self.frame_due = self.app.now
 
     def _animate(self):
         b = self.bounce
-        for i in range(8):  # x then y of each king: move, bounce off the edges
+        for i in range(8):  # x then y of each king: move, bounce off the band's edges
             k = (i >> 1) * 4 + (i & 1)  # b[k] is a position, b[k ^ 2] its speed
-            limit = SCREEN_H - CARD_H if i & 1 else SCREEN_W - CARD_W
+            low, high = (KINGS_TOP, KINGS_BOTTOM) if i & 1 else (0, SCREEN_W - CARD_W)
             value = b[k] + b[k ^ 2]
-            if value < 0 or value > limit:
+            if value < low or value > high:
                 b[k ^ 2] = -b[k ^ 2]
                 value = b[k] + b[k ^ 2]
             b[k] = value
+        cards = self.page.cards
         for i in range(4):
-            king = self.kings[i]
+            king = cards[i]
             king.x = b[4 * i]
             king.y = b[4 * i + 1]
-        self.view.dirty = True
+        self.page.dirty = True
 
-    def no_moves(self):
-        """No move can bring another card home: say so, with the score."""
-        self._clear()
-        game = self.app.game
-        body = texts.NO_MOVES.format(game.score(), game.deal_number, RULE_NAMES[game.rules])
-        self._show(self._end, text_screen("No more moves", body, texts.END_FOOTER))
+    def over(self):
+        """The game ended where it stood: its score."""
+        self._open(OVER, self._end)
+        page, game = self.page, self.app.game
+        page.title.centre(0, texts.OVER_TITLE)
+        page.body.write(
+            1, 1, texts.OVER_BODY.format(game.score(), _deal_text(game), _rules_name(game))
+        )
+        page.footer.centre(0, texts.OVER_FOOTER)
 
     def _end(self, action):
         app = self.app
         if action == A:
-            app.new_deal(random_deal(), app.rules)
+            app.new_deal(random_deal(), app.rules)  # the game is over: nothing to lose
         elif action == B:
             app.show_play()
-        elif action == SELECT:
-            app.show_play()
-            app.undo()
         elif action == START:
             self.menu()
+
+
+def _deal_text(game):
+    return str(game.deal_number) if game.deal_number else texts.NO_DEAL
+
+
+def _rules_name(game):
+    return texts.RULE_SHORT[game.rules]

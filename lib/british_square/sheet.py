@@ -13,9 +13,18 @@ SHEET_FILE = "cards.bmp"
 CARD_W = const(20)
 CARD_H = const(24)
 SHEET_COLUMNS = const(8)  # card tiles per sheet row
-SHEET_ROWS = const(8)
+SHEET_ROWS = const(8)  # rows of card tiles
 SHEET_W = const(160)  # SHEET_COLUMNS * CARD_W
-SHEET_H = const(192)  # SHEET_ROWS * CARD_H
+# Below the cards, from TOPS_Y, the top strips of the cards again, TOP_H rows
+# each: what shows of a card under another in a British column, so that a
+# column's covered cards are one tile grid. TOPS_Y is a multiple of both
+# CARD_H and TOP_H, so both tile sizes cut the sheet at its rows.
+TOP_H = const(9)
+TOPS_Y = const(216)
+TOPS_FIRST = const(192)  # (TOPS_Y // TOP_H) * SHEET_COLUMNS: card c's top strip
+TOP_GAP = const(TOPS_FIRST + 52)  # the strip of TILE_GAP
+TOP_BLANK = const(TOPS_FIRST + 53)  # fully transparent
+SHEET_H = const(288)  # TOPS_Y + 8 rows of strips: a multiple of CARD_H, TOP_H and SMALL_H
 
 # Card tile 0 is cut into small tiles (see below): displayio keeps tile
 # numbers in a byte, so the small glyphs must sit near the top of the sheet.
@@ -26,6 +35,7 @@ TILE_EMPTY = const(54)  # an empty column or stock
 TILE_FOUNDATION = const(55)  # 55-58: the empty foundation of each suit, CSHD
 TILE_CURSOR = const(59)  # a frame drawn over the pile under the cursor
 TILE_BLANK = const(60)  # fully transparent
+TILE_GAP = const(61)  # stands for the hidden middle of a long built run (its top strip shows)
 
 # Small tiles: SMALL_W x SMALL_H cells of the whole sheet, numbered row by row.
 SMALL_W = const(5)
@@ -44,6 +54,8 @@ SMALL_UP = const(10)
 SMALL_DOWN = const(11)
 SMALL_FREE = const(12)
 SMALL_NONE = const(13)  # transparent
+SMALL_DONE = const(14)  # a foundation that is complete
+SMALL_KING = const(15)  # a foundation at its first king: the second king is next
 
 # Palette indices; index 0 is transparent in every sprite palette.
 FELT = const(0)
@@ -71,6 +83,13 @@ PALETTE = (
     0x88C088,  # MARK: outlines of empty places, small digits and arrows
     0x288840,  # MARK_PIP: faint suit on an empty foundation
 ) + (0,) * 6
+
+# Colours of the text screens and the panel (RGB888, exact in RGB565).
+TEXT_WHITE = const(0xF8F8F8)
+TEXT_YELLOW = const(0xF8E000)
+TEXT_GREY = const(0x88C088)
+TEXT_RED = const(0xF86060)
+MENU_BAR = const(0x2040B0)  # behind the chosen menu row
 
 # The colours that change when a pile is highlighted: (face, mark) per look.
 SELECTED = const(1)  # the card picked up

@@ -4,9 +4,11 @@ Holds what a PyBadge would: the game's modules (``.mpy`` when ``BSQ_ROOT``
 names a deployed tree), the app on ``board.DISPLAY`` and a keypad reader
 (``FakeKeys`` in place of the shift register). No key script and no test
 harness are loaded until the figures are taken. It walks every screen and
-reports the heap in use on each, the peak (target: 64 KB with .mpy
-modules), and what ``code.py`` itself adds, compiled from source as a
-board does (imported last: importing it first pins memory in this VM).
+reports the heap in use on each as ``gc.mem_alloc()`` from an empty heap,
+nothing subtracted (the interpreter's own start and this script count, as
+the board's own start would), the peak, and what ``code.py`` itself adds,
+compiled from source as a board does (imported last: importing it first
+pins memory in this VM).
 """
 
 import gc
@@ -19,9 +21,6 @@ from benchlib import add_game_paths, report  # noqa: E402
 
 # the game's tree: this repository, or a deployed copy named by BSQ_ROOT
 add_game_paths(os.getenv("BSQ_ROOT") or _here + "/../..")
-gc.collect()
-BEFORE = gc.mem_alloc()  # the interpreter's and the bench's own, before the game
-
 import board  # noqa: E402
 import keypad  # noqa: E402
 from adafruit_ticks import ticks_ms  # noqa: E402
@@ -39,12 +38,13 @@ def main():
     display.auto_refresh = False
     keys = keypad.FakeKeys(key_count=8, max_events=64)
     app = App(display, KeypadActions(keys, keypad.Event()), ticks_ms, Game.new_deal(7))
+    screens = app.screens
     in_use = []
 
     def note(screen):
         display.refresh()
         gc.collect()
-        in_use.append((screen, gc.mem_alloc() - BEFORE))
+        in_use.append((screen, gc.mem_alloc()))
 
     note("title")
     app.handle(A)
@@ -58,21 +58,33 @@ def main():
         app.handle(DOWN)
     app.handle(A)
     note("help")
+    screens.help(1)
+    note("help, marks")
     for rules in range(3):
-        app.other_screens().rules(rules)
+        screens.rules(rules)
         note("rules {}".format(rules))
-    app.other_screens().deal(7)
+    screens.deal(7)
     note("deal number")
-    app.other_screens().won()
+    screens.ask(0, 2)  # "Abandon this game?" before a new deal
+    note("confirm")
+    screens.won()
     note("won")
-    app.other_screens().no_moves()
-    note("no more moves")
+    screens.over()
+    note("game over")
     app.show_play()
-    note("play again")
+    while app.game.stock_count:
+        app.play(16 << 8 | 17)
+    for _ in range(200):  # the dead test runs, a step per turn
+        app.tick(ticks_ms())
+    note("play, stock out, dead test")
+    app.start_game(Game.new_deal(7, 2))
+    app.show_play()
+    note("play, Union Square")
 
     modules = "mpy" if _from_mpy() else "py"
     for screen, used in in_use:
-        report("heap", "in_use " + screen, used, "bytes", "game modules from ." + modules)
+        note = "from zero; game modules from ." + modules
+        report("heap", "in_use " + screen, used, "bytes", note)
     gc.collect()
     before_code = gc.mem_alloc()
     import code  # noqa: F401
@@ -81,7 +93,7 @@ def main():
     code_py = gc.mem_alloc() - before_code
     report("heap", "code.py", code_py, "bytes", "code.py's own bytecode, compiled on the board")
     peak = max(used for _, used in in_use) + code_py
-    note = "every screen, with code.py; modules from .{} (<= 65536)".format(modules)
+    note = "every screen, with code.py, from zero; modules from .{} (<= 81920)".format(modules)
     report("heap", "peak", peak, "bytes", note)
 
 

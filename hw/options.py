@@ -1,0 +1,76 @@
+"""Options of a desktop or VM run of ``code.py`` (a board gives it none).
+
+Loaded only when there are options, and let go once they are read: a board
+never holds this code.
+"""
+
+USAGE = """usage: code.py [options]
+  --rules british|american|union  the rule set (default british)
+  --deal N          deal number N, 1-31999 (default: one at random)
+  --position TEXT   start from a position (see README: Text formats)
+  --autoplay        send aces home by themselves
+  --keys SCRIPT     play a key script, e.g. "right a shot:one" (see hw/keyscript.py)
+  --keys-file FILE  the key script from a file
+  --shot PATH       screenshots: a .png for the last screen, or a folder
+  --scale N         screenshot scale, 1-16 (desktop)
+  --headless        no window (desktop): play the key script, save shots
+  --help            this text"""
+_VALUES = ("rules", "deal", "position", "keys", "keys-file", "shot", "scale")
+_FLAGS = ("headless", "autoplay", "help")
+RULE_NAMES = ("british", "american", "union")
+
+
+def whole_number(text, name, low, high):
+    """An int from ``text``: ASCII digits only, ``low`` to ``high``."""
+    if not text or len(text) > 6 or not all("0" <= c <= "9" for c in text):
+        raise ValueError("--{} takes a number {}-{}, not {!r}".format(name, low, high, text[:20]))
+    value = int(text)
+    if not low <= value <= high:
+        raise ValueError("--{} takes a number {}-{}, not {}".format(name, low, high, value))
+    return value
+
+
+def parse(argv):
+    """The options as a dict (no argparse on a board); ``ValueError`` says what is wrong."""
+    options = {}
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        name = word[2:] if word.startswith("--") else None
+        if name in _FLAGS:
+            options[name] = True
+            i += 1
+            continue
+        if name not in _VALUES:
+            raise ValueError("unknown option {!r}".format(word[:40]))
+        if i + 1 >= len(argv):
+            raise ValueError("{} needs a value".format(word))
+        if name in options:
+            raise ValueError("{} given twice".format(word))
+        options[name] = argv[i + 1]
+        i += 2
+    if "rules" in options and options["rules"] not in RULE_NAMES:
+        raise ValueError(
+            "--rules takes british, american or union, not {!r}".format(options["rules"][:20])
+        )
+    if "deal" in options:
+        if "position" in options:
+            raise ValueError("give --deal or --position, not both")
+        options["deal"] = whole_number(options["deal"], "deal", 1, 31999)
+    if "scale" in options:
+        options["scale"] = whole_number(options["scale"], "scale", 1, 16)
+    return options
+
+
+def first_game(options):
+    """The game the options ask for: a position, a deal, or a random deal."""
+    from british_square.engine import Game
+
+    if "position" in options:
+        from british_square.notation import parse_position
+
+        return parse_position(options["position"])
+    from british_square.deal import random_deal
+
+    rules = RULE_NAMES.index(options.get("rules", "british"))
+    return Game.new_deal(options.get("deal") or random_deal(), rules)

@@ -1,0 +1,379 @@
+"""The play scene: a sprite per card place, changed only where the game changed.
+
+Every sprite is made once and reused by every game and rule set
+(``set_layout`` only moves them): a card sprite for each of 16 piles (a
+British column's is its top card) and the panel's cards, and for each
+British column one tile grid of the top strips of the cards under its top
+card. A move then changes the tiles of the piles
+it touched (``show_pile``); a shadow copy of every tile, position and colour
+look means that only real changes reach displayio, so ``refresh()`` redraws
+just those areas (deshipu's ``stage`` does the same).
+"""
+
+import displayio
+
+from british_square import sheet, texts
+from british_square.cards import NO_CARD, const
+from british_square.engine import COLUMN_CAPACITY, DOWN, FOUNDATION, STOCK, UP, WASTE
+from british_square.layout import (
+    BRITISH_ROWS,
+    GAP,
+    PANEL_COLUMNS,
+    PANEL_ROWS,
+    TEXT_Y,
+)
+from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
+from british_square.textgrid import TextGrid
+
+HIDDEN = const(255)
+NORMAL = const(0)
+STRIP = const(4)  # small tiles under (or above) a column: arrow, gap, two digits
+MAX_COLUMNS = const(16)
+MAX_STOPS = const(MAX_COLUMNS + 6)
+# Card sprites: the top card of each column or pile, then the panel's cards.
+STOCK_SLOT = const(MAX_COLUMNS)
+WASTE_UNDER_SLOT = const(MAX_COLUMNS + 1)
+WASTE_SLOT = const(MAX_COLUMNS + 2)
+FOUNDATION_SLOT = const(MAX_COLUMNS + 3)  # one per suit
+SLOTS = const(MAX_COLUMNS + 7)
+COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
+# What the panel's text shows (``show_numbers``): the numbers, or a notice.
+NOTICE_NONE = const(0)
+NOTICE_STUCK = const(1)  # no card can go home any more
+NOTICE_OVER = const(2)  # the player ended the game
+
+
+class PlayScene:
+    """The cards, the panel's numbers and the cursor, for any layout."""
+
+    def __init__(self, sheet_bitmap, palettes, font):
+        self.sheet = sheet_bitmap
+        self.palettes = palettes
+        self.layout = None
+        self.dirty = True
+        self.group = displayio.Group()
+        # the covered cards of each British column: their top strips in one grid
+        self.covered = []
+        self.covered_tile = bytearray(4 * COVERED)
+        for _ in range(4):
+            grid = displayio.TileGrid(
+                self.sheet,
+                pixel_shader=self.palettes[NORMAL],
+                tile_width=CARD_W,
+                tile_height=sheet.TOP_H,
+                width=1,
+                height=COVERED,
+                default_tile=sheet.TOP_BLANK,
+            )
+            self.covered.append(grid)
+            self.group.append(grid)
+        self.grids = []
+        for _ in range(SLOTS):
+            grid = self._card_grid(sheet.TILE_BLANK)
+            grid.hidden = True
+            self.grids.append(grid)
+            self.group.append(grid)
+        self.slot_x = bytearray(SLOTS)
+        self.slot_y = bytearray(SLOTS)
+        self.slot_tile = bytearray(SLOTS)
+        self.slot_look = bytearray(SLOTS)
+        # the direction (and, for 16 piles, the count) under or above each column
+        self.strips = []
+        self.strip_tile = bytearray(STRIP * MAX_COLUMNS)
+        for _ in range(MAX_COLUMNS):
+            strip = self._small_grid(STRIP)
+            self.strips.append(strip)
+            self.group.append(strip)
+        # the way each foundation goes next: up, down or complete
+        self.marks = []
+        self.mark_glyph = bytearray(4)
+        for _ in range(4):
+            mark = self._small_grid(1)
+            self.marks.append(mark)
+            self.group.append(mark)
+        self.numbers = TextGrid(font, PANEL_COLUMNS, PANEL_ROWS, 0, TEXT_Y, sheet.TEXT_WHITE)
+        self.group.append(self.numbers.group)
+        self.shown_numbers = [-1, -1, -1, -1, -1]  # stock, score, deal, rules, notice
+        self.cursor = self._card_grid(sheet.TILE_CURSOR)
+        self.cursor.hidden = True
+        self.group.append(self.cursor)
+        self.looks = bytearray(MAX_STOPS)
+
+    def _card_grid(self, tile):
+        return displayio.TileGrid(
+            self.sheet,
+            pixel_shader=self.palettes[NORMAL],
+            tile_width=CARD_W,
+            tile_height=CARD_H,
+            default_tile=tile,
+        )
+
+    def _small_grid(self, width):
+        return displayio.TileGrid(
+            self.sheet,
+            pixel_shader=self.palettes[NORMAL],
+            tile_width=sheet.SMALL_W,
+            tile_height=sheet.SMALL_H,
+            width=width,
+            height=1,
+            default_tile=sheet.small_tile(sheet.SMALL_NONE),
+        )
+
+    # ----------------------------------------------------------------- layout
+
+    def set_layout(self, layout):
+        """Place every sprite for ``layout`` (a new rule set's shape), all empty."""
+        self.layout = layout
+        for slot in range(SLOTS):
+            if slot < MAX_COLUMNS:
+                column = slot if slot < layout.columns else 0  # else never shown
+                x, y = layout.pile_x[column], layout.pile_y[column]
+            elif slot == STOCK_SLOT:
+                x, y = layout.stock_x, layout.stock_y
+            elif slot == WASTE_UNDER_SLOT:
+                x, y = layout.waste_under_x, layout.waste_y
+            elif slot == WASTE_SLOT:
+                x, y = layout.waste_x, layout.waste_y
+            else:
+                suit = slot - FOUNDATION_SLOT
+                x, y = layout.foundation_x[suit], layout.foundation_y[suit]
+            grid = self.grids[slot]
+            grid.hidden = True
+            grid.x = x
+            grid.y = y
+            grid.pixel_shader = self.palettes[NORMAL]
+            self.slot_x[slot] = x
+            self.slot_y[slot] = y
+            self.slot_tile[slot] = HIDDEN
+            self.slot_look[slot] = NORMAL
+        for c in range(4):
+            grid = self.covered[c]
+            grid.hidden = not layout.british
+            grid.x = layout.pile_x[c]
+            grid.y = layout.pile_y[c]
+            for row in range(COVERED):
+                self._put_covered(c, row, sheet.TOP_BLANK)
+        for c in range(MAX_COLUMNS):
+            strip = self.strips[c]
+            strip.hidden = c >= layout.columns
+            if c < layout.columns:
+                strip.x = layout.strip_x[c]
+                strip.y = layout.strip_y[c]
+            for k in range(STRIP):
+                self._put_strip(c, k, sheet.SMALL_NONE)
+        for suit in range(4):
+            mark = self.marks[suit]
+            mark.x = layout.mark_x[suit]
+            mark.y = layout.mark_y[suit]
+            self._put_mark(suit, sheet.SMALL_NONE)
+        self.numbers.move(layout.text_x, TEXT_Y)
+        for i in range(len(self.shown_numbers)):
+            self.shown_numbers[i] = -1
+        for stop in range(MAX_STOPS):
+            self.looks[stop] = NORMAL
+        self.cursor.hidden = True
+        self.dirty = True
+
+    def _slot(self, stop):
+        """The card sprite of ``stop``: a column's top card, the stock, the waste
+        or a foundation."""
+        layout = self.layout
+        if stop < layout.columns:
+            return stop
+        if stop == layout.stock_stop:
+            return STOCK_SLOT
+        if stop == layout.waste_stop:
+            return WASTE_SLOT
+        return FOUNDATION_SLOT + stop - layout.foundation_stop
+
+    # -------------------------------------------------------------- drawing
+
+    def _put(self, slot, tile, look=NORMAL, y=-1):
+        """Show ``tile`` (or nothing: ``HIDDEN``) in ``slot``, at row ``y`` if
+        given, touching only what differs."""
+        old = self.slot_tile[slot]
+        grid = self.grids[slot]
+        if tile == HIDDEN:
+            if old != HIDDEN:
+                grid.hidden = True
+                self.slot_tile[slot] = HIDDEN
+                self.dirty = True
+            return
+        if old != tile:
+            if old == HIDDEN:
+                grid.hidden = False
+            grid[0] = tile
+            self.slot_tile[slot] = tile
+            self.dirty = True
+        if y >= 0 and self.slot_y[slot] != y:
+            grid.y = y
+            self.slot_y[slot] = y
+            self.dirty = True
+        if self.slot_look[slot] != look:
+            grid.pixel_shader = self.palettes[look]
+            self.slot_look[slot] = look
+            self.dirty = True
+
+    def _put_covered(self, column, row, tile):
+        i = COVERED * column + row
+        if self.covered_tile[i] != tile:
+            self.covered[column][row] = tile
+            self.covered_tile[i] = tile
+            self.dirty = True
+
+    def _put_strip(self, column, k, glyph):
+        i = STRIP * column + k
+        if self.strip_tile[i] != glyph:
+            self.strips[column][k] = sheet.small_tile(glyph)
+            self.strip_tile[i] = glyph
+            self.dirty = True
+
+    def _put_mark(self, suit, glyph):
+        if self.mark_glyph[suit] != glyph:
+            self.marks[suit][0] = sheet.small_tile(glyph)
+            self.mark_glyph[suit] = glyph
+            self.dirty = True
+
+    def show_game(self, game, notice=NOTICE_NONE):
+        """Show every pile and number of ``game`` (a new deal, a restart)."""
+        for c in range(game.columns):
+            self.show_pile(game, c)
+        for pile in (STOCK, WASTE, FOUNDATION):
+            self.show_pile(game, pile)
+        self.show_numbers(game, notice)
+
+    def show_pile(self, game, pile):
+        """Redraw one pile: a column, ``STOCK``, ``WASTE`` or ``FOUNDATION`` (all four)."""
+        layout = self.layout
+        if pile < STOCK:
+            self._show_column(game, pile)
+        elif pile == STOCK:
+            tile = sheet.TILE_BACK if game.stock_count else sheet.TILE_EMPTY
+            self._put(STOCK_SLOT, tile, self.looks[layout.stock_stop])
+        elif pile == WASTE:
+            n = game.waste_count
+            under = FIRST_CARD + game.waste[n - 2] if n > 1 else HIDDEN
+            self._put(WASTE_UNDER_SLOT, under)
+            top = FIRST_CARD + game.waste[n - 1] if n else sheet.TILE_EMPTY
+            self._put(WASTE_SLOT, top, self.looks[layout.waste_stop])
+        elif pile == FOUNDATION:
+            for suit in range(4):
+                card = game.foundation_top(suit)
+                if card == NO_CARD:
+                    tile = sheet.TILE_FOUNDATION + suit
+                else:
+                    tile = FIRST_CARD + card
+                self._put(FOUNDATION_SLOT + suit, tile, self.looks[layout.foundation_stop + suit])
+                done = game.foundations[suit]
+                if not done:
+                    glyph = sheet.SMALL_NONE  # the empty place shows its suit: an ace next
+                elif done < 13:
+                    glyph = sheet.SMALL_UP
+                elif done == 13:
+                    glyph = sheet.SMALL_KING
+                elif done < 26:
+                    glyph = sheet.SMALL_DOWN
+                else:
+                    glyph = sheet.SMALL_DONE
+                self._put_mark(suit, glyph)
+
+    def _show_column(self, game, c):
+        layout = self.layout
+        h = game.height[c]
+        look = self.looks[c]
+        if not layout.british:
+            tile = FIRST_CARD + game.top(c) if h else sheet.TILE_EMPTY
+            self._put(c, tile, look)
+        else:
+            base = game.base[c]
+            start = c * COLUMN_CAPACITY
+            rows = layout.shown_rows(h)
+            for row in range(COVERED):
+                tile = sheet.TOP_BLANK
+                if row < rows - 1:
+                    k = layout.shown_card(row, h, base)
+                    tile = sheet.TOP_GAP if k == GAP else sheet.TOPS_FIRST + game.cells[start + k]
+                self._put_covered(c, row, tile)
+            tile = FIRST_CARD + game.top(c) if h else sheet.TILE_EMPTY
+            self._put(c, tile, look, layout.card_y(c, rows - 1 if rows else 0))
+        # the direction strip: an arrow, and the count on the 16-pile layouts
+        if not h:
+            arrow = sheet.SMALL_NONE
+        else:
+            way = game.direction(c)
+            arrow = sheet.SMALL_FREE
+            if way == UP:
+                arrow = sheet.SMALL_UP
+            elif way == DOWN:
+                arrow = sheet.SMALL_DOWN
+        self._put_strip(c, 0, arrow)
+        if not layout.british:  # the count, right-aligned after a gap
+            self._put_strip(c, 2, h // 10 if h >= 10 else sheet.SMALL_NONE)
+            self._put_strip(c, 3, h % 10 if h else sheet.SMALL_NONE)
+
+    def show_numbers(self, game, notice=NOTICE_NONE):
+        """The panel: stock count, cards home, deal number and rules, or a
+        notice with the cards home; rewritten only when one of them changed."""
+        shown = self.shown_numbers
+        score = game.score()
+        if (
+            shown[0] == game.stock_count
+            and shown[1] == score
+            and shown[2] == game.deal_number
+            and shown[3] == game.rules
+            and shown[4] == notice
+        ):
+            return
+        shown[0] = game.stock_count
+        shown[1] = score
+        shown[2] = game.deal_number
+        shown[3] = game.rules
+        shown[4] = notice
+        numbers = self.numbers
+        numbers.clear()
+        if notice == NOTICE_NONE:
+            numbers.set_colour(sheet.TEXT_WHITE)
+            numbers.write(0, 0, texts.PANEL_LABELS)
+            numbers.write_number(0, 6, game.stock_count, 4)
+            numbers.write_number(1, 6, score, 4)
+            if game.deal_number:
+                numbers.write_number(2, 5, game.deal_number, 5)
+            else:
+                numbers.write(2, 5, texts.NO_DEAL)
+            numbers.write(3, 0, texts.RULE_SHORT[game.rules])
+        else:
+            numbers.set_colour(sheet.TEXT_YELLOW)
+            numbers.write(0, 0, texts.PANEL_NOTICES[notice])
+            numbers.write_number(2, 6, score, 4)
+        self.dirty = True
+
+    # ---------------------------------------------------------------- looks
+
+    def set_look(self, stop, look):
+        """Colour the playable card (or empty place) of ``stop``: ``NORMAL``,
+        ``sheet.SELECTED``, ``sheet.TARGET`` or ``sheet.REFUSED``."""
+        if self.looks[stop] == look:
+            return
+        self.looks[stop] = look
+        slot = self._slot(stop)
+        if self.slot_tile[slot] != HIDDEN and self.slot_look[slot] != look:
+            self.grids[slot].pixel_shader = self.palettes[look]
+            self.slot_look[slot] = look
+            self.dirty = True
+
+    def clear_looks(self):
+        """Every pile back to its normal colours."""
+        for stop in range(self.layout.stops):
+            if self.looks[stop]:
+                self.set_look(stop, NORMAL)
+
+    def show_cursor(self, stop):
+        """Frame the playable card (or empty place) of ``stop``."""
+        slot = self._slot(stop)
+        grid = self.cursor
+        x, y = self.slot_x[slot], self.slot_y[slot]
+        if grid.hidden or grid.x != x or grid.y != y:
+            grid.x = x
+            grid.y = y
+            grid.hidden = False
+            self.dirty = True

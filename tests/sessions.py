@@ -1,0 +1,54 @@
+"""Long random sessions: key scripts a restless player might press, for the
+stress test (tests/test_stress_vm.py) and the heap search (tools/stress.py).
+
+Random presses alone would rarely leave the first screens, so the player
+mostly plays (directions, A, B), opens the menu now and then and picks a
+row, flips through the screens it leads to, and now and then waits (a
+flash ends, the dead test runs on). Some sessions start one move from a
+win, so the celebration is among the screens seen.
+"""
+
+import random
+
+NEAR_WIN = "british AC/-/-/- - - 25,26,26,26"
+RULES = ("british", "american", "union")
+
+_PLAY = (
+    ["up"] * 3
+    + ["down"] * 3
+    + ["left"] * 4
+    + ["right"] * 4
+    + ["a"] * 8
+    + ["b"] * 4
+    + ["select"] * 2
+)
+
+
+def session_script(seed, presses):
+    """``presses`` presses (plus a few waits) as a key script, the same for the same seed."""
+    rng = random.Random(seed)
+    words = []
+    count = 0
+    while count < presses:
+        roll = rng.random()
+        if roll < 0.1:  # the menu: down to a row, choose it, then a few keys there
+            rows = rng.randrange(10)
+            words += ["start"] + ["down"] * rows + ["a"]
+            count += rows + 2
+            for _ in range(rng.randrange(6)):
+                words.append(rng.choice(("up", "down", "left", "right", "a", "b", "start")))
+                count += 1
+        elif roll < 0.13:
+            words.append("wait:{}".format(rng.choice((50, 200, 600))))
+        else:
+            words.append(rng.choice(_PLAY))
+            count += 1
+    return " ".join(words)
+
+
+def session_args(seed):
+    """The code.py options of session ``seed``: a deal of each rule set in turn,
+    or (one seed in five) a game one move from being won."""
+    if seed % 5 == 4:
+        return ["--position", NEAR_WIN]
+    return ["--rules", RULES[seed % 3], "--deal", str(1 + seed * 7919 % 31999)]

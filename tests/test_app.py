@@ -1,0 +1,319 @@
+"""The app in process, on Blinka's displayio without a window: what a press does,
+what each screen says, and the timers that must not outlive their screen.
+
+Faster than the headless runs (test_ui_desktop.py) and able to look inside:
+the text page is read back character by character.
+"""
+
+import sys
+
+import pytest
+from conftest import HW
+
+from british_square import screens, texts
+from british_square.app import OVER, PLAYING, STUCK, WON, App
+from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, A, B
+from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
+from british_square.notation import parse_position, position_text
+from british_square.textgrid import FIRST_CHAR
+
+sys.path.insert(0, str(HW))
+import desktop  # noqa: E402
+
+
+class FakeDisplay:
+    root_group = None
+    refreshes = 0
+
+    def refresh(self):
+        self.refreshes += 1
+
+
+class NoKeys:
+    finished = False
+
+    def poll(self, now):
+        return NONE
+
+
+@pytest.fixture(scope="module")
+def font():
+    return desktop.font_bitmap()
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def make_app(font):
+    def make(game, autoplay=False):
+        clock = Clock()
+        app = App(FakeDisplay(), NoKeys(), clock, game, autoplay, font)
+        app.clock = clock
+        return app
+
+    return make
+
+
+def press(app, *actions):
+    for action in actions:
+        app.handle(action)
+
+
+def wait(app, ms):
+    """Let the loop run for ``ms`` milliseconds: timers and the dead test."""
+    for _ in range(max(1, ms // 10)):
+        app.clock.now += 10
+        app.now = app.clock.now
+        app.tick(app.now)
+
+
+def grid_text(grid):
+    """What a text grid shows, its rows joined by newlines (trailing blanks cut)."""
+    rows = []
+    for row in range(grid.rows):
+        line = "".join(
+            chr(grid.tiles[row * grid.columns + c] + FIRST_CHAR) for c in range(grid.columns)
+        )
+        rows.append(line.rstrip())
+    return "\n".join(rows).rstrip("\n")
+
+
+def page_text(app):
+    page = app.view.page
+    return "\n".join(grid_text(g) for g in (page.title, page.body, page.footer))
+
+
+def menu_choose(app, item):
+    """From the cards: Start, down to ``item`` (its text in texts.MENU_ITEMS), A."""
+    press(app, START, *[DOWN] * texts.MENU_ITEMS.index(item), A)
+
+
+# ---------------------------------------------------------------- screens
+
+
+def test_title_then_the_cards(make_app):
+    app = make_app(Game.new_deal(7))
+    assert app.screens.current == screens.TITLE and "Deal 7 British" in page_text(app)
+    press(app, A)
+    assert not app.on_page and app.view.shown is app.scene
+
+
+def test_help_says_what_fills_a_space_in_each_rule_set(make_app):
+    for rules, line in ((BRITISH, 0), (AMERICAN, 0), (UNION, 1)):
+        app = make_app(Game.new_deal(3, rules))
+        press(app, A)
+        menu_choose(app, "Help")
+        assert app.screens.current == screens.HELP
+        assert texts.HELP_SPACE[line] in page_text(app)
+        assert texts.HELP_SPACE[1 - line] not in page_text(app)
+        press(app, RIGHT)  # the marks: a gap in British columns, counts on piles
+        marks = page_text(app)
+        assert (texts.HELP_GAP in marks) == (rules == BRITISH)
+        assert (texts.HELP_COUNT in marks) == (rules != BRITISH)
+        assert texts.HELP_HOME in marks
+
+
+def test_the_menu_scrolls_to_its_last_row(make_app):
+    app = make_app(Game.new_deal(3))
+    press(app, A, START, UP)  # up from the first row: the last
+    assert app.screens.row == len(texts.MENU_ITEMS) - 1
+    assert "End game" in page_text(app)
+    press(app, DOWN)
+    assert app.screens.row == 0 and "Back to game" in page_text(app)
+
+
+def test_every_text_line_fits_the_screen():
+    from british_square.layout import PANEL_COLUMNS, TEXT_COLUMNS
+
+    lines = []
+    for name, value in vars(texts).items():
+        if name.startswith("__"):
+            continue
+        if isinstance(value, str):
+            lines += value.split("\n")
+        elif isinstance(value, tuple):
+            for item in value:
+                for part in item if isinstance(item, tuple) else (item,):
+                    if isinstance(part, str):
+                        lines += part.split("\n")
+    assert lines and all(
+        len(line.format(99999, 99999, "American")) <= TEXT_COLUMNS for line in lines
+    )
+    for notice in texts.PANEL_NOTICES[1:]:
+        assert all(len(line) <= PANEL_COLUMNS for line in notice.split("\n"))
+    for item in texts.MENU_ITEMS:  # written from column 3, with "American" or "off" after
+        assert 3 + len(item) + len("American") <= TEXT_COLUMNS - 2  # clear of the scroll marks
+
+
+# ---------------------------------------------- a game is never lost by one press
+
+
+def played(app, moves):
+    for m in moves:
+        app.play(m)
+
+
+@pytest.mark.parametrize("item", ["New game", "Restart deal"])
+def test_leaving_a_game_with_moves_asks_first(make_app, item):
+    app = make_app(Game.new_deal(7))
+    press(app, A)
+    played(app, [move(STOCK, WASTE)] * 3)
+    before = position_text(app.game)
+    menu_choose(app, item)
+    assert app.screens.current == screens.CONFIRM
+    assert texts.CONFIRM_TITLE[0] in page_text(app)
+    press(app, B)  # no: back to the menu, the game as it was
+    assert app.screens.current == screens.MENU and position_text(app.game) == before
+    press(app, A)
+    assert app.screens.current == screens.CONFIRM
+    press(app, A)  # yes
+    assert not app.on_page and app.game.history_count == 0
+    if item == "Restart deal":
+        assert position_text(app.game) == position_text(Game.new_deal(7))
+
+
+def test_a_game_without_moves_is_left_without_asking(make_app):
+    app = make_app(Game.new_deal(7))
+    press(app, A)
+    menu_choose(app, "New game")
+    assert not app.on_page and app.game.deal_number != 0
+
+
+def test_other_rules_and_a_typed_deal_ask_too(make_app):
+    app = make_app(Game.new_deal(7))
+    press(app, A)
+    app.play(move(STOCK, WASTE))
+    menu_choose(app, "Rules: ")
+    press(app, RIGHT, A)
+    assert app.screens.current == screens.CONFIRM
+    press(app, B)
+    assert app.screens.current == screens.RULES and app.game.rules == BRITISH
+    press(app, B, UP, UP, UP, UP, A)  # back to the menu, up to Deal number
+    assert app.screens.current == screens.DEAL
+    press(app, UP, A)  # deal 8
+    assert app.screens.current == screens.CONFIRM
+    press(app, A)
+    assert app.game.deal_number == 8 and not app.on_page
+
+
+def test_restart_returns_to_the_position_a_game_started_from(make_app):
+    start = "british 5H/6H/8S/9S - - 0,0,0,0"
+    app = make_app(parse_position(start))
+    press(app, A)
+    app.play(move(0, 1))  # 5H onto 6H
+    menu_choose(app, "Restart deal")
+    press(app, A)  # yes
+    assert position_text(app.game) == start  # not deal 1
+    assert app.game.redo() == move(0, 1)  # the moves are kept to redo
+
+
+def test_end_game_scores_the_game_as_it_stands(make_app):
+    app = make_app(parse_position("union 2C/AC/" + "/".join("-" * 14) + " - - 0,0,0,0"))
+    press(app, A)
+    app.play(move(1, FOUNDATION))
+    menu_choose(app, "End game")
+    assert app.screens.current == screens.CONFIRM and texts.CONFIRM_TITLE[1] in page_text(app)
+    press(app, A)
+    assert app.outcome == OVER and app.screens.current == screens.OVER
+    assert "Cards home: 1 of 104" in page_text(app)
+    press(app, B)  # the board, to look at
+    before = position_text(app.game)
+    press(app, A, B, SELECT)
+    assert position_text(app.game) == before  # nothing moves in a game that is over
+    menu_choose(app, "New game")  # and leaving it asks nothing
+    assert app.outcome == PLAYING and app.game.deal_number
+
+
+def test_deal_numbers_outside_the_range_are_refused(make_app):
+    app = make_app(Game.new_deal(31999))
+    press(app, A)
+    menu_choose(app, "Deal number")
+    assert "1 to 31999" in page_text(app)
+    press(app, LEFT, LEFT, LEFT, LEFT, UP, UP, UP, UP, UP, UP)  # 91999
+    assert app.screens.number == 91999
+    press(app, A)
+    assert app.screens.current == screens.DEAL and texts.DEAL_REFUSED in page_text(app)
+    assert app.game.deal_number == 31999
+    press(app, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN)  # 01999
+    press(app, A)
+    assert app.game.deal_number == 1999 and not app.on_page
+
+
+def test_deal_zero_is_refused(make_app):
+    app = make_app(Game.new_deal(1))
+    press(app, A)
+    menu_choose(app, "Deal number")
+    press(app, DOWN, A)  # 00000
+    assert app.screens.current == screens.DEAL and app.game.deal_number == 1
+
+
+# ------------------------------------------------------- the end of a game
+
+
+def test_no_more_moves_is_a_notice_beside_the_cards_and_play_goes_on(make_app):
+    # after the ace goes home, 5H can still shuttle between the two 6H, but no
+    # card can ever reach a foundation: the dead test says so, in steps
+    app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
+    press(app, A)
+    app.play(move(WASTE, FOUNDATION))
+    assert app.outcome == PLAYING and app.probing
+    wait(app, 200)
+    assert app.outcome == STUCK and not app.on_page  # the cards stay in sight
+    assert grid_text(app.scene.numbers).startswith("No more\nmoves.")
+    app.play(move(1, 2))  # play on: still no more moves
+    wait(app, 200)
+    assert app.outcome == STUCK
+    press(app, SELECT, SELECT)  # undo both: the ace is back on the waste
+    assert app.outcome == PLAYING and grid_text(app.scene.numbers).startswith("Stock")
+
+
+def test_a_dead_verdict_while_a_refused_drop_flashes(make_app):
+    # issue 8's crash: the dead test ended while a refused drop still flashed red
+    app = make_app(parse_position("american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"))
+    press(app, A, B)  # B: 5H cannot go home: it flashes
+    assert app.flash_stop != 255
+    wait(app, 400)
+    assert app.flash_stop == 255 and app.scene.looks[0] == 0
+
+
+def test_leaving_the_cards_ends_a_flash_and_a_held_card(make_app):
+    app = make_app(parse_position("british 5H/6H/8S/9S - - 0,0,0,0"))
+    press(app, A, B)  # refused: flashing
+    press(app, A)  # pick up the 5H (flash over)
+    assert app.held != 255
+    press(app, START)
+    assert app.flash_stop == 255 and app.held == 255
+    assert all(look == 0 for look in app.scene.looks)
+
+
+def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
+    app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
+    press(app, A, B)
+    assert app.outcome == WON and app.screens.current == screens.WON
+    from british_square.layout import (
+        BODY_Y,
+        KINGS_BOTTOM,
+        KINGS_TOP,
+        TEXT_LINE,
+        WON_BIG_Y,
+        WON_LINE_ROW,
+    )
+    from british_square.sheet import CARD_H
+
+    assert KINGS_TOP >= WON_BIG_Y + 2 * 12  # under "You won!" (scale 2)
+    assert KINGS_BOTTOM + CARD_H <= BODY_Y + TEXT_LINE * WON_LINE_ROW  # above the lines
+    for _ in range(300):
+        wait(app, 50)
+        for king in app.view.page.cards:
+            assert KINGS_TOP <= king.y <= KINGS_BOTTOM and 0 <= king.x <= 140
+    press(app, B)
+    assert not app.on_page
+    before = position_text(app.game)
+    press(app, SELECT)
+    assert position_text(app.game) == before  # a won game stays won

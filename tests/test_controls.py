@@ -1,0 +1,85 @@
+"""Buttons as actions: auto-repeat, the keypad reader and its overflow."""
+
+from british_square import controls
+
+
+def test_repeater_timing():
+    repeater = controls.Repeater()
+    repeater.press(controls.LEFT, 1000)
+    assert repeater.poll(1000 + controls.REPEAT_DELAY_MS - 1) == controls.NONE
+    assert repeater.poll(1000 + controls.REPEAT_DELAY_MS) == controls.LEFT
+    assert repeater.poll(1000 + controls.REPEAT_DELAY_MS + 1) == controls.NONE
+    later = 1000 + controls.REPEAT_DELAY_MS + controls.REPEAT_EVERY_MS
+    assert repeater.poll(later) == controls.LEFT
+    repeater.release(controls.LEFT)
+    assert repeater.poll(later + 10000) == controls.NONE
+
+
+class FakeEvent:
+    key_number = 0
+    pressed = False
+
+
+class FakeQueue:
+    """``keypad.EventQueue`` as the game uses it, overflowing past ``size``."""
+
+    def __init__(self, size=64):
+        self.events = []
+        self.size = size
+        self.overflowed = False
+
+    def put(self, key, pressed):
+        if len(self.events) == self.size:
+            self.overflowed = True
+        else:
+            self.events.append((key, pressed))
+
+    def get_into(self, event):
+        if not self.events:
+            return False
+        event.key_number, event.pressed = self.events.pop(0)
+        return True
+
+    def clear(self):
+        self.events.clear()
+        self.overflowed = False
+
+
+class FakeKeys:
+    def __init__(self, events=(), size=64):
+        self.events = FakeQueue(size)
+        self.resets = 0
+        for key, pressed in events:
+            self.events.put(key, pressed)
+
+    def reset(self):
+        self.resets += 1
+
+
+def test_keypad_actions_map_board_keys_and_repeat_directions():
+    # PyBadge key numbers: 1 = A, 7 = Left (PLATFORM.md)
+    keys = FakeKeys([(1, True), (1, False), (7, True)])
+    actions = controls.KeypadActions(keys, FakeEvent())
+    assert actions.poll(0) == controls.A
+    assert actions.poll(0) == controls.LEFT  # the release of A gives nothing
+    assert actions.poll(controls.REPEAT_DELAY_MS) == controls.LEFT
+    assert actions.finished is False
+
+
+def test_an_overflowed_queue_leaves_no_direction_repeating():
+    # Left is pressed; then the game is busy while more presses than the queue
+    # holds arrive, and Left's release is among those lost.
+    keys = FakeKeys([(7, True)], size=4)
+    actions = controls.KeypadActions(keys, FakeEvent())
+    assert actions.poll(0) == controls.LEFT
+    for _ in range(3):
+        keys.events.put(1, True)
+        keys.events.put(1, False)
+    keys.events.put(7, False)  # lost: the queue is full
+    assert keys.events.overflowed
+    assert actions.poll(10) == controls.NONE  # the lost events are dropped, not half-read
+    assert keys.resets == 1 and not keys.events.overflowed and actions.overflows == 1
+    for t in range(0, 5000, 50):  # and Left does not repeat for ever
+        assert actions.poll(t) == controls.NONE
+    keys.events.put(1, True)  # the keys work as before
+    assert actions.poll(5000) == controls.A

@@ -1,0 +1,105 @@
+"""Key scripts: one tokenizer for --keys and --keys-file, the check and the run."""
+
+import sys
+
+import pytest
+from conftest import HW
+
+from british_square import controls
+
+sys.path.insert(0, str(HW))
+import keyscript  # noqa: E402
+
+
+def words(text="", path=None):
+    reader = keyscript.WordReader(text, path)
+    out = []
+    while True:
+        word = reader.next_word()
+        if word is None:
+            return out
+        out.append(word)
+
+
+def played(text="", path=None):
+    """What a ScriptPlayer does with the script: actions, shots and waits in order."""
+    shots = []
+    player = keyscript.ScriptPlayer(text, path, lambda name: shots.append(name))
+    out = []
+    now = 0
+    while not player.finished:
+        action = player.next_action(now)
+        if action != controls.NONE:
+            out.append(controls.ACTION_NAMES[action])
+        elif shots and (not out or out[-1] != "shot:" + shots[-1]):
+            out.append("shot:" + shots[-1])
+        now += 1000
+    return out
+
+
+def test_words_split_on_any_white_space_and_commas(tmp_path):
+    script = "right*3, a\tshot:one\r\nwait:50\n\nsel U\n"
+    assert words(script) == ["right*3", "a", "shot:one", "wait:50", "sel", "U"]
+    path = tmp_path / "keys.txt"
+    path.write_text(script)
+    assert words("", path) == words(script)
+    assert words("b", path) == ["b"] + words(script)  # --keys first, then the file
+
+
+def test_a_file_script_plays_as_checked(tmp_path):
+    path = tmp_path / "keys.txt"
+    path.write_text("a\nright*2\nshot:first\n")  # newlines, and one at the very end
+    assert keyscript.check_script("", path) == 3
+    assert played("", path) == ["a", "right", "right", "shot:first"]  # no newline in the name
+
+
+def test_a_long_file_is_read_in_small_pieces(tmp_path):
+    path = tmp_path / "keys.txt"
+    path.write_text(" ".join(["a", "left", "b"] * 3000))
+    reader = keyscript.WordReader("", path)
+    assert len(reader.chunk) <= 64  # what it holds of the file at a time
+    assert keyscript.check_script("", path) == 9000
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "jump",
+        "a*0",
+        "a*99999",
+        "a*x",
+        "wait:",
+        "wait:-5",
+        "wait:1e3",
+        "wait:\u0663",  # an Arabic-Indic digit
+        "shot:",
+        "shot:../up",
+        "shot:a/b",
+        "shot:.hidden",
+        "shot:" + "x" * 41,
+    ],
+)
+def test_bad_words_are_named_before_the_game_starts(bad, tmp_path):
+    with pytest.raises(ValueError) as error:
+        keyscript.check_script("a " + bad)
+    assert "key script" in str(error.value)
+    path = tmp_path / "keys.txt"
+    path.write_text("a\n" + bad + "\n")
+    with pytest.raises(ValueError):
+        keyscript.check_script("", path)
+
+
+def test_a_word_too_long_or_not_ascii_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="too long"):
+        keyscript.check_script("a" * 100)
+    path = tmp_path / "keys.bin"
+    path.write_bytes(b"a \x00\xff b")
+    with pytest.raises(ValueError, match="printable"):
+        keyscript.check_script("", path)
+
+
+def test_actions_and_their_short_names():
+    assert played("up down left right a b select start u d l r sel") == [
+        "up", "down", "left", "right", "a", "b", "select", "start",
+        "up", "down", "left", "right", "select",
+    ]  # fmt: skip

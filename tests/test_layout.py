@@ -1,0 +1,98 @@
+"""Where things sit on the 160x128 screen: pure numbers, the same on a board."""
+
+import pytest
+from scripting import route
+
+from british_square import sheet
+from british_square.engine import STOCK
+from british_square.layout import (
+    BRITISH_ROWS,
+    GAP,
+    OVERLAP_STEP,
+    SCREEN_H,
+    SCREEN_W,
+    Layout,
+)
+from british_square.sheet import CARD_H, CARD_W
+
+
+@pytest.mark.parametrize("columns", [4, 16])
+def test_every_stop_is_reachable_and_maps_to_its_pile(columns):
+    layout = Layout(columns)
+    for stop in range(layout.stops):
+        for direction in range(4):
+            assert 0 <= layout.neighbour(stop, direction) < layout.stops
+        steps = route(layout, 0, stop)  # raises if the cursor cannot get there
+        here = 0
+        for direction in steps:
+            here = layout.neighbour(here, direction)
+        assert here == stop
+        suit = max(0, stop - layout.foundation_stop)
+        assert layout.pile_stop(layout.stop_pile(stop), suit) == stop
+    assert layout.stop_pile(layout.stock_stop) == STOCK
+
+
+def shown(layout, height, base):
+    return [layout.shown_card(row, height, base) for row in range(layout.shown_rows(height))]
+
+
+@pytest.mark.parametrize("base", [1, 2, 3, 4])
+def test_british_columns_show_every_rank_at_full_overlap(base):
+    layout = Layout(4)
+    for height in range(base, base + 13):  # up to 12 cards built on the base
+        rows = layout.shown_rows(height)
+        ys = [layout.card_y(0, row) for row in range(rows)]
+        assert all(b - a == OVERLAP_STEP for a, b in zip(ys, ys[1:]))  # rank and suit show
+        assert ys[-1] + CARD_H <= SCREEN_H
+        cards = shown(layout, height, base)
+        assert cards[-1] == height - 1  # the playable card, whole
+        if height <= BRITISH_ROWS:
+            assert cards == list(range(height))
+        else:
+            # the base, the first card built, a gap, then the top of the run
+            gap = cards.index(GAP)
+            assert cards[:gap] == list(range(base + 1))
+            after = cards[gap + 1 :]
+            assert after == list(range(height - len(after), height))
+            assert after[0] > base + 1  # the gap stands for at least one card
+            assert GAP not in after
+
+
+def test_sixteen_piles_show_their_top_card():
+    layout = Layout(16)
+    assert shown(layout, 0, 0) == []
+    assert shown(layout, 7, 1) == [6]
+
+
+@pytest.mark.parametrize("columns", [4, 16])
+def test_everything_fits_on_the_screen_without_overlap(columns):
+    layout = Layout(columns)
+    boxes = []
+    for c in range(columns):
+        bottom = layout.card_y(c, layout.shown_rows(16) - 1) + CARD_H
+        boxes.append(
+            ("column", layout.pile_x[c], layout.pile_y[c], CARD_W, bottom - layout.pile_y[c])
+        )
+    boxes.append(("stock", layout.stock_x, layout.stock_y, CARD_W, CARD_H))
+    boxes.append(
+        (
+            "waste",
+            layout.waste_under_x,
+            layout.waste_y,
+            layout.waste_x + CARD_W - layout.waste_under_x,
+            CARD_H,
+        )
+    )
+    for suit in range(4):
+        boxes.append(
+            ("foundation", layout.foundation_x[suit], layout.foundation_y[suit], CARD_W, CARD_H)
+        )
+        boxes.append(
+            ("mark", layout.mark_x[suit], layout.mark_y[suit], sheet.SMALL_W, sheet.SMALL_H)
+        )
+    for name, x, y, w, h in boxes:
+        assert 0 <= x and x + w <= SCREEN_W and 0 <= y and y + h <= SCREEN_H, name
+    for i, (a, ax, ay, aw, ah) in enumerate(boxes):
+        for b, bx, by, bw, bh in boxes[i + 1 :]:
+            apart = ax + aw <= bx or bx + bw <= ax or ay + ah <= by or by + bh <= ay
+            assert apart, (a, b)
