@@ -8,7 +8,7 @@ import pytest
 from positions import RULES, game, layout, sample_games, text
 
 from british_square.cards import parse_card
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game, move
+from british_square.engine import FOUNDATION, STOCK, WASTE, Game, IllegalMoveError, move
 from british_square.notation import (
     game_from_dict,
     move_dict,
@@ -218,6 +218,15 @@ def test_a_bad_or_illegal_move_leaves_the_game_unchanged(token):
     with pytest.raises(ValueError):
         g.play(move(0, FOUNDATION))
     assert (text(g), bytes(g.history), g.history_count, g.history_end) == before
+
+
+def test_play_text_leaves_legality_to_game_play():
+    g = game("british", "7H.8H", "KD", "5C", "2S")
+    with pytest.raises(IllegalMoveError) as by_text:
+        play_text(g, "aF")
+    with pytest.raises(IllegalMoveError) as by_int:
+        g.play(move(0, FOUNDATION))
+    assert str(by_text.value) == str(by_int.value) == "illegal move 'aF'"
 
 
 def test_a_failed_parse_builds_nothing_and_touches_no_game():

@@ -12,6 +12,7 @@ from positions import (
     all_pairs,
     blocked,
     column_text,
+    dead_verdict,
     documented_order,
     game,
     legal,
@@ -39,6 +40,8 @@ from british_square.engine import (
     WON,
     Game,
     move,
+    move_source,
+    move_target,
 )
 from british_square.notation import parse_move
 
@@ -113,9 +116,9 @@ def test_a_card_on_a_foundation_never_comes_back(rules):
     g = game(rules, "2H", "3H", stock="4H", waste="AS", foundations=(0, 0, 1, 0))
     play(g, "aF")
     for m in all_pairs(g):
-        if m >> 8 == FOUNDATION:
+        if move_source(m) == FOUNDATION:
             assert not g.is_legal(m)
-    assert all(m >> 8 != FOUNDATION for m in g.moves())
+    assert all(move_source(m) != FOUNDATION for m in g.moves())
     for token in ("Fa", "Fb", "FW", "FS"):
         with pytest.raises(ValueError, match=token):
             parse_move(token, g)
@@ -271,7 +274,7 @@ def test_a_union_space_takes_any_playable_card_but_not_the_stock_card():
     for token in ("ab", "cb", "db", "Wb"):
         assert legal(g, token), token
     assert not legal(g, "Sb")
-    assert all(m >> 8 != STOCK or m & 0xFF == WASTE for m in g.moves())
+    assert all(move_source(m) != STOCK or move_target(m) == WASTE for m in g.moves())
     play(g, "cb")  # a built card that fills a space becomes its base
     assert column_text(g, 1) == "4C" and column_text(g, 2) == "5C"
 
@@ -325,7 +328,7 @@ def test_there_is_no_redeal(rules):
     g = game(rules, "7H", "KD", stock="-", waste="3H2H")
     assert not legal(g, "SW")
     assert not any(g.is_legal(move(s, STOCK)) for s in range(FOUNDATION + 2))
-    assert all(m >> 8 != STOCK and m & 0xFF != STOCK for m in g.moves())
+    assert all(move_source(m) != STOCK and move_target(m) != STOCK for m in g.moves())
     with pytest.raises(ValueError, match="WS"):
         parse_move("WS", g)
 
@@ -385,7 +388,7 @@ ALIVE_COLUMNS = ("AC.2C3C", "4C")
 def _search_leaves_the_game_alone(g, budget):
     before = text(g)
     history = (bytes(g.history), g.history_count, g.history_end)
-    result = g.dead(budget)
+    result = dead_verdict(g, budget)
     assert text(g) == before
     assert (bytes(g.history), g.history_count, g.history_end) == history
     return result
@@ -400,7 +403,7 @@ def test_a_blocked_position_with_shuttles_left_is_dead(rules):
 @each_rules
 def test_a_position_two_tableau_moves_from_a_foundation_move_is_alive(rules):
     g = blocked(rules, *ALIVE_COLUMNS)
-    assert all(m & 0xFF != FOUNDATION for m in g.moves())
+    assert all(move_target(m) != FOUNDATION for m in g.moves())
     assert _search_leaves_the_game_alone(g, 1000) == ALIVE
     play(g, "ab", "ab")
     assert legal(g, "aF")
@@ -419,8 +422,8 @@ def test_the_dead_search_says_unknown_when_its_budget_runs_out(rules):
     for columns in (DEAD_COLUMNS, ALIVE_COLUMNS):
         g = blocked(rules, *columns)
         assert _search_leaves_the_game_alone(g, 1) == UNKNOWN
-    assert blocked(rules, "AC", "5C").dead(1) == ALIVE  # a foundation move now
-    assert blocked(rules, "2C", "5C").dead(1) == DEAD  # no move at all
+    assert dead_verdict(blocked(rules, "AC", "5C"), 1) == ALIVE  # a foundation move now
+    assert dead_verdict(blocked(rules, "2C", "5C"), 1) == DEAD  # no move at all
 
 
 @each_rules

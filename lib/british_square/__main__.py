@@ -15,7 +15,7 @@ module within what CircuitPython runs, like the rest of the package.
 import json
 import sys
 
-from british_square.cards import NO_CARD, card_name
+from british_square.cards import NO_CARD, SUITS, card_name
 from british_square.engine import (
     DEAD_NAMES,
     DOWN,
@@ -36,6 +36,7 @@ from british_square.notation import (
     position_text,
     rules_from_name,
 )
+from british_square.search import dead_search
 
 USAGE = __doc__.split("\n\n")[0]
 
@@ -86,16 +87,16 @@ def show(game):
     if game.columns == 4:
         names = ["  {:<5}".format(pile_text(c)) for c in range(4)]
         lines.append("".join(names))
-        tallest = max(game.height)
+        tallest = max(game.column_height(c) for c in range(4))
         for depth in range(tallest):
             row = []
             for c in range(4):
-                if depth < game.height[c]:
-                    card = game.column(c)[depth]
-                    mark = "." if depth == game.base[c] and depth else " "
-                    row.append(" {}{:<5}".format(mark, card_name(card)))
-                else:
+                card = game.card(c, depth)
+                if card == NO_CARD:
                     row.append("       ")
+                    continue
+                mark = "." if depth == game.base_count(c) and depth else " "
+                row.append(" {}{:<5}".format(mark, card_name(card)))
             lines.append("".join(row).rstrip())
         lines.append(
             "".join("  {:<5}".format(arrows.get(game.direction(c), "free")) for c in range(4))
@@ -108,17 +109,19 @@ def show(game):
                 text = "--" if top == NO_CARD else card_name(top)
                 row.append(
                     "{}:{}({}){:<4}".format(
-                        pile_text(c), text, game.height[c], arrows.get(game.direction(c), "")
+                        pile_text(c), text, game.column_height(c), arrows.get(game.direction(c), "")
                     )
                 )
             lines.append("  ".join(row).rstrip())
-    waste = [card_name(c) for c in game.waste[: game.waste_count]]
-    lines.append("stock {} cards   waste {}".format(game.stock_count, " ".join(waste[-8:]) or "-"))
+    shown = min(game.waste_count, 8)  # the top card last
+    waste = " ".join(card_name(game.waste_card(k)) for k in range(shown - 1, -1, -1))
+    lines.append("stock {} cards   waste {}".format(game.stock_count, waste or "-"))
     found = []
     for suit in range(4):
         top = game.foundation_top(suit)
-        found.append("{} {}".format("CSHD"[suit], "-" if top == NO_CARD else card_name(top)[0]))
-    lines.append("foundations " + "  ".join(found) + "   dead test: " + DEAD_NAMES[game.dead(500)])
+        found.append("{} {}".format(SUITS[suit], "-" if top == NO_CARD else card_name(top)[0]))
+    verdict = next(dead_search(game, 500))  # run in one go: its one value is the verdict
+    lines.append("foundations " + "  ".join(found) + "   dead test: " + DEAD_NAMES[verdict])
     return "\n".join(lines)
 
 
@@ -155,10 +158,7 @@ def main(argv):
             raise UsageError("play needs a POSITION and moves")
         game = read_position(rest[0])
         for token in rest[1:]:
-            m = read_move(token, game)
-            if not game.is_legal(m):
-                raise ValueError("illegal move {!r} in {}".format(token, position_text(game)))
-            game.push(m)
+            game.play(read_move(token, game))
         write_position(game, as_json)
     else:
         raise UsageError("unknown command {!r}".format(command))

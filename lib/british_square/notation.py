@@ -17,7 +17,8 @@ Position (like chess FEN), five fields separated by single spaces::
 Move (like chess UCI): source then target. Columns are ``a``, ``b``, ... (``a``
 -``p`` for 16 piles, row by row), ``S`` the stock, ``W`` the waste, ``F`` the
 foundation: ``aF`` (column a home), ``Wc`` (waste onto column c), ``SW`` (deal),
-``Sb`` (stock card straight into the empty column b).
+``Sb`` (stock card straight into the empty column b). ``parse_move`` checks the
+letters; legality is ``Game.play``'s.
 
 Parsing raises ``ValueError`` naming the offending token and never changes an
 existing game: it builds a new one.
@@ -27,16 +28,19 @@ from british_square.cards import card_name, parse_card
 from british_square.engine import (
     BRITISH,
     COLUMN_CAPACITY,
+    COLUMN_LETTERS,
     FOUNDATION,
     RULE_NAMES,
     STOCK,
     TALON_CAPACITY,
     WASTE,
     Game,
+    move,
+    move_source,
+    move_target,
+    move_text,  # noqa: F401  (re-exported: the text formats are read from here)
+    pile_text,
 )
-
-_COLUMN_LETTERS = "abcdefghijklmnop"
-_PILE_LETTERS = {STOCK: "S", WASTE: "W", FOUNDATION: "F"}
 
 
 def rules_from_name(name):
@@ -49,15 +53,6 @@ def rules_from_name(name):
 # ------------------------------------------------------------------- moves
 
 
-def pile_text(pile):
-    return _PILE_LETTERS.get(pile) or _COLUMN_LETTERS[pile]
-
-
-def move_text(m):
-    """Two letters for the move int ``m``: ``"aF"``, ``"Wb"``, ``"SW"``."""
-    return pile_text(m >> 8) + pile_text(m & 0xFF)
-
-
 def parse_move(token, game):
     """The move int for ``token`` in ``game``: checks the letters, not legality."""
     if len(token) != 2:
@@ -67,7 +62,7 @@ def parse_move(token, game):
         if letter in "SWF":
             ends.append("SWF".index(letter) + STOCK)
         else:
-            column = _COLUMN_LETTERS.find(letter)
+            column = COLUMN_LETTERS.find(letter)
             if column < 0 or column >= game.columns:
                 raise ValueError("bad move {!r}: no pile {!r}".format(token, letter))
             ends.append(column)
@@ -75,15 +70,14 @@ def parse_move(token, game):
         raise ValueError(
             "bad move {!r}: cards never leave a foundation or go to the stock".format(token)
         )
-    return ends[0] << 8 | ends[1]
+    return move(ends[0], ends[1])
 
 
 def play_text(game, token):
-    """Check and play the move ``token``; ValueError (naming it) if bad or illegal."""
+    """Parse the move ``token`` and play it with ``Game.play``; ``ValueError``
+    (``IllegalMoveError`` when it is not legal here) names it."""
     m = parse_move(token, game)
-    if not game.is_legal(m):
-        raise ValueError("illegal move {!r}".format(token))
-    game.push(m)
+    game.play(m)
     return m
 
 
@@ -94,6 +88,16 @@ def _cards_text(cards):
     return "".join(card_name(c) for c in cards) or "-"
 
 
+def _stock_cards(game):
+    """The stock's cards, the next to be dealt last."""
+    return [game.stock_card(k) for k in range(game.stock_count - 1, -1, -1)]
+
+
+def _waste_cards(game):
+    """The waste's cards, the playable one last."""
+    return [game.waste_card(k) for k in range(game.waste_count - 1, -1, -1)]
+
+
 def position_text(game):
     """The one-line position string of ``game``."""
     columns = []
@@ -102,7 +106,7 @@ def position_text(game):
         if not cards:
             columns.append("-")
             continue
-        base = game.base[c]
+        base = game.base_count(c)
         text = _cards_text(cards[:base])
         if len(cards) > base:
             text += "." + _cards_text(cards[base:])
@@ -111,8 +115,8 @@ def position_text(game):
         (
             RULE_NAMES[game.rules],
             "/".join(columns),
-            _cards_text(game.stock[: game.stock_count]),
-            _cards_text(game.waste[: game.waste_count]),
+            _cards_text(_stock_cards(game)),
+            _cards_text(_waste_cards(game)),
             ",".join(str(n) for n in game.foundations),
         )
     )
@@ -179,15 +183,13 @@ def build_game(rules, columns, bases, stock, waste, foundations):
     for c, cards in enumerate(columns):
         base = bases[c]
         if len(cards) > COLUMN_CAPACITY:
-            raise ValueError("bad column {}: more than 16 cards".format(_COLUMN_LETTERS[c]))
+            raise ValueError("bad column {}: more than 16 cards".format(pile_text(c)))
         if not 0 <= base <= len(cards) or (cards and not base):
-            raise ValueError("bad base {} for column {}".format(base, _COLUMN_LETTERS[c]))
+            raise ValueError("bad base {} for column {}".format(base, pile_text(c)))
         if rules != BRITISH and base > 1:
-            raise ValueError("bad base {} for pile {}: one card".format(base, _COLUMN_LETTERS[c]))
+            raise ValueError("bad base {} for pile {}: one card".format(base, pile_text(c)))
         if base > 4:
-            raise ValueError(
-                "bad base {} for column {}: four cards".format(base, _COLUMN_LETTERS[c])
-            )
+            raise ValueError("bad base {} for column {}: four cards".format(base, pile_text(c)))
         step = 0
         for i in range(base, len(cards)):
             below, card = cards[i - 1], cards[i]
@@ -198,7 +200,7 @@ def build_game(rules, columns, bases, stock, waste, foundations):
             ):
                 raise ValueError(
                     "bad column {}: {} cannot be built on {}".format(
-                        _COLUMN_LETTERS[c], card_name(card), card_name(below)
+                        pile_text(c), card_name(card), card_name(below)
                     )
                 )
             step = card - below
@@ -242,9 +244,9 @@ def position_dict(game):
     return {
         "rules": RULE_NAMES[game.rules],
         "columns": columns,
-        "base": list(game.base),
-        "stock": [card_name(c) for c in game.stock[: game.stock_count]],
-        "waste": [card_name(c) for c in game.waste[: game.waste_count]],
+        "base": [game.base_count(c) for c in range(game.columns)],
+        "stock": [card_name(c) for c in _stock_cards(game)],
+        "waste": [card_name(c) for c in _waste_cards(game)],
         "foundations": {_SUIT_KEYS[s]: game.foundations[s] for s in range(4)},
     }
 
@@ -307,7 +309,7 @@ _JSON_PILES = {"stock": STOCK, "waste": WASTE, "foundation": FOUNDATION}
 def move_dict(m):
     """``{"from": ..., "to": ...}`` for the move int ``m``."""
     names = {STOCK: "stock", WASTE: "waste", FOUNDATION: "foundation"}
-    source, target = m >> 8, m & 0xFF
+    source, target = move_source(m), move_target(m)
     return {"from": names.get(source, source), "to": names.get(target, target)}
 
 
@@ -332,4 +334,4 @@ def move_from_dict(data, game):
         raise ValueError(
             "bad move {!r}: cards never leave a foundation or go to the stock".format(data)
         )
-    return ends[0] << 8 | ends[1]
+    return move(ends[0], ends[1])
