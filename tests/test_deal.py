@@ -42,9 +42,9 @@ def layout_of(g):
     """(columns bottom first, bases, stock with the next card last, waste, foundations)."""
     return (
         [list(g.column(c)) for c in range(g.columns)],
-        list(g.base),
-        list(g.stock[: g.stock_count]),
-        list(g.waste[: g.waste_count]),
+        [g.base_count(c) for c in range(g.columns)],
+        [g.stock_card(k) for k in range(g.stock_count - 1, -1, -1)],
+        [g.waste_card(k) for k in range(g.waste_count - 1, -1, -1)],
         list(g.foundations),
     )
 

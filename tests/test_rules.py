@@ -221,7 +221,7 @@ def test_british_columns_have_four_dealt_base_cards():
     assert column_text(g, 0) == "2C9D5S7H" and g.direction(0) == FREE
     assert not legal(g, "ca") and not legal(g, "da")
     play(g, "ab")
-    assert column_text(g, 0) == "2C9D5S" and g.base[0] == 3
+    assert column_text(g, 0) == "2C9D5S" and g.base_count(0) == 3
     assert g.direction(0) == FREE  # 5S is unrelated to the 7H that left
     assert legal(g, "ca") and legal(g, "da")
     play(g, "ca")
@@ -258,7 +258,7 @@ def test_a_space_takes_only_the_waste_top_or_the_stock_card(rules):
     assert not legal(g, "ab") and not legal(g, "cb") and not legal(g, "db")
     before = text(g)
     play(g, "Sb")  # the next stock card turned straight into the space
-    assert column_text(g, 1) == "2D" and g.base[1] == 1 and g.stock_count == 1
+    assert column_text(g, 1) == "2D" and g.base_count(1) == 1 and g.stock_count == 1
     assert g.top(WASTE) == parse_card("QC")
     g.undo()
     assert text(g) == before
@@ -280,7 +280,7 @@ def test_a_union_space_takes_any_playable_card_but_not_the_stock_card():
 def test_a_card_that_fills_a_space_is_its_base_and_builds_either_way(rules):
     g = game(rules, "JC", "-", "KC", stock="4S", waste="QC")
     play(g, "Wb")
-    assert column_text(g, 1) == "QC" and g.base[1] == 1 and g.direction(1) == FREE
+    assert column_text(g, 1) == "QC" and g.base_count(1) == 1 and g.direction(1) == FREE
     assert legal(g, "ab") and legal(g, "cb")
     play(g, "ab")
     assert column_text(g, 1) == "QC.JC" and g.direction(1) == DOWN

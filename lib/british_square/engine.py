@@ -81,10 +81,12 @@ def move(source: int, target: int) -> int:
 
 
 def move_source(m: int) -> int:
+    """The pile the move ``m`` takes its card from."""
     return m >> 8
 
 
 def move_target(m: int) -> int:
+    """The pile the move ``m`` puts its card on."""
     return m & 0xFF
 
 
