@@ -9,7 +9,7 @@ with the engine it checks.
 import random
 from collections import Counter
 
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game, move
+from british_square.engine import FOUNDATION, STOCK, WASTE, Game, move, move_source, move_target
 from british_square.notation import (
     move_text,
     parse_move,
@@ -18,6 +18,7 @@ from british_square.notation import (
     position_dict,
     position_text,
 )
+from british_square.search import dead_search
 
 RULES = ("british", "american", "union")
 NOT_UNION = ("british", "american")
@@ -47,6 +48,11 @@ def blocked(rules, *columns, **fields):
     """Like ``game`` but every unused column holds a blocker card, not a space."""
     spare = COLUMN_COUNT[rules] - len(columns)
     return game(rules, *columns, *BLOCKERS[:spare], **fields)
+
+
+def dead_verdict(g, budget):
+    """``dead_search`` run in one go: its one value is the verdict."""
+    return next(dead_search(g, budget))
 
 
 def text(g):
@@ -99,7 +105,7 @@ def playout(g, choices, greedy=False):
         moves = g.moves()
         if not moves:
             break
-        home = [m for m in moves if m & 0xFF == FOUNDATION] if greedy else []
+        home = [m for m in moves if move_target(m) == FOUNDATION] if greedy else []
         m = (home or moves)[choice % len(home or moves)]
         yield m
         g.push(m)
@@ -207,7 +213,7 @@ def model_apply(d, m):
         "waste": list(d["waste"]),
         "foundations": dict(d["foundations"]),
     }
-    source, target = m >> 8, m & 0xFF
+    source, target = move_source(m), move_target(m)
     if source == STOCK:
         card = d["stock"].pop()
     elif source == WASTE:

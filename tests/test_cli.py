@@ -1,23 +1,43 @@
 """The desktop command ``python3 -m british_square``, run as a user would."""
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
 
 import pytest
 from conftest import ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from british_square.__main__ import main
 from british_square.engine import Game
 from british_square.notation import parse_position, position_text
 
 
 def cli(*args, stdin=None):
-    return subprocess.run(
+    """Run the command; ``stdin`` is text, or bytes to send as they are."""
+    result = subprocess.run(
         [sys.executable, "-m", "british_square", *args],
         capture_output=True,
-        text=True,
         cwd=ROOT,
-        input=stdin,
+        input=stdin.encode() if isinstance(stdin, str) else stdin,
+    )
+    result.stdout = result.stdout.decode()
+    result.stderr = result.stderr.decode()
+    return result
+
+
+def refused(result, named=""):
+    """Is ``result`` one ``error:`` line naming ``named``, status 2, no output?"""
+    lines = result.stderr.strip().splitlines()
+    return (
+        result.returncode == 2
+        and not result.stdout
+        and len(lines) == 1
+        and lines[0].startswith("error: ")
+        and named in lines[0]
     )
 
 
@@ -71,22 +91,82 @@ def test_play_applies_text_and_json_moves():
 )
 def test_play_rejects_a_bad_move_with_one_line_and_status_2(move, names):
     position = cli("deal", "1").stdout.strip()
-    result = cli("play", position, "SW", move)
-    assert result.returncode == 2
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error:") and names in lines[0]
+    assert refused(cli("play", position, "SW", move), names)
 
 
-def test_bad_positions_and_usage_exit_2():
-    assert cli("moves", "british nonsense").returncode == 2
-    assert cli("moves", "{not json").returncode == 2
-    assert cli("deal", "0").returncode == 2
-    assert cli("deal", "32000").returncode == 2
-    assert cli("deal", "1", "--rules", "klondike").returncode == 2
-    assert cli("frobnicate").returncode == 2
-    assert cli().returncode == 2
-    assert cli("--help").returncode == 0
+@pytest.mark.parametrize(
+    "args, named",
+    [
+        (["moves", "british nonsense"], "2 fields"),
+        (["moves", "{not json"], "bad JSON position"),
+        (["deal", "0"], "'0'"),
+        (["deal", "32000"], "'32000'"),
+        (["deal", "\u0663"], "bad deal number"),  # str.isdigit() says yes; we say no
+        (["deal", "1" * 5000], "'11111111"),  # no digit-limit message from Python
+        (["deal", "1", "--rules", "klondike"], "klondike"),
+        (["deal"], "NUMBER"),
+        (["deal", "1", "2"], "unrecognized arguments: 2"),
+        (["frobnicate"], "frobnicate"),
+        ([], "COMMAND"),
+        (["show", "-", "--json"], "--json"),
+        (["moves", "--js", "-"], "--js"),
+    ],
+)
+def test_bad_positions_and_usage_are_one_error_line_and_status_2(args, named):
+    result = cli(*args)
+    assert refused(result, named), result
+    assert "usage:" not in result.stderr and len(result.stderr) < 300
+
+
+@pytest.mark.parametrize("args", [["--help"], ["-h"], ["deal", "--help"], ["play", "-h"]])
+def test_help_prints_the_usage_and_exits_0(args):
+    result = cli(*args)
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.startswith("usage: python3 -m british_square")
+
+
+def test_help_lists_every_command():
+    usage = cli("--help").stdout
+    for command in ("deal", "moves", "play", "show"):
+        assert "\n    {} ".format(command) in usage
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        "[" * 100000 + "]" * 100000,  # not JSON to this command: a text position
+        '{"columns": ' + "[" * 100000 + "]" * 100000 + "}",
+        '{"columns": [[]], "foundations": {"C": 1' + "0" * 5000 + "}}",
+        '{"columns": [[], [], [], []], "columns": [["AH"], [], [], []]}',
+    ],
+)
+def test_hostile_json_positions_are_one_error_line(position):
+    assert refused(cli("show", "-", stdin=position))
+
+
+def test_deeply_nested_json_is_refused_in_one_line():
+    # 50 000 deep: as deep as one command-line argument (128 KB at most) can go
+    result = cli("moves", '{"columns": ' + "[" * 50000 + "]" * 50000 + "}")
+    assert refused(result, "nested too deeply")
+    position = cli("deal", "1").stdout.strip()
+    result = cli("play", position, '{"from": ' + "[" * 50000 + "]" * 50000 + "}")
+    assert refused(result, "nested too deeply")
+
+
+def test_standard_input_that_is_not_utf8_is_one_error_line():
+    # read strictly ("not UTF-8") or with surrogate escapes (a bad character), per locale
+    assert refused(cli("show", "-", stdin=b"british \xff -/-/-/- - - 0,0,0,0"))
+    assert refused(cli("show", "-", stdin=b'{"columns": ["\xff"]}'))
+
+
+def test_an_illegal_move_is_named_as_game_play_names_it():
+    position = cli("deal", "17").stdout.strip()
+    assert refused(cli("play", position, "SW", "Wa", "aF"), "error: illegal move 'Wa'")
+
+
+def test_show_runs_the_dead_test():
+    shown = cli("show", "british AC.2C3C4C/8S.7S/8S/2H - - 0,0,0,0")
+    assert shown.returncode == 0 and "dead test: dead" in shown.stdout
 
 
 def test_show_reads_standard_input_and_draws_the_square():
@@ -95,3 +175,24 @@ def test_show_reads_standard_input_and_draws_the_square():
     assert shown.returncode == 0
     assert "British Square" in shown.stdout
     assert "3D" in shown.stdout and "stock 88 cards" in shown.stdout
+
+
+words = st.sampled_from(
+    ["deal", "moves", "play", "show", "--json", "--rules", "union", "17", "SW", "aF", "-h"]
+    + [position_text(Game.new_deal(17))]
+    + ['{"from": "stock", "to": "waste"}', '{"columns": [[], [], [], []]}']
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(words | st.text(max_size=8).filter(lambda word: word != "-"), max_size=5))
+def test_any_command_line_prints_or_fails_with_a_value_error(args):
+    """What ``run`` turns into one ``error:`` line is a ValueError: nothing
+    else may escape ``main``, whatever the arguments."""
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        try:
+            main(args)
+        except ValueError:
+            pass
+        except SystemExit as done:  # only --help exits by itself, with status 0
+            assert done.code == 0 and out.getvalue().startswith("usage:")

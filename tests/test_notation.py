@@ -5,20 +5,24 @@ import json
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from positions import RULES, game, layout, sample_games, text
 
 from british_square.cards import parse_card
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game, move
+from british_square.engine import FOUNDATION, STOCK, WASTE, Game, IllegalMoveError, move
 from british_square.notation import (
     game_from_dict,
     move_dict,
     move_from_dict,
     move_text,
     parse_move,
+    parse_number,
     parse_position,
     play_text,
     position_dict,
     position_text,
+    quoted,
 )
 
 HAND_BUILT = [
@@ -128,11 +132,73 @@ ALL_52 = "".join(rank + suit for suit in "CSHD" for rank in "A23456789TJQK")
         ("american 7H8H" + "/-" * 15 + " - - 0,0,0,0", "base 2 for pile a"),
         ("british AC2C3C4C5C/-/-/- - - 0,0,0,0", "base 5 for column a"),  # 4 were dealt
         ("british -/-/-/- {} {} 0,0,0,0".format(ALL_52, ALL_52[:74]), "stock and waste"),
+        # an empty column is "-" alone
+        ("british /-/-/- - - 0,0,0,0", "bad column ''"),
+        ("british ./-/-/- - - 0,0,0,0", "bad column '.'"),
+        ("british -.-/-/-/- - - 0,0,0,0", "bad column '-.-'"),
+        ("british 7H./-/-/- - - 0,0,0,0", "bad column '7H.'"),
+        ("british 7H.-/-/-/- - - 0,0,0,0", "bad column '7H.-'"),
+        ("british --/-/-/- - - 0,0,0,0", "bad column '--'"),
+        ("british -/-/-/- -- - 0,0,0,0", "bad card '--'"),
+        ("british -/-/-/- - - 0,,0,0", "bad foundation count ''"),
+        # counts: ASCII digits, no sign, no leading zero
+        ("british -/-/-/- - - 0,+1,0,0", "'+1'"),
+        ("british -/-/-/- - - 0,01,0,0", "'01'"),
+        ("british -/-/-/- - - 0,0,1{},0".format("0" * 5000), "'1000000000"),
+        # one line of ASCII: other spaces, line breaks and digits are named
+        ("british\xa0-/-/-/- - - 0,0,0,0", "character " + repr("\xa0") + " at 8"),
+        (
+            "british -/-/-/- - - 0,0,0,\u0663",
+            "character " + repr("\u0663") + " at 27",
+        ),  # an Arabic-Indic 3
+        ("british -/-/-/-\u3000- - 0,0,0,0", "character " + repr("\u3000")),
+        ("british -/-/-/- - -\n0,0,0,0", "character " + repr("\n")),
+        ("british -/-/-/- - -\x0b0,0,0,0", "character " + repr("\x0b")),
+        ("british -/-/-/- - -\x1c0,0,0,0", "character " + repr("\x1c")),
+        ("british -/-/-/- - -\u20280,0,0,0", "character " + repr("\u2028")),
+        ("british -/-/-/- - \u1e9e 0,0,0,0", "character " + repr("\u1e9e")),
     ],
 )
 def test_a_bad_position_names_what_is_wrong(bad, named):
-    with pytest.raises(ValueError, match=re.escape(named)):
+    with pytest.raises(ValueError, match=re.escape(named)) as refused:
         parse_position(bad)
+    assert len(str(refused.value)) < 160  # one short line, however long the input
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "british\t9D5S.6S/KH/-/AC2C.3C\t4D8H  QS 0,0,1,0",  # tabs and runs of spaces between fields
+        "  british 9D5S.6S/KH/-/AC2C.3C 4D8H QS 0,0,1,0\r\n",  # round the line: a file's end
+        "british 9d5s.6S/kh/-/Ac2C.3c 4D8h qs 0,0,1,0",  # cards in either case
+    ],
+)
+def test_the_documented_lenient_spellings_read_as_the_position(spelling):
+    assert text(parse_position(spelling)) == "british 9D5S.6S/KH/-/AC2C.3C 4D8H QS 0,0,1,0"
+
+
+@pytest.mark.parametrize(
+    "token, number",
+    [("0", 0), ("7", 7), ("26", 26)],
+)
+def test_parse_number_reads_plain_digits(token, number):
+    assert parse_number(token, "count", 0, 26) == number
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["", "27", "-1", "+1", "01", "00", " 1", "1 ", "1.0", "\u0663", "\uff11", "\u00b2", "9" * 5000],
+)
+def test_parse_number_refuses_everything_else_in_one_short_line(token):
+    with pytest.raises(ValueError, match="bad count") as refused:
+        parse_number(token, "count", 0, 26)
+    assert len(str(refused.value)) < 160
+
+
+def test_quoted_cuts_long_input_short():
+    assert quoted("7H") == "'7H'"
+    assert quoted("x" * 1000) == "'" + "x" * 36 + "..."
+    assert quoted(10**5000) == "(a number thousands of digits long)"
 
 
 @pytest.mark.parametrize(
@@ -150,6 +216,17 @@ def test_a_bad_position_names_what_is_wrong(bad, named):
         ({"columns": [[]] * 4, "stock": "7H"}, "stock"),
         ({"columns": [[]] * 4, "waste": ["7H", "XX"]}, "XX"),
         ({"columns": [[]] * 4, "foundations": {"X": 1}}, "'X'"),
+        # suit keys are matched whole, not as substrings of "CSHD"
+        ({"columns": [[]] * 4, "foundations": {"SH": 13}}, "'SH'"),
+        ({"columns": [[]] * 4, "foundations": {"CS": 99}}, "'CS'"),
+        ({"columns": [[]] * 4, "foundations": {"": None}}, "key ''"),
+        ({"columns": [[]] * 4, "foundations": {"c": 1}}, "'c'"),
+        ({"columns": [[]] * 4, "foundations": {"C": 10**5000}}, "thousands of digits"),
+        # an unknown key is an error, not a default silently taken
+        ({"colums": [[]] * 4}, "'colums'"),
+        ({"columns": [[]] * 4, "foundation": {"H": 1}}, "'foundation'"),
+        ({"columns": [[]] * 4, "waste": ["A\u017f"]}, "'A\u017f'"),  # long s: not an S
+        ({"columns": [[]] * 4, "waste": ["7H" * 1000]}, "bad card '7H7H"),
         ({"columns": [[]] * 4, "foundations": {"C": "1"}}, "'1'"),
         ({"columns": [[]] * 4, "foundations": {"C": 27}}, "27"),
         ({"columns": [["7H", "8H", "7H"], [], [], []], "base": [1, 0, 0, 0]}, "7H"),
@@ -198,11 +275,26 @@ def test_sixteen_piles_are_lettered_a_to_p():
         {"from": 0, "to": {"column": 1}},
         {"from": 0},
         [0, 1],
+        {"from": "waste", "to": 0, "too": 1},
+        {"from": 10**5000, "to": 0},
     ],
 )
 def test_a_bad_json_move_raises_value_error(data):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as refused:
         move_from_dict(data, Game())
+    assert len(str(refused.value)) < 100
+
+
+def test_a_json_position_may_leave_out_every_key_but_the_columns():
+    g = game_from_dict({"columns": [["7H"], [], [], ["KD"]]})
+    assert text(g) == "british 7H/-/-/KD - - 0,0,0,0"
+    g = game_from_dict({"columns": [["7H"]] + [[]] * 15, "rules": "union", "foundations": {"H": 6}})
+    assert text(g) == "union 7H" + "/-" * 15 + " - - 0,0,6,0"
+
+
+def test_json_cards_may_be_lower_case_or_spell_ten_with_digits():
+    g = game_from_dict({"columns": [["10H", "th", "10d"], [], [], []], "base": [3, 0, 0, 0]})
+    assert text(g) == "british THTHTD/-/-/- - - 0,0,0,0"
 
 
 # ------------------------------------------------- failures change nothing
@@ -218,6 +310,15 @@ def test_a_bad_or_illegal_move_leaves_the_game_unchanged(token):
     with pytest.raises(ValueError):
         g.play(move(0, FOUNDATION))
     assert (text(g), bytes(g.history), g.history_count, g.history_end) == before
+
+
+def test_play_text_leaves_legality_to_game_play():
+    g = game("british", "7H.8H", "KD", "5C", "2S")
+    with pytest.raises(IllegalMoveError) as by_text:
+        play_text(g, "aF")
+    with pytest.raises(IllegalMoveError) as by_int:
+        g.play(move(0, FOUNDATION))
+    assert str(by_text.value) == str(by_int.value) == "illegal move 'aF'"
 
 
 def test_a_failed_parse_builds_nothing_and_touches_no_game():
@@ -244,3 +345,62 @@ def test_json_counts_are_not_booleans(field, value):
     data[field] = value
     with pytest.raises(ValueError, match="True"):
         game_from_dict(data)
+
+
+# ------------------------------------------------- any input: ValueError at worst
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=30,
+)
+card_names = st.sampled_from(["7H", "AS", "KD", "th", "10C", "2C", "ZZ", "", "-"])
+position_like = st.fixed_dictionaries(
+    {"columns": st.lists(st.lists(card_names, max_size=5), max_size=17)},
+    optional={
+        "rules": st.sampled_from(["british", "american", "union", "x"]) | json_values,
+        "base": st.lists(st.integers(-2, 20), max_size=17) | json_values,
+        "stock": st.lists(card_names, max_size=6) | json_values,
+        "waste": st.lists(card_names, max_size=6) | json_values,
+        "foundations": st.dictionaries(st.sampled_from("CSHDX"), st.integers(-1, 30)) | json_values,
+    },
+)
+position_text_like = st.lists(
+    st.sampled_from(["british", "union", " ", "\t", "-", "/", ".", ",", "7H", "8H", "AS", "26"])
+    | st.text(max_size=3),
+    max_size=25,
+).map("".join)
+FUZZ = settings(max_examples=300, deadline=None)
+
+
+def read_back_or_refused(read, value):
+    """``read(value)`` is a game whose text reads back as itself, or a ValueError."""
+    try:
+        g = read(value)
+    except ValueError:
+        return
+    assert text(parse_position(text(g))) == text(g)
+
+
+@FUZZ
+@given(position_like | json_values)
+def test_any_json_position_is_read_or_refused_with_a_value_error(data):
+    read_back_or_refused(game_from_dict, data)
+
+
+@FUZZ
+@given(position_text_like)
+def test_any_position_text_is_read_or_refused_with_a_value_error(line):
+    read_back_or_refused(parse_position, line)
+
+
+@FUZZ
+@given(json_values | st.fixed_dictionaries({"from": json_values, "to": json_values}), st.text())
+def test_any_move_is_read_or_refused_with_a_value_error(data, token):
+    g = Game.new_deal(3)
+    for reader, value in ((move_from_dict, data), (parse_move, token)):
+        try:
+            m = reader(value, g)
+        except ValueError:
+            continue
+        assert move_text(m) and parse_move(move_text(m), g) == m

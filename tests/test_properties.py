@@ -18,6 +18,7 @@ from positions import (
     SUITS,
     all_cards,
     check_columns,
+    dead_verdict,
     model_apply,
     model_moves,
     needed_rank,
@@ -25,7 +26,16 @@ from positions import (
     text,
 )
 
-from british_square.engine import ALIVE, DEAD, DEAD_NAMES, FOUNDATION, UNKNOWN, Game
+from british_square.engine import (
+    ALIVE,
+    DEAD,
+    DEAD_NAMES,
+    FOUNDATION,
+    UNKNOWN,
+    Game,
+    move_source,
+    move_target,
+)
 from british_square.notation import (
     build_game,
     game_from_dict,
@@ -103,11 +113,11 @@ def test_positions_stay_sound_and_moves_follow_the_rules(g, picks, greedy):
         assert parse_move(move_text(m), g) == m
         assert move_from_dict(json.loads(json.dumps(move_dict(m))), g) == m
         before = list(g.foundations)
-        card = g.top(m >> 8)
+        card = g.top(move_source(m))
         after = g.copy()
         after.push(m)
         assert position_dict(after) == model_apply(d, m), (d, move_text(m))
-        if m & 0xFF == FOUNDATION:
+        if move_target(m) == FOUNDATION:
             suit = card // 13
             assert card % 13 + 1 == needed_rank(before[suit])  # the rank it needed
             before[suit] += 1
@@ -120,8 +130,8 @@ def test_foundations_fill_in_the_order_a_to_k_then_k_to_a(g, picks, greedy):
     went_home = {suit: [] for suit in range(4)}
     start = list(g.foundations)
     for m in playout(g, picks, greedy):
-        if m is not None and m & 0xFF == FOUNDATION:
-            card = g.top(m >> 8)
+        if m is not None and move_target(m) == FOUNDATION:
+            card = g.top(move_source(m))
             went_home[card // 13].append(card % 13 + 1)
     order = list(range(1, 14)) + list(range(13, 0, -1))
     for suit, ranks in went_home.items():
@@ -190,7 +200,7 @@ def model_dead(d, limit):
     while todo:
         here = todo.pop()
         for m in model_moves(here):
-            if m & 0xFF == FOUNDATION:
+            if move_target(m) == FOUNDATION:
                 return ALIVE
             there = model_apply(here, m)
             key = json.dumps(there, sort_keys=True)
@@ -208,7 +218,7 @@ def test_the_dead_test_agrees_with_an_exhaustive_search(g, picks, greedy):
     for _ in playout(g, picks, greedy):
         pass
     before = (text(g), bytes(g.history), g.history_count, g.history_end)
-    verdict = g.dead(2000)
+    verdict = dead_verdict(g, 2000)
     assert (text(g), bytes(g.history), g.history_count, g.history_end) == before
     truth = model_dead(position_dict(g), 2000)
     if UNKNOWN not in (verdict, truth):

@@ -1,7 +1,7 @@
 """The dead-position search taken in steps, as the app runs it between frames."""
 
 import pytest
-from positions import sample_games
+from positions import dead_verdict, sample_games
 
 from british_square.engine import ALIVE, DEAD, UNKNOWN
 from british_square.notation import parse_position, position_text
@@ -15,7 +15,7 @@ def test_steps_end_in_the_same_verdict_as_one_go(every):
         steps = list(dead_search(game, 60, None, every))
         assert all(step is None for step in steps[:-1])
         assert steps[-1] in (ALIVE, DEAD, UNKNOWN)
-        assert steps[-1] == game.dead(60)
+        assert steps[-1] == dead_verdict(game, 60)
         assert position_text(game) == before  # run to its end, it puts everything back
 
 

@@ -1,69 +1,107 @@
-"""Desktop command for tools, bug reports and tests::
+"""The desktop command, for tools, bug reports and tests (see ``--help``).
 
-    python3 -m british_square deal N [--rules british|american|union] [--json]
-    python3 -m british_square moves POSITION [--json]
-    python3 -m british_square play POSITION MOVE... [--json]
-    python3 -m british_square show POSITION
-
-POSITION is the one-line text (quote it) or a JSON object (text starting
-with ``{``), or ``-`` to read either from standard input. MOVE is the
-two-letter notation (``aF``, ``Wb``, ``SW``) or a JSON move object. Errors
-print one line and exit with status 2. Hand-parsed arguments keep this
-module within what CircuitPython runs, like the rest of the package.
+Desktop only: ``tools/deploy.py`` never puts it on a board, so it uses
+``argparse``. Every error, argparse's own included, is one ``error:`` line on
+standard error and exit status 2; ``--help`` exits 0.
 """
 
+import argparse
 import json
 import sys
 
-from british_square.cards import NO_CARD, card_name
-from british_square.engine import (
-    DEAD_NAMES,
-    DOWN,
-    RULE_TITLES,
-    STATUS_NAMES,
-    UP,
-    Game,
-)
+from british_square.cards import NO_CARD, SUITS, card_name
+from british_square.deal import MAX_DEAL, MIN_DEAL
+from british_square.engine import DEAD_NAMES, DOWN, RULE_NAMES, RULE_TITLES, STATUS_NAMES, UP, Game
 from british_square.notation import (
     game_from_dict,
     move_dict,
     move_from_dict,
     move_text,
     parse_move,
+    parse_number,
     parse_position,
     pile_text,
     position_dict,
     position_text,
+    quoted,
     rules_from_name,
 )
+from british_square.search import dead_search
 
-USAGE = __doc__.split("\n\n")[0]
+PROG = "python3 -m british_square"
+DESCRIPTION = """\
+Deal, list moves, play and show British Square positions.
+
+POSITION is the one-line position text (quote it) or a JSON object (text
+starting with "{"), or "-" to read either from standard input. MOVE is the
+two-letter notation (aF, Wb, SW) or a JSON move ({"from": "waste", "to": 0}).
+The formats are described in README.md, "Text formats"."""
+
+# Ample for any position or move (their numbers have at most 2 digits), and far
+# below the thousands of digits at which CPython refuses to convert a number.
+JSON_NUMBER_DIGITS = 6
 
 
 class UsageError(ValueError):
-    pass
+    """A command line argparse refuses."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors raised as one line instead of printed."""
+
+    def error(self, message):
+        raise UsageError("{} (see: {} --help)".format(message, self.prog))
+
+
+def deal_number(token):
+    """The deal number argument: ASCII digits, MIN_DEAL-MAX_DEAL."""
+    try:
+        return parse_number(token, "deal number", MIN_DEAL, MAX_DEAL)
+    except ValueError as error:  # argparse would replace a ValueError's message with its own
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _json_int(digits):
+    if len(digits.lstrip("-")) > JSON_NUMBER_DIGITS:
+        raise ValueError("number {} is too long".format(quoted(digits)))
+    return int(digits)
+
+
+def _json_object(pairs):
+    """A dict from JSON's key/value pairs; a key given twice is an error, not
+    the last one silently winning."""
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError("key {} given twice".format(quoted(key)))
+        out[key] = value
+    return out
+
+
+def read_json(text, what):
+    try:
+        return json.loads(text, parse_int=_json_int, object_pairs_hook=_json_object)
+    except RecursionError:  # CPython's parser recurses once per level of nesting
+        raise ValueError("bad JSON {}: nested too deeply".format(what)) from None
+    except ValueError as error:
+        raise ValueError("bad JSON {}: {}".format(what, error)) from None
 
 
 def read_position(text):
     """A game from the text or JSON position (``-``: standard input)."""
     if text == "-":
-        text = sys.stdin.read().strip()
-    if text.lstrip().startswith("{"):
         try:
-            data = json.loads(text)
-        except ValueError as error:
-            raise ValueError("bad JSON position: {}".format(error)) from None
-        return game_from_dict(data)
+            text = sys.stdin.read()
+        except UnicodeDecodeError:
+            raise ValueError("bad position on standard input: not UTF-8 text") from None
+    if text.lstrip().startswith("{"):
+        return game_from_dict(read_json(text, "position"))
     return parse_position(text)
 
 
 def read_move(token, game):
     if token.lstrip().startswith("{"):
-        try:
-            data = json.loads(token)
-        except ValueError as error:
-            raise ValueError("bad JSON move {!r}: {}".format(token, error)) from None
-        return move_from_dict(data, game)
+        return move_from_dict(read_json(token, "move"), game)
     return parse_move(token, game)
 
 
@@ -86,16 +124,16 @@ def show(game):
     if game.columns == 4:
         names = ["  {:<5}".format(pile_text(c)) for c in range(4)]
         lines.append("".join(names))
-        tallest = max(game.height)
+        tallest = max(game.column_height(c) for c in range(4))
         for depth in range(tallest):
             row = []
             for c in range(4):
-                if depth < game.height[c]:
-                    card = game.column(c)[depth]
-                    mark = "." if depth == game.base[c] and depth else " "
-                    row.append(" {}{:<5}".format(mark, card_name(card)))
-                else:
+                card = game.card(c, depth)
+                if card == NO_CARD:
                     row.append("       ")
+                    continue
+                mark = "." if depth == game.base_count(c) and depth else " "
+                row.append(" {}{:<5}".format(mark, card_name(card)))
             lines.append("".join(row).rstrip())
         lines.append(
             "".join("  {:<5}".format(arrows.get(game.direction(c), "free")) for c in range(4))
@@ -108,60 +146,84 @@ def show(game):
                 text = "--" if top == NO_CARD else card_name(top)
                 row.append(
                     "{}:{}({}){:<4}".format(
-                        pile_text(c), text, game.height[c], arrows.get(game.direction(c), "")
+                        pile_text(c), text, game.column_height(c), arrows.get(game.direction(c), "")
                     )
                 )
             lines.append("  ".join(row).rstrip())
-    waste = [card_name(c) for c in game.waste[: game.waste_count]]
-    lines.append("stock {} cards   waste {}".format(game.stock_count, " ".join(waste[-8:]) or "-"))
+    shown = min(game.waste_count, 8)  # the top card last
+    waste = " ".join(card_name(game.waste_card(k)) for k in range(shown - 1, -1, -1))
+    lines.append("stock {} cards   waste {}".format(game.stock_count, waste or "-"))
     found = []
     for suit in range(4):
         top = game.foundation_top(suit)
-        found.append("{} {}".format("CSHD"[suit], "-" if top == NO_CARD else card_name(top)[0]))
-    lines.append("foundations " + "  ".join(found) + "   dead test: " + DEAD_NAMES[game.dead(500)])
+        found.append("{} {}".format(SUITS[suit], "-" if top == NO_CARD else card_name(top)[0]))
+    verdict = next(dead_search(game, 500))  # run in one go: its one value is the verdict
+    lines.append("foundations " + "  ".join(found) + "   dead test: " + DEAD_NAMES[verdict])
     return "\n".join(lines)
 
 
+def make_parser():
+    parser = Parser(
+        prog=PROG,
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    as_json = Parser(add_help=False)
+    as_json.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    deal = commands.add_parser(
+        "deal", parents=[as_json], help="print the position of a deal", allow_abbrev=False
+    )
+    deal.add_argument(
+        "number",
+        metavar="NUMBER",
+        type=deal_number,
+        help="deal number, {}-{} (PySolFC's numbers)".format(MIN_DEAL, MAX_DEAL),
+    )
+    deal.add_argument(
+        "--rules", choices=RULE_NAMES, default=RULE_NAMES[0], help="rule set (default: british)"
+    )
+
+    moves = commands.add_parser(
+        "moves", parents=[as_json], help="list the legal moves of a position", allow_abbrev=False
+    )
+    moves.add_argument("position", metavar="POSITION")
+
+    play = commands.add_parser(
+        "play",
+        parents=[as_json],
+        help="play moves from a position and print the position reached",
+        allow_abbrev=False,
+    )
+    play.add_argument("position", metavar="POSITION")
+    play.add_argument("moves", metavar="MOVE", nargs="*")
+
+    show_command = commands.add_parser(
+        "show", help="draw a position as text, for people", allow_abbrev=False
+    )
+    show_command.add_argument("position", metavar="POSITION")
+    return parser
+
+
 def main(argv):
-    args = [a for a in argv if a != "--json"]
-    as_json = len(args) != len(argv)
-    if not args or args[0] in ("-h", "--help", "help"):
-        print(USAGE)
-        return 0 if args else 2
-    command, rest = args[0], args[1:]
-    if command == "deal":
-        rules = "british"
-        if "--rules" in rest:
-            i = rest.index("--rules")
-            if i + 1 >= len(rest):
-                raise UsageError("--rules needs british, american or union")
-            rules = rest[i + 1]
-            rest = rest[:i] + rest[i + 2 :]
-        if len(rest) != 1 or not rest[0].isdigit():
-            raise UsageError("deal needs one deal number, 1-31999")
-        write_position(Game.new_deal(int(rest[0]), rules_from_name(rules)), as_json)
-    elif command in ("moves", "show"):
-        if len(rest) != 1:
-            raise UsageError("{} needs one POSITION (quote it)".format(command))
-        game = read_position(rest[0])
-        if command == "show":
-            print(show(game))
-        elif as_json:
+    args = make_parser().parse_args(argv)
+    if args.command == "deal":
+        write_position(Game.new_deal(args.number, rules_from_name(args.rules)), args.json)
+        return 0
+    game = read_position(args.position)
+    if args.command == "show":
+        print(show(game))
+    elif args.command == "moves":
+        if args.json:
             print(json.dumps([move_dict(m) for m in game.moves()]))
         else:
             print(" ".join(move_text(m) for m in game.moves()))
-    elif command == "play":
-        if not rest:
-            raise UsageError("play needs a POSITION and moves")
-        game = read_position(rest[0])
-        for token in rest[1:]:
-            m = read_move(token, game)
-            if not game.is_legal(m):
-                raise ValueError("illegal move {!r} in {}".format(token, position_text(game)))
-            game.push(m)
-        write_position(game, as_json)
-    else:
-        raise UsageError("unknown command {!r}".format(command))
+    else:  # play
+        for token in args.moves:
+            game.play(read_move(token, game))
+        write_position(game, args.json)
     return 0
 
 

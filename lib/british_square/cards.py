@@ -36,11 +36,22 @@ def card_name(card):
     return RANKS[card % 13] + SUITS[card // 13]
 
 
+# Either case names a card: "th" is "TH". Looked up letter by letter, never
+# through str.upper(), which would also turn a non-ASCII letter such as the long s
+# into an ASCII one.
+_RANK_LETTERS = RANKS + RANKS.lower()
+_SUIT_LETTERS = SUITS + SUITS.lower()
+
+
 def parse_card(token):
-    """The card named by ``token`` (``"7H"``, ``"th"``, ``"10H"``); ValueError names a bad token."""
-    text = token.upper()
-    if text[:2] == "10":
-        text = "T" + text[2:]
-    if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
+    """The card named by ``token``: ``"7H"``, or in lower case ``"7h"``, or
+    ``"10H"`` for a ten; ValueError names a bad token."""
+    if len(token) == 3 and token[:2] == "10":
+        r, s = 9, _SUIT_LETTERS.find(token[2])
+    elif len(token) == 2:
+        r, s = _RANK_LETTERS.find(token[0]), _SUIT_LETTERS.find(token[1])
+    else:
+        r = s = -1
+    if r < 0 or s < 0:
         raise ValueError("bad card {!r}".format(token))
-    return SUITS.index(text[1]) * 13 + RANKS.index(text[0])
+    return s % 4 * 13 + r % 13

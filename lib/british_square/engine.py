@@ -1,15 +1,30 @@
 """The rules of British Square, American and Union Square on a few byte arrays.
 
 A ``Game`` holds the whole position in ``bytearray``s (one byte per card), a
-move is one small int ``source << 8 | target`` and the history keeps two bytes
+move is one small int ``move(source, target)`` and the history keeps two bytes
 per move, so play, undo and redo allocate nothing. ``push`` trusts its caller
-(search, replay); ``play`` checks legality first (people, tools).
+(search, replay); ``play`` is the one checked entry point (people, tools,
+parsers) and raises ``IllegalMoveError``.
 
 Piles are numbered: columns ``0 .. columns-1``, then ``STOCK``, ``WASTE`` and
 ``FOUNDATION``. The four foundations are one per suit, in ``SUITS`` order.
+
+Reading a game: the counts (``rules``, ``columns``, ``deal_number``,
+``stock_count``, ``waste_count``, ``history_count``) are plain attributes,
+never to be assigned from outside; the cards are read through methods that
+allocate nothing (``top``, ``card``, ``column_height``, ``base_count``,
+``waste_card``, ``stock_card``, ``foundation_top``), not by indexing the
+arrays, whose layout is the engine's own business.
+
+This module is the ground floor: it imports only ``cards`` and ``deal``.
 """
 
 from british_square.cards import NO_CARD, const
+
+try:
+    from typing import List, Optional
+except ImportError:  # CircuitPython: annotations are compiled away
+    pass
 
 BRITISH = const(0)
 AMERICAN = const(1)
@@ -51,23 +66,44 @@ _ACCEPT = bytearray(104)
 _NO_ACCEPT = bytes(104)
 
 
-def move(source, target):
+COLUMN_LETTERS = "abcdefghijklmnop"
+_PILE_LETTERS = {STOCK: "S", WASTE: "W", FOUNDATION: "F"}
+
+
+class IllegalMoveError(ValueError):
+    """``Game.play`` was given something that is not a legal move in the game's
+    position (as python-chess's ``IllegalMoveError``, a ``ValueError``)."""
+
+
+def move(source: int, target: int) -> int:
     """The move of the playable card of pile ``source`` onto pile ``target``."""
     return source << 8 | target
 
 
-def move_source(m):
+def move_source(m: int) -> int:
+    """The pile the move ``m`` takes its card from."""
     return m >> 8
 
 
-def move_target(m):
+def move_target(m: int) -> int:
+    """The pile the move ``m`` puts its card on."""
     return m & 0xFF
+
+
+def pile_text(pile: int) -> str:
+    """The letter of a pile in the move notation: ``a``-``p``, ``S``, ``W``, ``F``."""
+    return _PILE_LETTERS.get(pile) or COLUMN_LETTERS[pile]
+
+
+def move_text(m: int) -> str:
+    """Two letters for the move int ``m``: ``"aF"``, ``"Wb"``, ``"SW"``."""
+    return pile_text(m >> 8) + pile_text(m & 0xFF)
 
 
 class Game:
     """One game: the position, its history for undo and redo, and the rules."""
 
-    def __init__(self, rules=BRITISH):
+    def __init__(self, rules: int = BRITISH) -> None:
         if rules not in (BRITISH, AMERICAN, UNION):
             raise ValueError("bad rules {!r}".format(rules))
         self.rules = rules
@@ -89,7 +125,7 @@ class Game:
     # ----------------------------------------------------------------- deal
 
     @classmethod
-    def new_deal(cls, number, rules=BRITISH):
+    def new_deal(cls, number: int, rules: int = BRITISH) -> "Game":
         """Deal ``number`` (1-31999) as PySolFC deals it for Union Square."""
         from british_square.deal import shuffled_talon
 
@@ -117,7 +153,7 @@ class Game:
 
     # ---------------------------------------------------------------- reading
 
-    def top(self, pile):
+    def top(self, pile: int) -> int:
         """The playable card of a column, the waste or the stock, or ``NO_CARD``."""
         if pile < STOCK:
             h = self.height[pile]
@@ -128,12 +164,41 @@ class Game:
             return self.stock[self.stock_count - 1] if self.stock_count else NO_CARD
         return NO_CARD
 
-    def column(self, c):
-        """The cards of column ``c``, bottom first (a new ``bytes``)."""
+    def card(self, c: int, i: int) -> int:
+        """Card ``i`` of column ``c`` (0 = the bottom card), or ``NO_CARD`` past its top."""
+        if 0 <= i < self.height[c]:
+            return self.cells[c * COLUMN_CAPACITY + i]
+        return NO_CARD
+
+    def column_height(self, c: int) -> int:
+        """How many cards column ``c`` holds."""
+        return self.height[c]
+
+    def base_count(self, c: int) -> int:
+        """How many of column ``c``'s cards, from the bottom, are its base: dealt
+        there, or the card that filled it; the cards above were built on them."""
+        return self.base[c]
+
+    def waste_card(self, k: int = 0) -> int:
+        """The ``k``-th card from the top of the waste (0 = the playable card),
+        or ``NO_CARD`` when the waste has no such card."""
+        if 0 <= k < self.waste_count:
+            return self.waste[self.waste_count - 1 - k]
+        return NO_CARD
+
+    def stock_card(self, k: int = 0) -> int:
+        """The ``k``-th card from the top of the stock (0 = the next to be dealt),
+        or ``NO_CARD`` when the stock has no such card."""
+        if 0 <= k < self.stock_count:
+            return self.stock[self.stock_count - 1 - k]
+        return NO_CARD
+
+    def column(self, c: int) -> bytes:
+        """The cards of column ``c``, bottom first (a new ``bytes``: for tools)."""
         start = c * COLUMN_CAPACITY
         return bytes(self.cells[start : start + self.height[c]])
 
-    def direction(self, c):
+    def direction(self, c: int) -> int:
         """``FREE``, ``UP`` or ``DOWN``: the way column ``c`` builds."""
         h = self.height[c]
         if h <= self.base[c]:
@@ -141,14 +206,14 @@ class Game:
         i = c * COLUMN_CAPACITY + h
         return UP if self.cells[i - 1] > self.cells[i - 2] else DOWN
 
-    def needs(self, suit):
+    def needs(self, suit: int) -> int:
         """Rank the foundation of ``suit`` takes next (0 when complete)."""
         n = self.foundations[suit]
         if n < 13:
             return n + 1
         return 26 - n
 
-    def foundation_top(self, suit):
+    def foundation_top(self, suit: int) -> int:
         """The card on top of the foundation of ``suit`` (A..K up, then K..A down),
         or ``NO_CARD`` while it is empty."""
         n = self.foundations[suit]
@@ -156,12 +221,12 @@ class Game:
             return NO_CARD
         return suit * 13 + (n if n <= 13 else 27 - n) - 1
 
-    def score(self):
+    def score(self) -> int:
         """Cards on the foundations, 0-104: every game's result."""
         f = self.foundations
         return f[0] + f[1] + f[2] + f[3]
 
-    def cards_left(self):
+    def cards_left(self) -> int:
         """Cards not yet on a foundation."""
         return sum(self.height) + self.stock_count + self.waste_count
 
@@ -184,7 +249,7 @@ class Game:
     def _can_home(self, card):
         return self.needs(card // 13) == card % 13 + 1
 
-    def legal_moves(self, buffer):
+    def legal_moves(self, buffer: bytearray) -> int:
         """Write the legal moves into ``buffer`` (a ``bytearray(2 * MAX_MOVES)``
         as source, target byte pairs, in a fixed order) and return their count.
 
@@ -274,17 +339,18 @@ class Game:
             n += 2
         return n >> 1
 
-    def moves(self):
+    def moves(self) -> List[int]:
         """The legal moves as a list of move ints (allocates; for tools and tests)."""
         buffer = bytearray(2 * MAX_MOVES)
         count = self.legal_moves(buffer)
-        return [buffer[2 * i] << 8 | buffer[2 * i + 1] for i in range(count)]
+        return [move(buffer[2 * i], buffer[2 * i + 1]) for i in range(count)]
 
-    def is_legal(self, m):
-        """Is the move int ``m`` legal here? Cheap: checks only that move."""
+    def is_legal(self, m: int) -> bool:
+        """Is the move int ``m`` legal here? Cheap: checks only that move.
+        Any int is safe to ask about; ``play`` also refuses what is not an int."""
         source = m >> 8
         target = m & 0xFF
-        if source == target or source > WASTE or self.columns <= source < STOCK:
+        if source == target or not 0 <= source <= WASTE or self.columns <= source < STOCK:
             return False
         card = self.top(source)
         if card == NO_CARD:
@@ -332,7 +398,7 @@ class Game:
             if not h:  # a card that fills a space is that column's new base
                 self.base[target] = 1
 
-    def apply(self, m):
+    def apply(self, m: int) -> int:
         """Apply the legal move ``m`` without recording it (for searches, which
         keep their own path); return the bits ``retract`` needs besides ``m``."""
         taken = self._take(m >> 8)
@@ -343,7 +409,7 @@ class Game:
             return taken >> 8 | (card // 13) << 5
         return taken >> 8
 
-    def retract(self, m, flag):
+    def retract(self, m: int, flag: int) -> None:
         """Take back ``m``, applied with ``apply`` (which returned ``flag``)."""
         source = m >> 8
         target = m & 0xFF
@@ -375,7 +441,7 @@ class Game:
             if flag & _FROM_BASE:
                 self.base[source] = h + 1
 
-    def push(self, m):
+    def push(self, m: int) -> None:
         """Apply the legal move ``m`` (unchecked) and record it; clears the redo list."""
         flag = self.apply(m)
         i = self.history_count * 2
@@ -386,13 +452,29 @@ class Game:
         self.history_count += 1
         self.history_end = self.history_count
 
-    def play(self, m):
-        """Apply ``m`` after checking it; ValueError if it is not legal here."""
-        if not self.is_legal(m):
-            from british_square.notation import move_text
+    def play(self, m: int) -> None:
+        """Check the move ``m`` and play it: the one checked way to make a move.
 
-            raise ValueError("illegal move {}".format(move_text(m)))
+        Anything that is not a legal move here (an illegal move, an int that
+        names no move of this game, a bool, another type) raises
+        ``IllegalMoveError`` naming it, and changes nothing.
+        """
+        if type(m) is not int or not self.is_legal(m):  # type, not isinstance: True is no move
+            raise IllegalMoveError(self._illegal_text(m))
         self.push(m)
+
+    def _illegal_text(self, m):
+        """The message for ``play``'s refusal of ``m``."""
+        if type(m) is not int:
+            return "illegal move: a {} is not a move".format(type(m).__name__)
+        if not 0 <= m <= 0xFFFF:  # never printed whole: it may be any size
+            return "illegal move: an int out of 0-0xFFFF is not a move"
+        if self._has_pile(m >> 8) and self._has_pile(m & 0xFF):
+            return "illegal move '{}'".format(move_text(m))
+        return "illegal move {:#06x}: no such pile in this game".format(m)
+
+    def _has_pile(self, pile):
+        return pile < self.columns or STOCK <= pile <= FOUNDATION
 
     def _grow_history(self):
         bigger = bytearray(len(self.history) * 2)
@@ -404,7 +486,7 @@ class Game:
         i = index * 2
         return (self.history[i] & _SOURCE_BITS) << 8 | self.history[i + 1]
 
-    def undo(self):
+    def undo(self) -> Optional[int]:
         """Take back the last move; return it, or ``None`` at the start."""
         if not self.history_count:
             return None
@@ -413,7 +495,7 @@ class Game:
         self.retract(m, self.history[self.history_count * 2] & ~_SOURCE_BITS)
         return m
 
-    def redo(self):
+    def redo(self) -> Optional[int]:
         """Play again the last move taken back; return it, or ``None``."""
         if self.history_count == self.history_end:
             return None
@@ -422,11 +504,11 @@ class Game:
         self.history_count += 1
         return m
 
-    def played(self):
+    def played(self) -> List[int]:
         """The moves played so far, oldest first (allocates)."""
         return [self._history_move(i) for i in range(self.history_count)]
 
-    def peek(self):
+    def peek(self) -> Optional[int]:
         """The last move played, or ``None``."""
         if not self.history_count:
             return None
@@ -434,10 +516,10 @@ class Game:
 
     # ---------------------------------------------------------------- outcome
 
-    def is_won(self):
+    def is_won(self) -> bool:
         return not (self.stock_count or self.waste_count or sum(self.height))
 
-    def status(self, buffer=None):
+    def status(self, buffer: Optional[bytearray] = None) -> int:
         """``PLAYING``, ``WON`` or ``LOST`` (stock empty and no legal move)."""
         if self.is_won():
             return WON
@@ -447,17 +529,9 @@ class Game:
             buffer = bytearray(2 * MAX_MOVES)
         return PLAYING if self.legal_moves(buffer) else LOST
 
-    def dead(self, budget=1000, buffer=None):
-        """Can no sequence of moves put another card on a foundation? ``DEAD``,
-        ``ALIVE`` or ``UNKNOWN`` (budget spent): see ``search.dead_search``.
-        The position is left as it was."""
-        from british_square.search import dead_search
-
-        return next(dead_search(self, budget, buffer))  # no steps: its one value is the verdict
-
     # ------------------------------------------------------------- identity
 
-    def copy(self):
+    def copy(self) -> "Game":
         """An independent game at the same position with the same history."""
         other = Game(self.rules)
         other.deal_number = self.deal_number
@@ -474,7 +548,7 @@ class Game:
         other.history_end = self.history_end
         return other
 
-    def copy_position_from(self, other):
+    def copy_position_from(self, other: "Game") -> None:
         """Take ``other``'s position (same rules), not its history: for a search
         that reuses one game instead of allocating a copy each time."""
         if other.rules != self.rules:
@@ -490,7 +564,11 @@ class Game:
         self.foundations[:] = other.foundations
         self.history_count = self.history_end = 0
 
-    def __repr__(self):
-        from british_square.notation import position_text
-
-        return "Game({!r})".format(position_text(self))
+    def __repr__(self) -> str:
+        # The position text belongs to ``notation``, above this module: a summary here.
+        return "<Game {}, {}, moves {}, score {}>".format(
+            RULE_NAMES[self.rules],
+            "deal {}".format(self.deal_number) if self.deal_number else "set position",
+            self.history_count,
+            self.score(),
+        )

@@ -1,6 +1,6 @@
 """Text formats: a one-line position string and a two-letter move notation.
 
-Position (like chess FEN), five fields separated by single spaces::
+Position (like chess FEN), five fields::
 
     RULES COLUMNS STOCK WASTE FOUNDATIONS
     british 4C9HKD7H/2S3S5D6D.7D/-/AH QS...2C - 0,0,0,0
@@ -17,7 +17,33 @@ Position (like chess FEN), five fields separated by single spaces::
 Move (like chess UCI): source then target. Columns are ``a``, ``b``, ... (``a``
 -``p`` for 16 piles, row by row), ``S`` the stock, ``W`` the waste, ``F`` the
 foundation: ``aF`` (column a home), ``Wc`` (waste onto column c), ``SW`` (deal),
-``Sb`` (stock card straight into the empty column b).
+``Sb`` (stock card straight into the empty column b). The letters are case
+sensitive. ``parse_move`` checks the letters; legality is ``Game.play``'s.
+
+What the readers accept, and nothing more (``position_text`` writes the first
+spelling of each):
+
+* Cards: a rank ``A23456789TJQK`` and a suit ``CSHD``, upper or lower case
+  (``7H``, ``th``). In JSON a ten may also be ``10H``.
+* Around a position line: ASCII spaces, tabs, CR and LF (a file's or a
+  shell's line end). Between its fields: one or more spaces or tabs. Any other
+  character outside printable ASCII (a no-break or ideographic space, a line
+  break inside the line, a control character, a non-ASCII digit or letter)
+  is an error naming it.
+* An empty column, stock or waste is ``-`` alone: ``""``, ``.``, ``-.-``,
+  ``7H.`` and ``7H.-`` are errors.
+* Numbers (foundation counts; deal numbers on the command line): ASCII digits
+  only, no sign, no leading zero, within their range; a number thousands of
+  digits long is named (cut short) like any bad token.
+* JSON position: an object with the keys ``rules``, ``columns``, ``base``,
+  ``stock``, ``waste`` and ``foundations``; an unknown key (a typo such as
+  ``colums``) is an error. Only ``columns`` is required: a missing ``rules`` is
+  ``british``, a missing ``base`` makes every card a base card (nothing
+  built), a missing ``stock``/``waste`` is empty, a missing ``foundations``
+  or suit in it (keys exactly ``C``, ``S``, ``H``, ``D``) is 0. Counts are JSON
+  integers, never booleans, floats or strings.
+* JSON move: an object with exactly the keys ``from`` and ``to``, each a
+  column number or ``"stock"``, ``"waste"``, ``"foundation"``.
 
 Parsing raises ``ValueError`` naming the offending token and never changes an
 existing game: it builds a new one.
@@ -27,47 +53,55 @@ from british_square.cards import card_name, parse_card
 from british_square.engine import (
     BRITISH,
     COLUMN_CAPACITY,
+    COLUMN_LETTERS,
     FOUNDATION,
     RULE_NAMES,
     STOCK,
     TALON_CAPACITY,
     WASTE,
     Game,
+    move,
+    move_source,
+    move_target,
+    move_text,  # noqa: F401  (re-exported: the text formats are read from here)
+    pile_text,
 )
 
-_COLUMN_LETTERS = "abcdefghijklmnop"
-_PILE_LETTERS = {STOCK: "S", WASTE: "W", FOUNDATION: "F"}
+_SUIT_KEYS = ("C", "S", "H", "D")  # a tuple, so that a key is matched whole
+
+
+def quoted(value, most=40):
+    """``repr(value)`` for an error message naming bad input, cut short past
+    ``most`` characters so that the message stays one readable line."""
+    try:
+        text = repr(value)
+    except ValueError:  # CPython will not print an int of thousands of digits
+        return "(a number thousands of digits long)"
+    if len(text) <= most:
+        return text
+    return text[: most - 3] + "..."
 
 
 def rules_from_name(name):
     """``BRITISH``, ``AMERICAN`` or ``UNION`` from its name."""
     if name not in RULE_NAMES:
-        raise ValueError("bad rules {!r}: use british, american or union".format(name))
+        raise ValueError("bad rules {}: use british, american or union".format(quoted(name)))
     return RULE_NAMES.index(name)
 
 
 # ------------------------------------------------------------------- moves
 
 
-def pile_text(pile):
-    return _PILE_LETTERS.get(pile) or _COLUMN_LETTERS[pile]
-
-
-def move_text(m):
-    """Two letters for the move int ``m``: ``"aF"``, ``"Wb"``, ``"SW"``."""
-    return pile_text(m >> 8) + pile_text(m & 0xFF)
-
-
 def parse_move(token, game):
     """The move int for ``token`` in ``game``: checks the letters, not legality."""
     if len(token) != 2:
-        raise ValueError("bad move {!r}: two letters, source then target".format(token))
+        raise ValueError("bad move {}: two letters, source then target".format(quoted(token)))
     ends = []
     for letter in token:
         if letter in "SWF":
             ends.append("SWF".index(letter) + STOCK)
         else:
-            column = _COLUMN_LETTERS.find(letter)
+            column = COLUMN_LETTERS.find(letter)
             if column < 0 or column >= game.columns:
                 raise ValueError("bad move {!r}: no pile {!r}".format(token, letter))
             ends.append(column)
@@ -75,15 +109,14 @@ def parse_move(token, game):
         raise ValueError(
             "bad move {!r}: cards never leave a foundation or go to the stock".format(token)
         )
-    return ends[0] << 8 | ends[1]
+    return move(ends[0], ends[1])
 
 
 def play_text(game, token):
-    """Check and play the move ``token``; ValueError (naming it) if bad or illegal."""
+    """Parse the move ``token`` and play it with ``Game.play``; ``ValueError``
+    (``IllegalMoveError`` when it is not legal here) names it."""
     m = parse_move(token, game)
-    if not game.is_legal(m):
-        raise ValueError("illegal move {!r}".format(token))
-    game.push(m)
+    game.play(m)
     return m
 
 
@@ -94,6 +127,16 @@ def _cards_text(cards):
     return "".join(card_name(c) for c in cards) or "-"
 
 
+def _stock_cards(game):
+    """The stock's cards, the next to be dealt last."""
+    return [game.stock_card(k) for k in range(game.stock_count - 1, -1, -1)]
+
+
+def _waste_cards(game):
+    """The waste's cards, the playable one last."""
+    return [game.waste_card(k) for k in range(game.waste_count - 1, -1, -1)]
+
+
 def position_text(game):
     """The one-line position string of ``game``."""
     columns = []
@@ -102,7 +145,7 @@ def position_text(game):
         if not cards:
             columns.append("-")
             continue
-        base = game.base[c]
+        base = game.base_count(c)
         text = _cards_text(cards[:base])
         if len(cards) > base:
             text += "." + _cards_text(cards[base:])
@@ -111,24 +154,59 @@ def position_text(game):
         (
             RULE_NAMES[game.rules],
             "/".join(columns),
-            _cards_text(game.stock[: game.stock_count]),
-            _cards_text(game.waste[: game.waste_count]),
+            _cards_text(_stock_cards(game)),
+            _cards_text(_waste_cards(game)),
             ",".join(str(n) for n in game.foundations),
         )
     )
 
 
-def _parse_cards(text, what):
-    if text == "-":
-        return []
-    if len(text) % 2:
-        raise ValueError("bad {} {!r}: cards are two letters each".format(what, text))
+def _card_run(text, what):
+    """The cards of ``text``: one card or more, two letters each."""
+    if not text or len(text) % 2:
+        raise ValueError("bad {} {}: cards are two letters each".format(what, quoted(text)))
     return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
+
+
+def _pile_cards(text, what):
+    """The stock or the waste: ``-`` when empty, else its cards."""
+    return [] if text == "-" else _card_run(text, what)
+
+
+def parse_number(token, what, low, high):
+    """The int ``token`` writes: ASCII digits only, no sign, no leading zero,
+    ``low``-``high``. ValueError names ``what`` and the token (cut short)."""
+    if (
+        not token
+        or len(token) > len(str(high))  # before int(): a token may be any length
+        or not all("0" <= ch <= "9" for ch in token)
+        or (token[0] == "0" and token != "0")
+        or not low <= int(token) <= high
+    ):
+        raise ValueError(
+            "bad {} {}: want {}-{} in ASCII digits, no sign or leading zero".format(
+                what, quoted(token), low, high
+            )
+        )
+    return int(token)
+
+
+# What may stand round a position line, and between its fields.
+_LINE_ENDS = " \t\r\n"
+_FIELD_SEPARATORS = " \t"
 
 
 def parse_position(text):
     """A new ``Game`` at the position ``text``; ValueError names the bad token."""
-    fields = text.split()
+    line = text.strip(_LINE_ENDS)
+    for i, ch in enumerate(line):
+        if not ("!" <= ch <= "~" or ch in _FIELD_SEPARATORS):
+            raise ValueError(
+                "bad position: character {!r} at {}: a position is one line of ASCII".format(
+                    ch, i + 1
+                )
+            )
+    fields = line.split()  # only spaces and tabs are left to split on
     if len(fields) != 5:
         raise ValueError(
             "bad position: {} fields, want RULES COLUMNS STOCK WASTE FOUNDATIONS".format(
@@ -139,27 +217,30 @@ def parse_position(text):
     columns = []
     bases = []
     for token in fields[1].split("/"):
-        base_text, _, built_text = token.partition(".")
-        base = _parse_cards(base_text, "column")
-        built = _parse_cards(built_text, "column") if built_text else []
-        if built and not base:
-            raise ValueError("bad column {!r}: built cards need a base".format(token))
-        columns.append(base + built)
+        if token == "-":
+            columns.append([])
+            bases.append(0)
+            continue
+        base_text, dot, built_text = token.partition(".")
+        if not base_text or (dot and not built_text) or "-" in token:
+            raise ValueError(
+                "bad column {}: its cards, base then . then built, or - if empty".format(
+                    quoted(token)
+                )
+            )
+        base = _card_run(base_text, "column")
+        columns.append(base + (_card_run(built_text, "column") if dot else []))
         bases.append(len(base))
     counts = fields[4].split(",")
     if len(counts) != 4:
-        raise ValueError("bad foundations {!r}: four counts".format(fields[4]))
-    foundations = []
-    for token in counts:
-        if not token.isdigit() or int(token) > 26:
-            raise ValueError("bad foundation count {!r}: 0-26".format(token))
-        foundations.append(int(token))
+        raise ValueError("bad foundations {}: four counts".format(quoted(fields[4])))
+    foundations = [parse_number(token, "foundation count", 0, 26) for token in counts]
     return build_game(
         rules,
         columns,
         bases,
-        _parse_cards(fields[2], "stock"),
-        _parse_cards(fields[3], "waste"),
+        _pile_cards(fields[2], "stock"),
+        _pile_cards(fields[3], "waste"),
         foundations,
     )
 
@@ -174,20 +255,20 @@ def build_game(rules, columns, bases, stock, waste, foundations):
             )
         )
     if len(bases) != game.columns:
-        raise ValueError("bad base {!r}: {} counts, not {}".format(bases, game.columns, len(bases)))
+        raise ValueError(
+            "bad base {}: {} counts, not {}".format(quoted(bases), game.columns, len(bases))
+        )
     copies = bytearray(52)
     for c, cards in enumerate(columns):
         base = bases[c]
         if len(cards) > COLUMN_CAPACITY:
-            raise ValueError("bad column {}: more than 16 cards".format(_COLUMN_LETTERS[c]))
+            raise ValueError("bad column {}: more than 16 cards".format(pile_text(c)))
         if not 0 <= base <= len(cards) or (cards and not base):
-            raise ValueError("bad base {} for column {}".format(base, _COLUMN_LETTERS[c]))
+            raise ValueError("bad base {} for column {}".format(quoted(base), pile_text(c)))
         if rules != BRITISH and base > 1:
-            raise ValueError("bad base {} for pile {}: one card".format(base, _COLUMN_LETTERS[c]))
+            raise ValueError("bad base {} for pile {}: one card".format(base, pile_text(c)))
         if base > 4:
-            raise ValueError(
-                "bad base {} for column {}: four cards".format(base, _COLUMN_LETTERS[c])
-            )
+            raise ValueError("bad base {} for column {}: four cards".format(base, pile_text(c)))
         step = 0
         for i in range(base, len(cards)):
             below, card = cards[i - 1], cards[i]
@@ -198,7 +279,7 @@ def build_game(rules, columns, bases, stock, waste, foundations):
             ):
                 raise ValueError(
                     "bad column {}: {} cannot be built on {}".format(
-                        _COLUMN_LETTERS[c], card_name(card), card_name(below)
+                        pile_text(c), card_name(card), card_name(below)
                     )
                 )
             step = card - below
@@ -221,7 +302,7 @@ def build_game(rules, columns, bases, stock, waste, foundations):
     game.waste_count = len(waste)
     for suit, n in enumerate(foundations):
         if not 0 <= n <= 26:
-            raise ValueError("bad foundation count {}: 0-26".format(n))
+            raise ValueError("bad foundation count {}: 0-26".format(quoted(n)))
         game.foundations[suit] = n
         for r in range(1, 14):
             copies[suit * 13 + r - 1] += (n >= r) + (n >= 27 - r)
@@ -233,7 +314,7 @@ def build_game(rules, columns, bases, stock, waste, foundations):
 
 # -------------------------------------------------------------------- JSON
 
-_SUIT_KEYS = "CSHD"
+_POSITION_KEYS = ("rules", "columns", "base", "stock", "waste", "foundations")
 
 
 def position_dict(game):
@@ -242,9 +323,9 @@ def position_dict(game):
     return {
         "rules": RULE_NAMES[game.rules],
         "columns": columns,
-        "base": list(game.base),
-        "stock": [card_name(c) for c in game.stock[: game.stock_count]],
-        "waste": [card_name(c) for c in game.waste[: game.waste_count]],
+        "base": [game.base_count(c) for c in range(game.columns)],
+        "stock": [card_name(c) for c in _stock_cards(game)],
+        "waste": [card_name(c) for c in _waste_cards(game)],
         "foundations": {_SUIT_KEYS[s]: game.foundations[s] for s in range(4)},
     }
 
@@ -254,8 +335,8 @@ def _card_list(value, what):
         raise ValueError("bad {}: a list of cards".format(what))
     out = []
     for token in value:
-        if not isinstance(token, str):
-            raise ValueError("bad card {!r} in {}".format(token, what))
+        if not isinstance(token, str) or len(token) > 3:  # parse_card names what it gets whole
+            raise ValueError("bad card {} in {}".format(quoted(token), what))
         out.append(parse_card(token))
     return out
 
@@ -265,10 +346,19 @@ def _is_count(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _check_keys(data, allowed, what):
+    for key in data:
+        if key not in allowed:
+            raise ValueError(
+                "bad {}: unknown key {}, want {}".format(what, quoted(key), ", ".join(allowed))
+            )
+
+
 def game_from_dict(data):
     """A new ``Game`` from the JSON position dict; ValueError names the bad part."""
     if not isinstance(data, dict):
         raise ValueError("bad position: a JSON object")
+    _check_keys(data, _POSITION_KEYS, "position")
     rules = rules_from_name(data.get("rules", "british"))
     columns = data.get("columns")
     if not isinstance(columns, list):
@@ -278,18 +368,16 @@ def game_from_dict(data):
     if bases is None:  # default: every card dealt, nothing built
         bases = [len(col) for col in columns]
     if not isinstance(bases, list) or not all(_is_count(b) for b in bases):
-        raise ValueError("bad base {!r}: a list of counts".format(bases))
+        raise ValueError("bad base {}: a list of counts".format(quoted(bases)))
     found = data.get("foundations", {})
     if not isinstance(found, dict):
-        raise ValueError("bad foundations {!r}".format(found))
-    for key in found:
-        if key not in _SUIT_KEYS:
-            raise ValueError("bad foundation suit {!r}".format(key))
+        raise ValueError("bad foundations {}: an object of counts".format(quoted(found)))
+    _check_keys(found, _SUIT_KEYS, "foundations")
     counts = []
     for s in _SUIT_KEYS:
         n = found.get(s, 0)
         if not _is_count(n):
-            raise ValueError("bad foundation count {!r}".format(n))
+            raise ValueError("bad foundation count {}".format(quoted(n)))
         counts.append(n)
     return build_game(
         rules,
@@ -302,34 +390,36 @@ def game_from_dict(data):
 
 
 _JSON_PILES = {"stock": STOCK, "waste": WASTE, "foundation": FOUNDATION}
+_MOVE_KEYS = ("from", "to")
 
 
 def move_dict(m):
     """``{"from": ..., "to": ...}`` for the move int ``m``."""
     names = {STOCK: "stock", WASTE: "waste", FOUNDATION: "foundation"}
-    source, target = m >> 8, m & 0xFF
+    source, target = move_source(m), move_target(m)
     return {"from": names.get(source, source), "to": names.get(target, target)}
 
 
 def move_from_dict(data, game):
     """The move int for a JSON move; checks its form, not legality."""
     if not isinstance(data, dict) or "from" not in data or "to" not in data:
-        raise ValueError('bad move {!r}: want {{"from": ..., "to": ...}}'.format(data))
+        raise ValueError('bad move {}: want {{"from": ..., "to": ...}}'.format(quoted(data)))
+    _check_keys(data, _MOVE_KEYS, "move")
     ends = []
-    for key in ("from", "to"):
+    for key in _MOVE_KEYS:
         value = data[key]
         if isinstance(value, bool):
             raise ValueError("bad move {}: {!r}".format(key, value))
         if isinstance(value, int):
             if not 0 <= value < game.columns:
-                raise ValueError("bad move {}: no column {}".format(key, value))
+                raise ValueError("bad move {}: no column {}".format(key, quoted(value)))
             ends.append(value)
         elif isinstance(value, str) and value in _JSON_PILES:
             ends.append(_JSON_PILES[value])
         else:
-            raise ValueError("bad move {}: {!r}".format(key, value))
+            raise ValueError("bad move {}: {}".format(key, quoted(value)))
     if ends[0] == FOUNDATION or ends[1] == STOCK:
         raise ValueError(
-            "bad move {!r}: cards never leave a foundation or go to the stock".format(data)
+            "bad move {}: cards never leave a foundation or go to the stock".format(quoted(data))
         )
-    return ends[0] << 8 | ends[1]
+    return move(ends[0], ends[1])

@@ -1,9 +1,10 @@
 """Engine benchmark, run under CircuitPython's VM (``make bench``).
 
 For each rule set: heap held by a freshly dealt game, heap allocated by a
-legal-move generation into a caller's buffer and by an apply+undo, history
-bytes per move, and the cost of dealing, generating legal moves, apply+undo
-and the dead-position test, in empty-loop units measured in this run.
+legal-move generation into a caller's buffer, by an apply+undo and by reading
+every card through the game's readers, history bytes per move, and the cost
+of dealing, generating legal moves, apply+undo, reading the position and the
+dead-position test, in empty-loop units measured in this run.
 """
 
 import gc
@@ -14,14 +15,19 @@ sys.path.append("tests/bench")
 sys.path.append("tests/vm")
 
 from benchlib import allocated, cost, held, loop_unit, report  # noqa: E402
+from engine_api import read_all  # noqa: E402
 from playout import policy_move  # noqa: E402
 
 from british_square import deal  # noqa: E402, F401  (imported up front: not part of a game's heap)
 from british_square.engine import (  # noqa: E402
     MAX_MOVES,
     RULE_NAMES,
+    STOCK,
+    WASTE,
     Game,
+    move,
 )
+from british_square.search import dead_search  # noqa: E402
 
 
 def midgame(number, rules, buffer, steps=60):
@@ -39,7 +45,7 @@ def exhausted(number, rules, buffer):
     """A position with the stock dealt out: where the game runs the dead test."""
     game = midgame(number, rules, buffer, steps=400)
     while game.stock_count:
-        game.push(16 << 8 | 17)  # STOCK -> WASTE
+        game.push(move(STOCK, WASTE))
     return game
 
 
@@ -63,7 +69,7 @@ def bench_rules(rules, buffer, unit):
     generate = allocated(lambda: game.legal_moves(buffer))
     report(name, "legal_moves_alloc", generate, "bytes", "per legal-move generation (0)")
     game.legal_moves(buffer)
-    first = buffer[0] << 8 | buffer[1]
+    first = move(buffer[0], buffer[1])
 
     def apply_undo():
         game.push(first)
@@ -71,6 +77,14 @@ def bench_rules(rules, buffer, unit):
 
     apply_undo()  # the history has room now: steady state
     report(name, "apply_undo_alloc", allocated(apply_undo), "bytes", "per apply+undo (0)")
+    cards = game.cards_left()
+    report(
+        name,
+        "readers_alloc",
+        allocated(lambda: read_all(game)),
+        "bytes",
+        "reading all {} cards left through Game.card, waste_card, ... (0)".format(cards),
+    )
     long_game = midgame(7, rules, buffer, steps=1000)
     moves = long_game.history_count
     report(
@@ -97,12 +111,23 @@ def bench_rules(rules, buffer, unit):
     report(
         name, "apply_undo_cost", round(cost(apply_undo, 500, unit)), "loops", "apply+undo (<= 300)"
     )
+    report(
+        name,
+        "read_all_cost",
+        round(cost(lambda: read_all(game), 20, unit)),
+        "loops",
+        "every card left ({}) read through the readers, as a full redraw reads them".format(cards),
+    )
     late = exhausted(7, rules, buffer)
-    verdict = ("alive", "dead", "unknown")[late.dead(300, buffer)]
+
+    def dead_test():
+        return next(dead_search(late, 300, buffer))  # run in one go: its one value is the verdict
+
+    verdict = ("alive", "dead", "unknown")[dead_test()]
     report(
         name,
         "dead_test_cost",
-        round(cost(lambda: late.dead(300, buffer), 3, unit)),
+        round(cost(dead_test, 3, unit)),
         "loops",
         "dead test, budget 300 positions, stock empty: {}".format(verdict),
     )
@@ -110,7 +135,7 @@ def bench_rules(rules, buffer, unit):
     report(
         name,
         "dead_test_alloc",
-        allocated(lambda: late.dead(300, buffer)),
+        allocated(dead_test),
         "bytes",
         "heap the dead test allocates (budget 300, collector off)",
     )

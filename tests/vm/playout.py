@@ -9,8 +9,9 @@ must print the same lines.
 
 import sys
 
-from british_square.engine import FOUNDATION, MAX_MOVES, RULE_NAMES, Game
+from british_square.engine import FOUNDATION, MAX_MOVES, RULE_NAMES, Game, move
 from british_square.notation import move_text, position_text
+from british_square.search import dead_search
 
 
 def policy_move(game, step, number, buffer):
@@ -24,7 +25,7 @@ def policy_move(game, step, number, buffer):
         if buffer[2 * i + 1] == FOUNDATION:
             pick = i
             break
-    return buffer[2 * pick] << 8 | buffer[2 * pick + 1]
+    return move(buffer[2 * pick], buffer[2 * pick + 1])
 
 
 def playout(number, rules, max_moves, buffer):
@@ -47,7 +48,7 @@ def playout(number, rules, max_moves, buffer):
     if position_text(game) != start:
         raise AssertionError("undo did not restore deal {}".format(number))
     return "{} {} {} | {} | {} {}".format(
-        RULE_NAMES[rules], number, game.history_end, moves, final, game.dead(300)
+        RULE_NAMES[rules], number, game.history_end, moves, final, next(dead_search(game, 300))
     )
 
 
