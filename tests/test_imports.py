@@ -8,13 +8,9 @@ dependency).
 
 import ast
 
-import pytest
 from conftest import LIB
 
 PACKAGE = "british_square"
-# The one cycle known today: screens imports app.random_deal while app loads
-# screens lazily. Being fixed on main; the xfail below turns red once it is gone.
-KNOWN_CYCLE = frozenset({"app", "screens"})
 
 
 def imported_modules(path):
@@ -80,13 +76,8 @@ def test_the_graph_sees_imports_inside_functions():
 
 
 def test_no_module_imports_one_that_imports_it():
-    found = [set(c) for c in cycles(import_graph()) if c != KNOWN_CYCLE]
+    found = [set(c) for c in cycles(import_graph())]
     assert not found, "import cycles: {}".format(found)
-
-
-@pytest.mark.xfail(strict=True, reason="app <-> screens (random_deal): the lead is fixing it")
-def test_app_and_screens_do_not_import_each_other():
-    assert KNOWN_CYCLE not in cycles(import_graph())
 
 
 def test_the_engine_is_the_ground_floor():
