@@ -57,9 +57,12 @@ FACTORY_CODE = {b"", b'print("Hello World!")', b"print('Hello World!')"}
 # CircuitPython runs the first of these it finds.
 ENTRY_PRIORITY = ("code.txt", "code.py", "main.txt", "main.py")
 ASSET_SUFFIXES = {".bmp", ".pcf", ".bdf", ".wav"}
-# Never needed on a board: CircuitPython has no ``-m`` (__main__), and key
-# scripts drive only the desktop and the VM adapters.
-DESKTOP_ONLY = {"__main__.py", "keyscript.py", "scripting.py"}
+# Top folders deploy writes into (besides code.py at the root): a manifest
+# entry anywhere else was not written by this tool.
+GAME_FOLDERS = ("lib", "hw")
+# FAT keeps at most 255 characters per name; Windows paths stop at 260 with "E:\\".
+MAX_NAME = 255
+MAX_PATH = 255
 MPY_CROSS_URL = "https://adafruit-circuit-python.s3.amazonaws.com/bin/mpy-cross"
 # Modules compiled into CircuitPython (or frozen) on SAMD51 boards, so never copied.
 CIRCUITPYTHON_BUILTINS = frozenset(
@@ -69,11 +72,18 @@ CIRCUITPYTHON_BUILTINS = frozenset(
     digitalio displayio epaperdisplay errno fontio fourwire framebufferio frequencyio gc
     getpass gifio hashlib i2cdisplaybus i2ctarget io jpegio json keypad keypad_demux locale
     lvfontio math microcontroller micropython msgpack neopixel_write nvm onewireio os
-    paralleldisplaybus ps2io pulseio pwmio rainbowio random re rgbmatrix rotaryio rtc samd
+    paralleldisplaybus floppyio ps2io pulseio pwmio rainbowio random re rgbmatrix rotaryio rtc samd
     sdcardio select sharpdisplay stage storage struct supervisor synthio sys terminalio
     tilepalettemapper time touchio traceback ugame ulab usb usb_cdc usb_hid usb_midi
     vectorio warnings watchdog zlib""".split()
 )
+# Modules CircuitPython has on other boards that the PyGamer and PyBadge builds
+# turn off (ports/atmel-samd/boards/{pygamer,pybadge}/mpconfigboard.mk): code
+# importing one passes on the VM and on Blinka, then fails on the board.
+SAMD51_HANDHELD_LACKS = frozenset(
+    "vectorio framebufferio gifio jpegio aesio i2cdisplaybus paralleldisplaybus floppyio".split()
+)
+BOARD_LACKS = {"pygamer": SAMD51_HANDHELD_LACKS, "pybadge": SAMD51_HANDHELD_LACKS}
 TYPING_MODULES = {"typing", "circuitpython_typing", "typing_extensions"}
 NON_BOARD_ADAPTERS = ("desktop", "vm")
 
@@ -320,8 +330,9 @@ def mpy_cross_url(version):
     return None
 
 
-def fetch_mpy_cross(version, cache, reporter):
-    """The cached mpy-cross for CircuitPython ``version``, downloading it once."""
+def fetch_mpy_cross(version, cache, reporter, download=True):
+    """The cached mpy-cross for CircuitPython ``version``, downloading it once
+    (never when ``download`` is false: a dry run does not use the network)."""
     suffix = ".exe" if os.name == "nt" else ""
     target = Path(cache) / "mpy-cross-{}{}".format(version, suffix)
     if target.is_file():
@@ -329,6 +340,11 @@ def fetch_mpy_cross(version, cache, reporter):
     url = mpy_cross_url(version)
     if url is None:
         return "no pre-built mpy-cross for {} {}".format(platform.system(), platform.machine())
+    if not download:
+        return (
+            "mpy-cross {} is not cached and a dry run downloads nothing: the deploy fetches "
+            "it from {} and writes .mpy files where this lists .py".format(version, url)
+        )
     reporter.say("fetching mpy-cross {} from {}".format(version, url))
     try:
         with urllib.request.urlopen(url, timeout=30) as response:
@@ -356,11 +372,12 @@ def _store_compiler(data, target):
     return found
 
 
-def find_compiler(board, explicit, fetch, cache, reporter):
+def find_compiler(board, explicit, fetch, cache, reporter, download=True):
     """CircuitPython's mpy-cross for ``board``, or None (then .py is deployed).
 
     Order: --mpy-cross, $MPY_CROSS (both must work: asked for by name), then
-    mpy-cross on PATH, then a cached or fetched copy of the board's version.
+    mpy-cross on PATH, then a cached copy of the board's version, or (if
+    ``fetch``, and ``download`` allows the network) one fetched into the cache.
     """
     for path, origin in ((explicit, "--mpy-cross"), (os.environ.get("MPY_CROSS"), "MPY_CROSS")):
         if not path:
@@ -388,7 +405,7 @@ def find_compiler(board, explicit, fetch, cache, reporter):
             )
         reasons.append(found)
     if fetch:
-        found = fetch_mpy_cross(board.version, cache, reporter)
+        found = fetch_mpy_cross(board.version, cache, reporter, download)
         if isinstance(found, Compiler):
             return found
         reasons.append(found)
@@ -455,7 +472,8 @@ def _catches_import_error(handler):
     if handler.type is None:
         return True
     kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any(getattr(k, "id", "") in ("ImportError", "Exception", "BaseException") for k in kinds)
+    caught = ("ImportError", "ModuleNotFoundError", "Exception", "BaseException")
+    return any(getattr(k, "id", "") in caught for k in kinds)
 
 
 def _is_typing_block(statements):
@@ -517,7 +535,7 @@ def imports_of(module):
                 extra = tuple(base + "." + a.name for a in node.names if a.name != "*")
                 found.append(ImportRef(names + extra, optional, len(names)))
             else:  # imports are statements: only statement lists can hold them
-                for block in ("body", "orelse", "handlers", "finalbody"):
+                for block in ("body", "orelse", "handlers", "finalbody", "cases"):
                     visit(getattr(node, block, ()), optional)
 
     visit(tree.body, False)
@@ -618,38 +636,63 @@ class Resolver:
         return any(base.joinpath(*path_parts).is_dir() for base in self.local)
 
 
-def other_adapters(board_id):
+def other_adapters(board_id, adapters=()):
     """hw/ adapters of the other boards and the desktop, by either import name
     (``hw.pygamer`` or ``pygamer`` with hw/ on sys.path): code.py picks one by
     board id at run time, so its imports of the others are not followed."""
-    names = set(SUPPORTED_BOARDS + NON_BOARD_ADAPTERS) - {board_id}
+    names = set(SUPPORTED_BOARDS + NON_BOARD_ADAPTERS) - {board_id, *adapters}
     return names | {"hw." + name for name in names}
 
 
-def start_modules(root, board_id, resolver):
-    """The game package, the board's hw adapter and code.py: the roots of the import graph."""
+def start_modules(root, board_id, resolver, adapters=()):
+    """code.py and the board's hw adapter (plus ``adapters``, other hw modules by name):
+    the roots of the import graph. Nothing else of the game is copied unless they
+    import it, so desktop-only modules stay off the board without a list of them."""
     root = Path(root)
     modules = []
-    package_dir = root / "lib" / GAME_PACKAGE
-    for source in sorted(package_dir.rglob("*.py")):
-        if source.name in DESKTOP_ONLY or "__pycache__" in source.parts:
-            continue
-        parts = source.relative_to(root / "lib").with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        modules.append(Module(name, source, source.relative_to(root).as_posix(), "game"))
-    for name in _parents("hw." + board_id):
-        found = resolver.find(name)
-        if found:
-            modules.append(found)
+    for adapter in (board_id, *adapters):
+        for name in _parents("hw." + adapter):
+            found = resolver.find(name)
+            if found:
+                modules.append(found)
     if (root / ENTRY).is_file():
         modules.append(Module("__main__", root / ENTRY, ENTRY, "entry"))
     return modules
 
 
-def collect_modules(root, board_id, resolver, reporter):
-    """Every module the board needs: the start modules and what they import, transitively."""
-    queue = start_modules(root, board_id, resolver)
-    others = other_adapters(board_id)
+@dataclass
+class Closure:
+    """What the board imports: the modules to copy, and the imports that will fail."""
+
+    modules: list
+    lacking: list = field(default_factory=list)  # (importer's drive path, module) not on board
+    unresolved: list = field(default_factory=list)  # (importer's drive path, module) not found
+
+    def lacking_message(self, board_id):
+        """One line naming each module the board lacks and who imports it."""
+        importers = {}
+        for importer, name in self.lacking:
+            importers.setdefault(name, []).append(importer)
+        return (
+            "not deployed: the {}'s CircuitPython has no {}; guard the import with "
+            "try/except ImportError or remove it".format(
+                board_id,
+                ", no ".join(
+                    "{} (imported by {})".format(name, ", ".join(importers[name]))
+                    for name in sorted(importers)
+                ),
+            )
+        )
+
+
+def import_closure(root, board_id, resolver, adapters=()):
+    """Every module the board needs: the start modules and what they import,
+    transitively, imports inside functions included (the game imports some
+    modules only when a screen needs them)."""
+    queue = start_modules(root, board_id, resolver, adapters)
+    skipped = other_adapters(board_id, adapters)
+    lacks = BOARD_LACKS.get(board_id, frozenset())
+    closure = Closure([])
     seen = {}
     while queue:
         module = queue.pop(0)
@@ -657,25 +700,25 @@ def collect_modules(root, board_id, resolver, reporter):
             continue
         seen[module.drive_path] = module
         for ref in imports_of(module):
-            queue.extend(_resolve_ref(ref, module, resolver, others, reporter))
-    return list(seen.values())
+            queue.extend(_resolve_ref(ref, module, resolver, skipped, lacks, closure))
+    closure.modules = list(seen.values())
+    return closure
 
 
-def _resolve_ref(ref, importer, resolver, others, reporter):
+def _resolve_ref(ref, importer, resolver, skipped, lacks, closure):
     found = []
     for index, name in enumerate(ref.names):
-        if name in others and importer.kind != "adapter":
+        if name in skipped and importer.kind != "adapter":
             continue
+        if name in lacks and not ref.optional:
+            closure.lacking.append((importer.drive_path, name))
+            return found
         module = resolver.find(name)
         if module is not None:
             found.append(module)
         elif index < ref.required and not ref.optional and not resolver.is_namespace(name):
             if name.split(".")[0] not in CIRCUITPYTHON_BUILTINS:
-                reporter.warn(
-                    "{} imports {}, which is not built into CircuitPython, not in the game's "
-                    "tree and not an installed library (make setup installs them): the board "
-                    "will fail to import it".format(importer.drive_path, name)
-                )
+                closure.unresolved.append((importer.drive_path, name))
             return found
     return found
 
@@ -736,31 +779,146 @@ def game_version(root):
     return match.group(1) if match else "unknown"
 
 
-# ---------------------------------------------------- comparing with the drive
+# -------------------------------------------------------- paths on the drive
+
+# Characters a FAT drive does not allow in a name (":" also makes "C:x" absolute
+# on Windows, "\\" is Windows' separator) and control characters, NUL included.
+_NOT_IN_FAT_NAMES = re.compile(r'[\x00-\x1f"*:<>?\\|\x7f]')
+ABSENT, FILE, FOLDER, IN_THE_WAY = "absent", "file", "folder", "in the way"
 
 
-def file_digest(path):
+def path_problem(path):
+    """Why ``path`` is not a plain relative path to a file inside the drive, or None.
+
+    Every path read from the drive (a manifest entry) and every path deploy
+    writes, renames or removes passes this first: relative, "/"-separated,
+    normalised (no "", "." or ".." parts), no character FAT refuses, no name
+    FAT would change (a trailing dot or space), not longer than FAT allows.
+    """
+    if not isinstance(path, str):
+        return "is not a string"
+    if not path:
+        return "is empty"
+    if path.startswith("/") or re.match(r"[A-Za-z]:", path):
+        return "is absolute"
+    bad = _NOT_IN_FAT_NAMES.search(path)
+    if bad:
+        return "holds {!r}, which a FAT drive does not allow in names".format(bad.group())
+    parts = path.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        return "is not a plain path inside the drive (it has an empty, '.' or '..' part)"
+    if any(part.endswith((".", " ")) for part in parts):
+        return "has a name ending in a dot or a space, which FAT drops"
+    if len(path) > MAX_PATH or any(len(part) > MAX_NAME for part in parts):
+        return "is longer than a FAT drive allows"
+    return None
+
+
+def is_game_path(path):
+    """A path deploy may write: code.py, or a module or asset under lib/ or hw/."""
+    if path_problem(path) is not None:
+        return False
+    suffix = Path(path).suffix.lower()
+    return path == ENTRY or (
+        path.split("/")[0] in GAME_FOLDERS and suffix in {".py", ".mpy"} | ASSET_SUFFIXES
+    )
+
+
+def shown(path, limit=80):
+    """``path`` quoted for a message on one line, however long or odd it is."""
+    text = repr(path)
+    return text if len(text) <= limit else text[: limit - 5] + "...'"
+
+
+def drive_state(drive, path):
+    """(state, why) for ``path`` (already checked by path_problem) on the drive.
+
+    Each step is looked at without following links: a symbolic link anywhere
+    on the way, a file where a folder must be, or a folder (or device) where
+    a file must be is IN_THE_WAY, and ``why`` says which and what it is.
+    """
+    current = Path(drive)
+    parts = path.split("/")
+    for index, part in enumerate(parts):
+        current = current / part
+        step = "/".join(parts[: index + 1])
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            return ABSENT, None
+        except OSError as error:
+            return IN_THE_WAY, "{} cannot be read ({})".format(step, error.strerror or error)
+        if stat.S_ISLNK(mode):
+            return IN_THE_WAY, "{} is a symbolic link (deploy never follows links)".format(step)
+        if index < len(parts) - 1 and not stat.S_ISDIR(mode):
+            return IN_THE_WAY, "{} is a file where {} needs a folder".format(step, path)
+        if index == len(parts) - 1 and not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+            return IN_THE_WAY, "{} is {} where deploy writes a file".format(step, kind)
+    return FILE, None
+
+
+def file_digest(drive, path):
+    """The sha256 of the regular file at ``path`` on the drive, or None if there is none
+    (or it is reached through a link, or unreadable: then it is not the game's)."""
+    if drive_state(drive, path)[0] != FILE:
+        return None
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return hashlib.sha256((Path(drive) / path).read_bytes()).hexdigest()
+    except OSError:
         return None
 
 
-def read_manifest(drive, reporter):
-    """What an earlier deploy of this game wrote: {"files": {path: sha256}, ...}."""
-    path = Path(drive) / MANIFEST
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {"files": {}}
-    except (OSError, ValueError) as error:
-        reporter.warn("ignoring an unreadable {} ({})".format(MANIFEST, error))
-        return {"files": {}}
+# ---------------------------------------------------- comparing with the drive
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def manifest_problem(manifest):
+    """Why ``manifest`` (parsed JSON) is not one this tool writes, or None."""
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
-        return {"files": {}}
+        return "it is not an object with a 'files' table"
     if not isinstance(manifest.get("pending", {}), dict):
-        del manifest["pending"]
-    return manifest
+        return "its 'pending' is not a table"
+    for table in (manifest["files"], manifest.get("pending", {})):
+        for path, digest in table.items():
+            if not is_game_path(path):
+                why = path_problem(path) or "is not a file deploy writes"
+                return "entry {} {}".format(shown(path), why)
+            if not isinstance(digest, str) or not _SHA256.fullmatch(digest):
+                return "entry {} has no sha256 checksum".format(shown(path))
+    return None
+
+
+def read_manifest(drive, reporter):
+    """What an earlier deploy of this game wrote: {"files": {path: sha256}, ...}.
+
+    A manifest that is not exactly what this tool writes (not JSON, wrong
+    types, a path outside the game's files) is damaged or was not written by
+    this tool, so none of it is trusted: it is ignored whole, with one warning.
+    Then only files identical to the game's count as its own, so nothing is
+    removed and nothing else is overwritten without --replace.
+    """
+    empty = {"files": {}}
+    state, why = drive_state(drive, MANIFEST)
+    if state == ABSENT:
+        return empty
+    problem = why
+    if state == FILE:
+        try:
+            manifest = json.loads((Path(drive) / MANIFEST).read_bytes().decode("utf-8"))
+        except (OSError, ValueError) as error:
+            problem = "it is unreadable ({})".format(str(error).splitlines()[0][:100])
+        else:
+            problem = manifest_problem(manifest)
+    if problem is None:
+        return manifest
+    reporter.warn(
+        "ignoring {}: {}; only files identical to the game's count as its own".format(
+            MANIFEST, problem
+        )
+    )
+    return empty
 
 
 def _ours(manifest, path, digest):
@@ -790,7 +948,8 @@ class Plan:
     removals: list = field(default_factory=list)  # drive paths
     replaced: list = field(default_factory=list)  # not ours, overwritten or removed (--replace)
     kept: list = field(default_factory=list)  # stale files of ours the user changed
-    conflicts: list = field(default_factory=list)
+    conflicts: list = field(default_factory=list)  # files not ours: --replace overwrites them
+    blocked: list = field(default_factory=list)  # folders, links...: never touched, even so
     existing: set = field(default_factory=set)  # writes that replace a file
     leftovers: list = field(default_factory=list)  # temporary files of an interrupted deploy
 
@@ -804,12 +963,29 @@ class Plan:
 
 
 def plan_changes(drive, items, manifest, replace=False):
-    """Compare the wanted files with the drive; nothing is written."""
+    """Compare the wanted files with the drive; nothing is written.
+
+    Everything in the way of a file deploy must write (a folder or a link
+    where a file goes, a file where a folder goes, at the final or the
+    temporary name) is found here, before anything is written.
+    """
     drive = Path(drive)
     plan = Plan(items)
-    wanted = {item.path for item in items}
     for item in items:
-        current = file_digest(drive / item.path)
+        if not is_game_path(item.path):
+            raise DeployError(
+                "{} {}: not a file deploy may write".format(
+                    shown(item.path), path_problem(item.path) or "is outside lib/ and hw/"
+                )
+            )
+    wanted = {item.path for item in items}
+    for path in [MANIFEST, *wanted]:
+        for candidate in (path, path + TEMP_SUFFIX):
+            state, why = drive_state(drive, candidate)
+            if state == IN_THE_WAY:
+                plan.blocked.append(why)
+    for item in items:
+        current = file_digest(drive, item.path)
         if current == item.digest:
             plan.unchanged.append(item)
             continue
@@ -826,16 +1002,22 @@ def plan_changes(drive, items, manifest, replace=False):
             )
     for item in items:
         twin = _twin(item.path)
-        if twin and twin not in wanted and (drive / twin).is_file():
-            if _ours(manifest, twin, file_digest(drive / twin)):
+        if twin and twin not in wanted:
+            digest = file_digest(drive, twin)
+            if digest is None:
+                continue  # nothing there, or a folder or link: nothing that shadows
+            if _ours(manifest, twin, digest):
                 _add_removal(plan, twin)
             else:
                 _foreign(plan, twin, drive, replace, "would shadow " + item.path, remove=True)
     known = list(manifest["files"]) + list(manifest.get("pending", {}))
     for path in dict.fromkeys(known):
-        if path in wanted or not (drive / path).is_file():
+        if path in wanted:
             continue
-        if _ours(manifest, path, file_digest(drive / path)):
+        digest = file_digest(drive, path)  # None behind a link: never ours
+        if digest is None:
+            continue
+        if _ours(manifest, path, digest):
             _add_removal(plan, path)
         else:
             plan.kept.append(path)
@@ -861,11 +1043,15 @@ def _add_removal(plan, path):
 
 
 def find_leftovers(drive):
-    """Temporary files of an interrupted deploy (only this tool uses the suffix)."""
+    """Temporary files of an interrupted deploy (only this tool uses the suffix): regular
+    files only, in real folders of the drive (os.walk does not follow links)."""
     found = []
     for folder, dirs, files in os.walk(drive):
         dirs[:] = [d for d in dirs if not d.startswith(".")]  # .Trashes, .fseventsd...
-        found += [Path(folder) / f for f in files if f.endswith(TEMP_SUFFIX)]
+        for name in files:
+            path = Path(folder) / name
+            if name.endswith(TEMP_SUFFIX) and stat.S_ISREG(os.lstat(path).st_mode):
+                found.append(path)
     return sorted(found)
 
 
@@ -873,8 +1059,13 @@ def find_leftovers(drive):
 
 
 def write_file(path, data):
-    """Write ``data`` to ``path`` and push it to the device before returning."""
-    with open(path, "wb") as out:
+    """Write ``data`` to ``path`` and push it to the device before returning.
+
+    A link at ``path`` is refused (O_NOFOLLOW), never written through.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    with open(os.open(path, flags, 0o666), "wb") as out:
         out.write(data)
         out.flush()
         os.fsync(out.fileno())
@@ -892,28 +1083,60 @@ def cluster_size(drive):
         return 4096
 
 
-def space_needed(drive, plan):
-    """Bytes of free space the deploy needs: every new file rounded up to whole
-    clusters (old files are only freed after the new ones are in place), plus
-    the manifest twice (temporary and final)."""
+FAT_ENTRY = 32  # bytes of one FAT directory entry
+LONG_NAME_CHARS = 13  # characters one long-name (VFAT) entry holds
+
+
+def _clusters(size, cluster):
+    return -(-size // cluster)
+
+
+def entry_bytes(name):
+    """Directory bytes a name takes on FAT: its 8.3 entry and its long-name entries
+    (counted always: a lower-case name gets them too)."""
+    return FAT_ENTRY * (1 + _clusters(len(name), LONG_NAME_CHARS))
+
+
+def space_needed(drive, plan, manifest_sizes):
+    """Bytes of free space the deploy needs, in the whole clusters FAT allocates:
+
+    - each file written, rounded up (the old copy is freed only once the new
+      one is in place), and each manifest written (``manifest_sizes``: the
+      pending one, then the final one);
+    - each folder deploy creates: at least one cluster, more if its entries
+      (".", "..", every temporary and final name) fill it;
+    - each existing folder that gets new names: the clusters those entries
+      may take (its last cluster may be full).
+    """
+    drive = Path(drive)
     cluster = cluster_size(drive)
-    sizes = [len(i.data) for i in plan.writes] + [_manifest_size(plan)] * 2
-    return sum(-(-size // cluster) * cluster for size in sizes)
+    total = sum(_clusters(len(item.data), cluster) for item in plan.writes)
+    total += sum(_clusters(size, cluster) for size in manifest_sizes)
+    new_names = {}  # folder (posix, "" for the root) -> names it gains
+    for path in [item.path for item in plan.writes] + [MANIFEST]:
+        parts = path.split("/")
+        for depth, name in enumerate(parts):
+            names = new_names.setdefault("/".join(parts[:depth]), set())
+            names.update((name, name + TEMP_SUFFIX) if depth == len(parts) - 1 else (name,))
+    for folder, names in new_names.items():
+        entries = sum(entry_bytes(n) for n in names if not os.path.lexists(drive / folder / n))
+        if os.path.isdir(drive / folder):
+            total += _clusters(entries, cluster)
+        else:
+            total += max(1, _clusters(entries + 2 * FAT_ENTRY, cluster))
+    return total * cluster
 
 
-def _manifest_size(plan):
-    return 200 + sum(len(i.path) + 72 for i in plan.items)
-
-
-def check_free_space(drive, plan):
+def check_free_space(drive, plan, manifest_sizes):
+    """{"space_needed", "space_free"}; DeployError if the drive has too little."""
     free = shutil.disk_usage(drive).free
-    needed = space_needed(drive, plan)
+    needed = space_needed(drive, plan, manifest_sizes)
     if needed > free:
         raise DeployError(
             "{} has {} bytes free, the deploy needs {}: delete files you do not need from "
             "it and run again. Nothing was changed.".format(drive, free, needed)
         )
-    return needed, free
+    return {"space_needed": needed, "space_free": free}
 
 
 def manifest_data(board, version, items, formats, pending=None, old=None):
@@ -1076,10 +1299,15 @@ def deploy(args, reporter):
     plan = plan_changes(drive, items, manifest, replace=args.replace)
     check_plan(drive, plan, reporter)
     summary = _summary(drive, board, compiler, plan, args.dry_run)
+    version = game_version(root)
+    final = manifest_data(board, version, plan.items, summary["format"])
+    pending = manifest_data(board, version, plan.items, summary["format"], plan.writes, manifest)
+    if has_changes(plan):
+        summary.update(check_free_space(drive, plan, (len(pending), len(final))))
     if args.dry_run:
         _print_plan(plan, reporter)
     else:
-        summary.update(carry_out(drive, board, root, plan, manifest, summary["format"], reporter))
+        carry_out(drive, plan, manifest, pending, final, reporter)
     summary["seconds"] = round(time.monotonic() - started, 3)
     summary["warnings"] = reporter.warnings
     summary["notes"] = reporter.notes
@@ -1089,7 +1317,12 @@ def deploy(args, reporter):
 
 def choose_compiler(board, args, reporter):
     compiler = find_compiler(
-        board, args.mpy_cross, not args.no_fetch, Path(args.cache_dir), reporter
+        board,
+        args.mpy_cross,
+        not args.no_fetch,
+        Path(args.cache_dir),
+        reporter,
+        download=not args.dry_run,
     )
     if compiler and compiler.major != board.major:
         reporter.note(
@@ -1111,13 +1344,27 @@ def game_items(root, board, compiler, reporter):
         reporter.warn("{} has no {}: the board keeps the one it has".format(root, ENTRY))
     if not (root / "hw" / (board.board_id + ".py")).is_file():
         reporter.warn("no hw/{}.py adapter in {}".format(board.board_id, root))
-    resolver = Resolver(root, library_paths())
-    modules = collect_modules(root, board.board_id, resolver, reporter)
-    return build_items(root, modules, compiler)
+    closure = import_closure(root, board.board_id, Resolver(root, library_paths()))
+    if closure.lacking:
+        raise DeployError(closure.lacking_message(board.board_id))
+    for importer, name in closure.unresolved:
+        reporter.warn(
+            "{} imports {}, which is not built into CircuitPython, not in the game's "
+            "tree and not an installed library (make setup installs them): the board "
+            "will fail to import it".format(importer, name)
+        )
+    return build_items(root, closure.modules, compiler)
 
 
 def check_plan(drive, plan, reporter):
     """Refuse to touch files that are not ours; warn about what will not work."""
+    if plan.blocked:
+        raise DeployError(
+            "these are in the way of the game's files; deploy never removes folders or "
+            "follows links, so nothing was changed:\n  "
+            + "\n  ".join(dict.fromkeys(plan.blocked))
+            + "\nMove or rename them on the drive, then run again."
+        )
     if plan.conflicts:
         raise DeployError(
             "these files on the drive were not put there by this game (or were changed since):\n  "
@@ -1133,19 +1380,17 @@ def check_plan(drive, plan, reporter):
             )
 
 
-def carry_out(drive, board, root, plan, manifest, formats, reporter):
-    """Write the plan (nothing at all when the drive is up to date); return space figures."""
-    version = game_version(root)
-    final = manifest_data(board, version, plan.items, formats)
-    if plan.writes or plan.removals or plan.leftovers:
-        needed, free = check_free_space(drive, plan)
-        pending = manifest_data(board, version, plan.items, formats, plan.writes, manifest)
+def has_changes(plan):
+    return bool(plan.writes or plan.removals or plan.leftovers)
+
+
+def carry_out(drive, plan, manifest, pending, final, reporter):
+    """Write the plan (nothing at all when the drive is up to date)."""
+    if has_changes(plan):
         apply_plan(drive, plan, manifest, final, pending, reporter)
-        return {"space_needed": needed, "space_free": free}
-    if "pending" in manifest or manifest["files"] != {i.path: i.digest for i in plan.items}:
+    elif "pending" in manifest or manifest["files"] != {i.path: i.digest for i in plan.items}:
         # Files identical to ours were already there: record them as the game's.
         write_manifest(drive, final)
-    return {}
 
 
 def _summary(drive, board, compiler, plan, dry_run):
