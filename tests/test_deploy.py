@@ -13,17 +13,26 @@ import hashlib
 import json
 import modulefinder
 import os
+import platform
+import shutil
 import socket
 import struct
 import sys
 import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
+import board_imports  # noqa: E402
+import circuitpy_drive  # noqa: E402
 import deploy  # noqa: E402
+import deploy_plan  # noqa: E402
+import deploy_shared  # noqa: E402
+import mpy_compiler  # noqa: E402
+import safe_writer  # noqa: E402
 import uf2  # noqa: E402
 
 BOOT_OUT = "Adafruit CircuitPython {version} on 2025-01-01; {machine}\nBoard ID:{board}\nUID:C7F1\n"
@@ -116,7 +125,7 @@ def snapshot(drive):
 
 
 def game_files(drive):
-    return set(snapshot(drive)) - {"boot_out.txt", deploy.MANIFEST}
+    return set(snapshot(drive)) - {"boot_out.txt", deploy_shared.MANIFEST}
 
 
 @pytest.fixture
@@ -145,7 +154,7 @@ def offline(monkeypatch, tmp_path):
     def no_network(url, timeout=None):
         raise urllib.error.URLError("offline in tests")
 
-    monkeypatch.setattr(deploy.urllib.request, "urlopen", no_network)
+    monkeypatch.setattr(urllib.request, "urlopen", no_network)
 
 
 @pytest.fixture
@@ -178,7 +187,7 @@ def test_first_deploy_copies_what_the_game_imports_and_code_py_last(run, drive, 
         renamed.append(os.path.relpath(target, drive))
         real_replace(source, target)
 
-    monkeypatch.setattr(deploy.os, "replace", recording_replace)
+    monkeypatch.setattr(os, "replace", recording_replace)
     code, out, err = run()
     assert code == 0, err
     assert game_files(drive) == DEPLOYED_MPY
@@ -187,9 +196,9 @@ def test_first_deploy_copies_what_the_game_imports_and_code_py_last(run, drive, 
     assert files["lib/british_square/cards.bmp"] == SPRITES
     assert files["code.py"] == GAME["code.py"].encode()
     # code.py is the last game file to land; only the manifest follows it
-    assert renamed[-2:] == ["code.py", deploy.MANIFEST]
+    assert renamed[-2:] == ["code.py", deploy_shared.MANIFEST]
     assert "[ 10/10]" in out and "wrote 10" in out
-    manifest = json.loads(files[deploy.MANIFEST])
+    manifest = json.loads(files[deploy_shared.MANIFEST])
     assert manifest["board"] == "pygamer" and manifest["version"] == "1.2.3"
     assert set(manifest["files"]) == DEPLOYED_MPY
     assert manifest["files"]["code.py"] == hashlib.sha256(files["code.py"]).hexdigest()
@@ -327,7 +336,7 @@ def test_dry_run_never_uses_the_network(run, drive, tmp_path, monkeypatch):
     def no_network(*args, **kwargs):
         pytest.fail("a dry run used the network")
 
-    monkeypatch.setattr(deploy.urllib.request, "urlopen", no_network)
+    monkeypatch.setattr(urllib.request, "urlopen", no_network)
     monkeypatch.setattr(socket, "create_connection", no_network)
     monkeypatch.setattr(socket.socket, "connect", no_network)
     before = snapshot(drive)
@@ -357,18 +366,18 @@ def test_missing_library_is_a_warning_naming_the_importer(run, game):
 
 def test_an_unreadable_manifest_is_rebuilt_from_identical_files(run, drive):
     assert run()[0] == 0
-    (drive / deploy.MANIFEST).write_text("{ not json")
+    (drive / deploy_shared.MANIFEST).write_text("{ not json")
     code, result = run_json(run)
     assert code == 0 and result["written"] == [] and "unreadable" in result["warnings"][0]
-    assert set(json.loads((drive / deploy.MANIFEST).read_text())["files"]) == DEPLOYED_MPY
+    assert set(json.loads((drive / deploy_shared.MANIFEST).read_text())["files"]) == DEPLOYED_MPY
 
 
 def test_leftovers_of_an_interrupted_deploy_are_cleaned(run, drive):
     assert run()[0] == 0
-    write_tree(drive, {"lib/british_square/engine.mpy" + deploy.TEMP_SUFFIX: b"half"})
+    write_tree(drive, {"lib/british_square/engine.mpy" + deploy_shared.TEMP_SUFFIX: b"half"})
     code, out, _err = run()
     assert code == 0
-    assert not list(drive.rglob("*" + deploy.TEMP_SUFFIX))
+    assert not list(drive.rglob("*" + deploy_shared.TEMP_SUFFIX))
 
 
 # ------------------------------------------- nothing outside the game's files
@@ -393,9 +402,9 @@ def sha256(data):
 
 def rewrite_manifest(drive, change):
     """Let ``change`` edit the manifest in place, or return another JSON value."""
-    manifest = json.loads((drive / deploy.MANIFEST).read_text())
+    manifest = json.loads((drive / deploy_shared.MANIFEST).read_text())
     replacement = change(manifest)
-    (drive / deploy.MANIFEST).write_text(
+    (drive / deploy_shared.MANIFEST).write_text(
         json.dumps(manifest if replacement is None else replacement)
     )
 
@@ -435,9 +444,9 @@ def test_a_crafted_manifest_is_ignored_whole_and_nothing_outside_is_touched(
     assert all(path.exists() for path in outside) and snapshot(drive).keys() == on_drive.keys()
     assert result["written"] == [] and result["removed"] == []
     assert len(result["warnings"]) == 1
-    assert result["warnings"][0].startswith("ignoring " + deploy.MANIFEST + ": ")
+    assert result["warnings"][0].startswith("ignoring " + deploy_shared.MANIFEST + ": ")
     assert why in result["warnings"][0]
-    assert set(json.loads((drive / deploy.MANIFEST).read_text())["files"]) == DEPLOYED_MPY
+    assert set(json.loads((drive / deploy_shared.MANIFEST).read_text())["files"]) == DEPLOYED_MPY
 
 
 def test_an_absolute_path_in_the_manifest_is_ignored(run, drive, tmp_path):
@@ -480,7 +489,10 @@ IN_THE_WAY = {
     ),
     "a folder at a module's place": ("hw/pygamer.mpy/", "hw/pygamer.mpy is a folder"),
     "a folder at a temporary name": ("code.py.bsq-new/", "code.py.bsq-new is a folder"),
-    "a folder at the manifest": (deploy.MANIFEST + "/", deploy.MANIFEST + " is a folder"),
+    "a folder at the manifest": (
+        deploy_shared.MANIFEST + "/",
+        deploy_shared.MANIFEST + " is a folder",
+    ),
     "a symlinked folder": ("lib@", "lib is a symbolic link"),
     "a symlinked code.py": ("code.py@", "code.py is a symbolic link"),
     "a symlinked temporary file": ("code.py.bsq-new@", "code.py.bsq-new is a symbolic link"),
@@ -515,7 +527,9 @@ def test_anything_in_the_way_is_found_before_anything_is_written(run, drive, tmp
         code, _out, err = run(*argv)
         assert code == 1 and message in err and "nothing was changed" in err
         assert snapshot(drive) == before and folders(drive) == before_folders
-        assert not list(drive.rglob("*" + deploy.TEMP_SUFFIX)) or spec.startswith("code.py.bsq")
+        assert not list(drive.rglob("*" + deploy_shared.TEMP_SUFFIX)) or spec.startswith(
+            "code.py.bsq"
+        )
     assert all(path.read_bytes() == data for path, data in outside.items())
 
 
@@ -553,14 +567,14 @@ def test_in_the_way_after_an_earlier_deploy_keeps_the_old_game(run, game, drive)
     ],
 )
 def test_unsafe_paths_are_named(path):
-    assert deploy.path_problem(path) is not None
+    assert safe_writer.path_problem(path) is not None
 
 
 @pytest.mark.parametrize(
     "path", ["code.py", "lib/british_square/engine.mpy", "hw/pygamer.mpy", "lib/a b.bmp"]
 )
 def test_game_paths_pass(path):
-    assert deploy.path_problem(path) is None and deploy.is_game_path(path)
+    assert safe_writer.path_problem(path) is None and safe_writer.is_game_path(path)
 
 
 # ----------------------------------------------------------- failing half way
@@ -584,10 +598,10 @@ def test_drive_filling_up_half_way_leaves_the_previous_game(run, game, drive, mo
     before, before_folders = snapshot(drive), folders(drive)
     deploy_v2(game)
     staged = []
-    real_write = deploy.write_file
+    real_write = safe_writer.write_file
 
     def filling_write(path, data):
-        if deploy.MANIFEST not in str(path):
+        if deploy_shared.MANIFEST not in str(path):
             if len(staged) == 3:  # the drive is full at the fourth new file
                 with open(path, "wb") as half:
                     half.write(data[: len(data) // 2])  # what a full drive keeps of it
@@ -595,17 +609,17 @@ def test_drive_filling_up_half_way_leaves_the_previous_game(run, game, drive, mo
             staged.append(os.path.relpath(path, drive))
         real_write(path, data)
 
-    monkeypatch.setattr(deploy, "write_file", filling_write)
+    monkeypatch.setattr(safe_writer, "write_file", filling_write)
     code, _out, err = run()
     assert code == 1
     # three new files had been written, one of them into a new folder
-    assert staged[0] == "lib/adafruit_bitmap_font/__init__.mpy" + deploy.TEMP_SUFFIX
+    assert staged[0] == "lib/adafruit_bitmap_font/__init__.mpy" + deploy_shared.TEMP_SUFFIX
     assert "the drive is full" in err and "untouched" in err and "code.py was not replaced" in err
     assert snapshot(drive) == before  # no temporary files, old manifest, old code.py
     assert folders(drive) == before_folders
 
 
-REAL_WRITE_FILE = deploy.write_file
+REAL_WRITE_FILE = safe_writer.write_file
 
 
 class FakeFat:
@@ -640,9 +654,9 @@ class FakeFat:
                 raise OSError(errno.ENOSPC, "No space left on device")
             REAL_WRITE_FILE(path, data)
 
-        monkeypatch.setattr(deploy, "write_file", write_file)
-        monkeypatch.setattr(deploy.shutil, "disk_usage", self.disk_usage)
-        monkeypatch.setattr(deploy, "cluster_size", lambda drive: self.cluster)
+        monkeypatch.setattr(safe_writer, "write_file", write_file)
+        monkeypatch.setattr(shutil, "disk_usage", self.disk_usage)
+        monkeypatch.setattr(deploy_plan, "cluster_size", lambda drive: self.cluster)
 
 
 def old_space_estimate(files, cluster=512):
@@ -692,27 +706,29 @@ def test_not_enough_free_space_is_refused_before_writing(run, game, drive, monke
 
 
 def test_space_needed_counts_clusters(tmp_path, monkeypatch):
-    monkeypatch.setattr(deploy, "cluster_size", lambda drive: 512)
+    monkeypatch.setattr(deploy_plan, "cluster_size", lambda drive: 512)
     drive = make_drive(tmp_path / "CIRCUITPY")
     (drive / "lib").mkdir()
     items = [
-        deploy.Item("lib/a/b/long_module_name.mpy", bytes(600), "game"),
-        deploy.Item("lib/c.mpy", bytes(10), "game"),
+        deploy_plan.Item("lib/a/b/long_module_name.mpy", bytes(600), "game"),
+        deploy_plan.Item("lib/c.mpy", bytes(10), "game"),
     ]
-    plan = deploy.Plan(items, writes=items)
+    plan = deploy_plan.Plan(items, writes=items)
     files, manifests, new_folders = 2 + 1, 1 + 1, 2  # lib/a and lib/a/b
     # lib gains "a", "c.mpy", "c.mpy.bsq-new"; the root the manifest's two names: a
     # cluster each, in case their last cluster is full
     grown_folders = 2
-    assert deploy.space_needed(drive, plan, (100, 1)) == 512 * (
+    assert deploy_plan.space_needed(drive, plan, (100, 1)) == 512 * (
         files + manifests + new_folders + grown_folders
     )
-    many = [deploy.Item("lib/new/m{:03}_long_name.mpy".format(i), b"", "game") for i in range(40)]
-    plan = deploy.Plan(many, writes=many)
+    many = [
+        deploy_plan.Item("lib/new/m{:03}_long_name.mpy".format(i), b"", "game") for i in range(40)
+    ]
+    plan = deploy_plan.Plan(many, writes=many)
     # lib/new holds ".", ".." and 80 names of 18 or 26 characters (3 entries of 32 bytes)
     new_folder = -(-(2 * 32 + 80 * 3 * 32) // 512)
     assert new_folder == 16
-    assert deploy.space_needed(drive, plan, (1, 1)) == 512 * (2 + new_folder + grown_folders)
+    assert deploy_plan.space_needed(drive, plan, (1, 1)) == 512 * (2 + new_folder + grown_folders)
 
 
 def test_read_only_drive_changes_nothing_and_says_why(run, drive, monkeypatch):
@@ -721,7 +737,7 @@ def test_read_only_drive_changes_nothing_and_says_why(run, drive, monkeypatch):
     def read_only(path, data):
         raise OSError(errno.EROFS, "Read-only file system")
 
-    monkeypatch.setattr(deploy, "write_file", read_only)
+    monkeypatch.setattr(safe_writer, "write_file", read_only)
     code, _out, err = run()
     assert code == 1 and "read-only" in err and "boot.py" in err
     assert snapshot(drive) == before
@@ -735,21 +751,23 @@ def test_unplugged_while_switching_over_keeps_code_py_and_recovers(run, game, dr
     renames = []
 
     def unplugged_after_one(source, target):
-        if str(source).endswith(deploy.TEMP_SUFFIX) and not str(target).endswith(deploy.MANIFEST):
+        if str(source).endswith(deploy_shared.TEMP_SUFFIX) and not str(target).endswith(
+            deploy_shared.MANIFEST
+        ):
             if renames:
                 raise OSError(errno.EIO, "Input/output error")
             renames.append(target)
         real_replace(source, target)
 
-    monkeypatch.setattr(deploy.os, "replace", unplugged_after_one)
+    monkeypatch.setattr(os, "replace", unplugged_after_one)
     code, _out, err = run()
     assert code == 1 and "went away" in err and "run the deploy again" in err
     assert (drive / "code.py").read_bytes() == old_code
-    monkeypatch.setattr(deploy.os, "replace", real_replace)
+    monkeypatch.setattr(os, "replace", real_replace)
     code, result = run_json(run)  # plugged back in: the next deploy finishes the job
     assert code == 0 and result["replaced"] == []
     assert "print('v2')" in (drive / "code.py").read_text()
-    assert not list(drive.rglob("*" + deploy.TEMP_SUFFIX))
+    assert not list(drive.rglob("*" + deploy_shared.TEMP_SUFFIX))
 
 
 # ------------------------------------------------------- refusing the board
@@ -783,14 +801,14 @@ def test_boot_out_is_parsed(tmp_path):
         "Adafruit CircuitPython 10.0.0-beta.2 on 2025-06-01; Adafruit Pybadge with samd51j19\n"
         "Board ID:pybadge\nUID:ABCD\n"
     )
-    board = deploy.read_boot_out(tmp_path)
+    board = circuitpy_drive.read_boot_out(tmp_path)
     assert (board.board_id, board.version, board.major) == ("pybadge", "10.0.0-beta.2", 10)
     assert board.machine == "Adafruit Pybadge with samd51j19"
     # CircuitPython before 7 wrote no Board ID line: the machine name tells
     (tmp_path / "boot_out.txt").write_text(
         "Adafruit CircuitPython 6.3.0 on 2021-06-01; Adafruit PyGamer with samd51j19\n"
     )
-    assert deploy.read_boot_out(tmp_path).board_id == "pygamer"
+    assert circuitpy_drive.read_boot_out(tmp_path).board_id == "pygamer"
 
 
 # ------------------------------------------------------------ finding drives
@@ -800,7 +818,7 @@ def test_two_drives_ask_for_drive(run, tmp_path, monkeypatch):
     first = make_drive(tmp_path / "a" / "CIRCUITPY")
     second = make_drive(tmp_path / "b" / "CIRCUITPY1")
     volumes = [(first, "CIRCUITPY"), (second, "CIRCUITPY1"), (tmp_path, "DATA")]
-    monkeypatch.setattr(deploy, "mounted_volumes", lambda: volumes)
+    monkeypatch.setattr(circuitpy_drive, "mounted_volumes", lambda: volumes)
     code, _out, err = run(target="")
     assert code == 1 and "several CIRCUITPY drives" in err and "--drive" in err
     assert str(first) in err and str(second) in err
@@ -808,11 +826,11 @@ def test_two_drives_ask_for_drive(run, tmp_path, monkeypatch):
 
 def test_the_only_circuitpy_drive_is_found(run, drive, tmp_path, monkeypatch):
     monkeypatch.setattr(
-        deploy, "mounted_volumes", lambda: [(tmp_path, "DATA"), (drive, "CIRCUITPY")]
+        circuitpy_drive, "mounted_volumes", lambda: [(tmp_path, "DATA"), (drive, "CIRCUITPY")]
     )
     code, result = run_json(run, target="")
     assert code == 0 and result["drive"] == str(drive)
-    monkeypatch.setattr(deploy, "mounted_volumes", lambda: [(tmp_path, "DATA")])
+    monkeypatch.setattr(circuitpy_drive, "mounted_volumes", lambda: [(tmp_path, "DATA")])
     code, result = run_json(run, target="")
     assert code == 1 and "no CIRCUITPY drive found" in result["error"]
 
@@ -822,17 +840,17 @@ def test_the_only_circuitpy_drive_is_found(run, drive, tmp_path, monkeypatch):
     [("CIRCUITPY", True), ("CIRCUITPY1", True), ("CIRCUITPY 2", True), ("CIRCUITPYX", False)],
 )
 def test_volume_labels(label, found):
-    assert deploy._label_matches(label, ("CIRCUITPY",)) is found
+    assert circuitpy_drive._label_matches(label, ("CIRCUITPY",)) is found
 
 
 def test_mount_tables_are_read_like_circup():
     proc = "/dev/sdb1 /media/me/CIRCUITPY\\0401 vfat rw 0 0\nproc /proc proc rw 0 0\n"
-    assert deploy.mount_points_from_proc(proc) == ["/media/me/CIRCUITPY 1", "/proc"]
+    assert circuitpy_drive.mount_points_from_proc(proc) == ["/media/me/CIRCUITPY 1", "/proc"]
     mount = (
         "/dev/disk4s1 on /Volumes/CIRCUITPY 1 (msdos, local, nodev)\n"
         "/dev/sdb1 on /run/media/me/CIRCUITPY type vfat (rw,nosuid)\n"
     )
-    assert deploy.mount_points_from_mount(mount) == [
+    assert circuitpy_drive.mount_points_from_mount(mount) == [
         "/Volumes/CIRCUITPY 1",
         "/run/media/me/CIRCUITPY",
     ]
@@ -904,13 +922,15 @@ def test_fetched_compiler_is_cached(run, compiler, tmp_path, monkeypatch):
         fetched.append(url)
         return Response(compiler.read_bytes())
 
-    monkeypatch.setattr(deploy.urllib.request, "urlopen", serve)
-    monkeypatch.setattr(deploy.platform, "system", lambda: "Linux")
-    monkeypatch.setattr(deploy.platform, "machine", lambda: "x86_64")
+    monkeypatch.setattr(urllib.request, "urlopen", serve)
+    monkeypatch.setattr(platform, "system", lambda: "Linux")
+    monkeypatch.setattr(platform, "machine", lambda: "x86_64")
     for _ in range(2):
         code, result = run_json(run, mpy_cross=None)
         assert code == 0 and result["format"] == "mpy"
-    assert fetched == [deploy.MPY_CROSS_URL + "/linux-amd64/mpy-cross-linux-amd64-9.2.1.static"]
+    assert fetched == [
+        mpy_compiler.MPY_CROSS_URL + "/linux-amd64/mpy-cross-linux-amd64-9.2.1.static"
+    ]
     assert result["mpy_cross"] == str(tmp_path / "cache" / "mpy-cross-9.2.1")
 
 
@@ -943,7 +963,7 @@ def test_imports_skip_type_hints_and_mark_optional_imports(tmp_path):
             )
         },
     )
-    refs = deploy.imports_of(deploy.Module("pkg.mod", source, "pkg/mod.py", "game"))
+    refs = board_imports.imports_of(board_imports.Module("pkg.mod", source, "pkg/mod.py", "game"))
     names = {ref.names[-1]: ref for ref in refs}
     assert set(names) == {
         "a.b",
@@ -1022,22 +1042,40 @@ def test_only_what_code_py_and_the_adapter_import_is_copied(run, game, drive):
     }
 
 
-def real_closure(board, adapters=()):
-    return deploy.import_closure(
-        ROOT, board, deploy.Resolver(ROOT, deploy.library_paths()), adapters
+def test_a_board_tree_is_built_into_a_folder_with_extra_adapters(game, compiler, tmp_path):
+    write_tree(
+        game,
+        {
+            "hw/vm.py": "import keypad\nfrom british_square import keyscript\n",
+            "lib/british_square/keyscript.py": "KEYS = ()\n",
+        },
     )
+    items = deploy_plan.build_board_tree(
+        "pygamer", tmp_path / "tree", source=game, mpy_cross=compiler, adapters=("vm",)
+    )
+    written = set(snapshot(tmp_path / "tree"))
+    assert written == {item.path for item in items}
+    assert written == DEPLOYED_MPY | {"hw/vm.mpy", "lib/british_square/keyscript.mpy"}
+    plain = deploy_plan.build_board_tree("pybadge", tmp_path / "plain", source=game)
+    assert {item.path for item in plain} == {
+        (p[:-4] + ".py" if p.endswith(".mpy") else p).replace("pygamer", "pybadge")
+        for p in DEPLOYED_MPY
+    }
+    (game / "hw/vm.py").write_text("import vectorio\n")
+    with pytest.raises(deploy_shared.DeployError, match="has no vectorio"):
+        deploy_plan.build_board_tree("pygamer", tmp_path / "bad", source=game, adapters=("vm",))
 
 
 @pytest.mark.xfail(strict=True, reason="vectorio removed on main")
-@pytest.mark.parametrize("board", deploy.SUPPORTED_BOARDS)
+@pytest.mark.parametrize("board", deploy_shared.SUPPORTED_BOARDS)
 def test_the_real_tree_imports_only_modules_the_board_has(board):
-    closure = real_closure(board)
+    closure = board_imports.import_closure(ROOT, board)
     assert closure.lacking == []
 
 
-@pytest.mark.parametrize("board", deploy.SUPPORTED_BOARDS)
+@pytest.mark.parametrize("board", deploy_shared.SUPPORTED_BOARDS)
 def test_the_real_tree_copies_exactly_the_game_modules_its_entry_points_import(board):
-    closure = real_closure(board)
+    closure = board_imports.import_closure(ROOT, board)
     assert closure.unresolved == []
     # CPython's own import scanner (it reads the bytecode, functions included) agrees
     finder = modulefinder.ModuleFinder(path=[str(ROOT / "lib"), str(ROOT / "hw"), str(ROOT)])
@@ -1057,7 +1095,7 @@ def test_the_real_tree_copies_exactly_the_game_modules_its_entry_points_import(b
 
 
 def test_blinka_stand_ins_are_never_libraries():
-    libraries = deploy.board_libraries(deploy.library_paths())
+    libraries = board_imports.board_libraries(board_imports.library_paths())
     assert {"adafruit_display_text", "adafruit_displayio_layout", "adafruit_ticks"} <= set(
         libraries
     )
@@ -1117,7 +1155,7 @@ def flash(capsys, tmp_path):
 
 def test_firmware_is_copied_to_the_matching_bootloader_drive(flash, tmp_path, monkeypatch):
     boot = make_boot_drive(tmp_path / "PYGAMERBOOT")
-    monkeypatch.setattr(deploy, "mounted_volumes", lambda: [(boot, "PYGAMERBOOT")])
+    monkeypatch.setattr(circuitpy_drive, "mounted_volumes", lambda: [(boot, "PYGAMERBOOT")])
     data = firmware_for(PYGAMER)
     code, result = flash(data, "adafruit-circuitpython-pygamer-en_US-9.2.1.uf2")
     assert code == 0 and result["board"] == "pygamer" and result["circuitpython"] == "9.2.1"
@@ -1172,7 +1210,7 @@ def test_firmware_dry_run_and_drive_checks(flash, tmp_path, monkeypatch):
     assert code == 1 and "no INFO_UF2.TXT" in result["error"]
     second = make_boot_drive(tmp_path / "x" / "PYBADGEBOOT", "PyBadge", "SAMD51J19A-PyBadge-M4")
     monkeypatch.setattr(
-        deploy, "mounted_volumes", lambda: [(boot, "PYGAMERBOOT"), (second, "PYBADGEBOOT")]
+        circuitpy_drive, "mounted_volumes", lambda: [(boot, "PYGAMERBOOT"), (second, "PYBADGEBOOT")]
     )
     code, result = flash(firmware_for(PYGAMER))
     assert code == 1 and "several bootloader" in result["error"]
