@@ -11,16 +11,28 @@ import collections
 import errno
 import hashlib
 import json
+import modulefinder
 import os
+import platform
+import shutil
+import socket
 import struct
 import sys
 import urllib.error
+import urllib.request
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
+import board_imports  # noqa: E402
+import circuitpy_drive  # noqa: E402
 import deploy  # noqa: E402
+import deploy_plan  # noqa: E402
+import deploy_shared  # noqa: E402
+import mpy_compiler  # noqa: E402
+import safe_writer  # noqa: E402
 import uf2  # noqa: E402
 
 BOOT_OUT = "Adafruit CircuitPython {version} on 2025-01-01; {machine}\nBoard ID:{board}\nUID:C7F1\n"
@@ -113,7 +125,7 @@ def snapshot(drive):
 
 
 def game_files(drive):
-    return set(snapshot(drive)) - {"boot_out.txt", deploy.MANIFEST}
+    return set(snapshot(drive)) - {"boot_out.txt", deploy_shared.MANIFEST}
 
 
 @pytest.fixture
@@ -142,7 +154,7 @@ def offline(monkeypatch, tmp_path):
     def no_network(url, timeout=None):
         raise urllib.error.URLError("offline in tests")
 
-    monkeypatch.setattr(deploy.urllib.request, "urlopen", no_network)
+    monkeypatch.setattr(urllib.request, "urlopen", no_network)
 
 
 @pytest.fixture
@@ -175,7 +187,7 @@ def test_first_deploy_copies_what_the_game_imports_and_code_py_last(run, drive, 
         renamed.append(os.path.relpath(target, drive))
         real_replace(source, target)
 
-    monkeypatch.setattr(deploy.os, "replace", recording_replace)
+    monkeypatch.setattr(os, "replace", recording_replace)
     code, out, err = run()
     assert code == 0, err
     assert game_files(drive) == DEPLOYED_MPY
@@ -184,9 +196,9 @@ def test_first_deploy_copies_what_the_game_imports_and_code_py_last(run, drive, 
     assert files["lib/british_square/cards.bmp"] == SPRITES
     assert files["code.py"] == GAME["code.py"].encode()
     # code.py is the last game file to land; only the manifest follows it
-    assert renamed[-2:] == ["code.py", deploy.MANIFEST]
+    assert renamed[-2:] == ["code.py", deploy_shared.MANIFEST]
     assert "[ 10/10]" in out and "wrote 10" in out
-    manifest = json.loads(files[deploy.MANIFEST])
+    manifest = json.loads(files[deploy_shared.MANIFEST])
     assert manifest["board"] == "pygamer" and manifest["version"] == "1.2.3"
     assert set(manifest["files"]) == DEPLOYED_MPY
     assert manifest["files"]["code.py"] == hashlib.sha256(files["code.py"]).hexdigest()
@@ -195,7 +207,7 @@ def test_first_deploy_copies_what_the_game_imports_and_code_py_last(run, drive, 
 def test_only_modules_really_imported_are_copied(run, drive, game):
     (game / "lib/british_square/view.py").write_text(
         "from adafruit_display_text.bitmap_label import Label\n"
-        "from adafruit_displayio_layout.layouts.grid_layout import GridLayout\n"
+        "from adafruit_bitmap_font import bdf\n"
     )
     assert run()[0] == 0
     libraries = {p for p in game_files(drive) if p.startswith("lib/adafruit")}
@@ -203,9 +215,9 @@ def test_only_modules_really_imported_are_copied(run, drive, game):
         "lib/adafruit_display_text/__init__.mpy",
         "lib/adafruit_display_text/bitmap_label.mpy",
         "lib/adafruit_ticks.mpy",  # bitmap_label imports it
-        "lib/adafruit_displayio_layout/__init__.mpy",
-        "lib/adafruit_displayio_layout/layouts/__init__.mpy",
-        "lib/adafruit_displayio_layout/layouts/grid_layout.mpy",
+        "lib/adafruit_bitmap_font/__init__.mpy",
+        "lib/adafruit_bitmap_font/bdf.mpy",
+        "lib/adafruit_bitmap_font/glyph_cache.mpy",  # bdf imports it
     }
 
 
@@ -235,7 +247,7 @@ def test_second_deploy_copies_nothing(run, drive):
 
 def test_a_changed_source_file_is_the_only_file_written(run, game):
     assert run()[0] == 0
-    (game / "lib/british_square/engine.py").write_text("ENGINE = 2\n")
+    (game / "lib/british_square/engine.py").write_text(GAME["lib/british_square/engine.py"] + "#\n")
     code, result = run_json(run)
     assert code == 0
     assert result["written"] == ["lib/british_square/engine.mpy"]
@@ -320,6 +332,19 @@ def test_dry_run_lists_changes_and_writes_nothing(run, drive):
     assert snapshot(drive) == before
 
 
+def test_dry_run_never_uses_the_network(run, drive, tmp_path, monkeypatch):
+    def no_network(*args, **kwargs):
+        pytest.fail("a dry run used the network")
+
+    monkeypatch.setattr(urllib.request, "urlopen", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    before = snapshot(drive)
+    code, out, _err = run("--dry-run", mpy_cross=None)
+    assert code == 0 and "a dry run downloads nothing" in out
+    assert snapshot(drive) == before and not (tmp_path / "cache").exists()
+
+
 def test_json_reports_the_deploy_and_errors(run, drive):
     code, result = run_json(run)
     assert code == 0 and result["ok"] and result["board"] == "pygamer"
@@ -341,18 +366,215 @@ def test_missing_library_is_a_warning_naming_the_importer(run, game):
 
 def test_an_unreadable_manifest_is_rebuilt_from_identical_files(run, drive):
     assert run()[0] == 0
-    (drive / deploy.MANIFEST).write_text("{ not json")
+    (drive / deploy_shared.MANIFEST).write_text("{ not json")
     code, result = run_json(run)
     assert code == 0 and result["written"] == [] and "unreadable" in result["warnings"][0]
-    assert set(json.loads((drive / deploy.MANIFEST).read_text())["files"]) == DEPLOYED_MPY
+    assert set(json.loads((drive / deploy_shared.MANIFEST).read_text())["files"]) == DEPLOYED_MPY
 
 
 def test_leftovers_of_an_interrupted_deploy_are_cleaned(run, drive):
     assert run()[0] == 0
-    write_tree(drive, {"lib/british_square/engine.mpy" + deploy.TEMP_SUFFIX: b"half"})
+    write_tree(drive, {"lib/british_square/engine.mpy" + deploy_shared.TEMP_SUFFIX: b"half"})
     code, out, _err = run()
     assert code == 0
-    assert not list(drive.rglob("*" + deploy.TEMP_SUFFIX))
+    assert not list(drive.rglob("*" + deploy_shared.TEMP_SUFFIX))
+
+
+# ------------------------------------------- nothing outside the game's files
+
+
+def outside_files(tmp_path):
+    """Files beside the drive and elsewhere that a crafted drive may point at."""
+    files = {
+        tmp_path / "media" / "outside.txt": b"not the game's",
+        tmp_path / "media" / "x": b"nor this",
+        tmp_path / "elsewhere" / "engine.mpy": b"C\x06 someone else's",
+    }
+    for path, data in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return files
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def rewrite_manifest(drive, change):
+    """Let ``change`` edit the manifest in place, or return another JSON value."""
+    manifest = json.loads((drive / deploy_shared.MANIFEST).read_text())
+    replacement = change(manifest)
+    (drive / deploy_shared.MANIFEST).write_text(
+        json.dumps(manifest if replacement is None else replacement)
+    )
+
+
+def add_entry(path, digest):
+    return lambda manifest: manifest["files"].update({path: digest})
+
+
+OUTSIDE_DIGEST = sha256(b"not the game's")
+BAD_MANIFESTS = {
+    "parent": (add_entry("../outside.txt", OUTSIDE_DIGEST), "'../outside.txt' is not a plain"),
+    "through lib": (add_entry("lib/../../x", sha256(b"nor this")), "'lib/../../x' is not a plain"),
+    "windows parent": (add_entry("..\\outside.txt", OUTSIDE_DIGEST), "which a FAT drive"),
+    "nul byte": (add_entry("lib/a\x00.mpy", OUTSIDE_DIGEST), "'\\x00', which a FAT drive"),
+    "long name": (add_entry("lib/" + "a" * 300 + ".mpy", OUTSIDE_DIGEST), "longer than a FAT"),
+    "not a game file": (add_entry("boot_out.txt", OUTSIDE_DIGEST), "is not a file deploy writes"),
+    "bad checksum": (add_entry("lib/x.mpy", 12), "'lib/x.mpy' has no sha256"),
+    "files not a table": (lambda m: m.update(files=["code.py"]), "not an object with a 'files'"),
+    "no files table": (lambda m: m.clear(), "not an object with a 'files'"),
+    "a list": (lambda m: list(m["files"]), "not an object with a 'files'"),
+    "pending not a table": (lambda m: m.update(pending=3), "'pending' is not a table"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_MANIFESTS))
+def test_a_crafted_manifest_is_ignored_whole_and_nothing_outside_is_touched(
+    run, drive, tmp_path, case
+):
+    outside = outside_files(tmp_path)
+    write_tree(drive, {"notes.txt": b"mine", "..\\outside.txt": b"a name with a backslash"})
+    assert run()[0] == 0
+    change, why = BAD_MANIFESTS[case]
+    rewrite_manifest(drive, change)
+    on_drive = snapshot(drive)
+    code, result = run_json(run)
+    assert code == 0
+    assert all(path.exists() for path in outside) and snapshot(drive).keys() == on_drive.keys()
+    assert result["written"] == [] and result["removed"] == []
+    assert len(result["warnings"]) == 1
+    assert result["warnings"][0].startswith("ignoring " + deploy_shared.MANIFEST + ": ")
+    assert why in result["warnings"][0]
+    assert set(json.loads((drive / deploy_shared.MANIFEST).read_text())["files"]) == DEPLOYED_MPY
+
+
+def test_an_absolute_path_in_the_manifest_is_ignored(run, drive, tmp_path):
+    outside = outside_files(tmp_path)
+    assert run()[0] == 0
+    target = tmp_path / "media" / "outside.txt"
+    rewrite_manifest(drive, add_entry(str(target), OUTSIDE_DIGEST))
+    code, result = run_json(run)
+    assert code == 0 and all(path.exists() for path in outside)
+    assert "is absolute" in result["warnings"][0]
+
+
+def test_with_the_manifest_ignored_a_changed_file_needs_replace(run, game, drive):
+    assert run()[0] == 0
+    rewrite_manifest(drive, add_entry("../outside.txt", OUTSIDE_DIGEST))
+    (game / "lib/british_square/engine.py").write_text(GAME["lib/british_square/engine.py"] + "#\n")
+    before = snapshot(drive)
+    code, result = run_json(run)
+    assert code == 1 and "lib/british_square/engine.mpy is on the drive" in result["error"]
+    assert snapshot(drive) == before
+    assert run("--replace")[0] == 0
+
+
+def test_a_stale_entry_behind_a_symlinked_folder_is_not_removed(run, game, drive, tmp_path):
+    outside = outside_files(tmp_path)
+    assert run()[0] == 0
+    (drive / "lib" / "old").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    digest = sha256(outside[tmp_path / "elsewhere" / "engine.mpy"])
+    rewrite_manifest(drive, add_entry("lib/old/engine.mpy", digest))
+    code, result = run_json(run)
+    assert code == 0 and result["removed"] == [] and result["warnings"] == []
+    assert all(path.read_bytes() == data for path, data in outside.items())
+
+
+IN_THE_WAY = {
+    "a folder named code.py": ("code.py/", "code.py is a folder where deploy writes a file"),
+    "a file where a folder goes": (
+        "lib/british_square",
+        "lib/british_square is a file where lib/british_square/",
+    ),
+    "a folder at a module's place": ("hw/pygamer.mpy/", "hw/pygamer.mpy is a folder"),
+    "a folder at a temporary name": ("code.py.bsq-new/", "code.py.bsq-new is a folder"),
+    "a folder at the manifest": (
+        deploy_shared.MANIFEST + "/",
+        deploy_shared.MANIFEST + " is a folder",
+    ),
+    "a symlinked folder": ("lib@", "lib is a symbolic link"),
+    "a symlinked code.py": ("code.py@", "code.py is a symbolic link"),
+    "a symlinked temporary file": ("code.py.bsq-new@", "code.py.bsq-new is a symbolic link"),
+}
+
+
+def put_in_the_way(drive, tmp_path, spec):
+    """'name/' makes a folder, 'name@' a link to a folder outside (to a file outside
+    for a name with a suffix), 'name' a file; what the fresh drive had there goes."""
+    place = drive / spec.rstrip("/@")
+    if place.is_file():
+        place.unlink()  # the fresh board's code.py
+    place.parent.mkdir(parents=True, exist_ok=True)
+    if spec.endswith("/"):
+        place.mkdir()
+        (place / "user.txt").write_bytes(b"mine")
+    elif spec.endswith("@") and place.suffix:
+        place.symlink_to(tmp_path / "media" / "outside.txt")
+    elif spec.endswith("@"):
+        place.symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    else:
+        place.write_bytes(b"mine")
+
+
+@pytest.mark.parametrize("case", sorted(IN_THE_WAY))
+def test_anything_in_the_way_is_found_before_anything_is_written(run, drive, tmp_path, case):
+    outside = outside_files(tmp_path)
+    spec, message = IN_THE_WAY[case]
+    put_in_the_way(drive, tmp_path, spec)
+    before, before_folders = snapshot(drive), folders(drive)
+    for argv in ((), ("--replace",)):  # --replace overwrites files, never folders or links
+        code, _out, err = run(*argv)
+        assert code == 1 and message in err and "nothing was changed" in err
+        assert snapshot(drive) == before and folders(drive) == before_folders
+        assert not list(drive.rglob("*" + deploy_shared.TEMP_SUFFIX)) or spec.startswith(
+            "code.py.bsq"
+        )
+    assert all(path.read_bytes() == data for path, data in outside.items())
+
+
+def test_in_the_way_after_an_earlier_deploy_keeps_the_old_game(run, game, drive):
+    assert run()[0] == 0
+    before = snapshot(drive)
+    deploy_v2(game)
+    (drive / "lib/british_square/rules.mpy").mkdir()  # where v2 writes its new module
+    code, _out, err = run()
+    assert code == 1 and "lib/british_square/rules.mpy is a folder" in err
+    assert snapshot(drive) == before
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../outside.txt",
+        "/etc/passwd",
+        "C:/x",
+        "lib/../../x",
+        "..\\x",
+        "lib\\x.mpy",
+        "lib/./x.mpy",
+        "lib//x.mpy",
+        "lib/x.mpy/",
+        "",
+        "lib/a\x00b.mpy",
+        "lib/a\nb.mpy",
+        "lib/x.mpy.",
+        "lib/x ",
+        "lib/" + "a" * 256,
+        "/".join(["lib"] * 64) + "/x.mpy",
+        None,
+        3,
+    ],
+)
+def test_unsafe_paths_are_named(path):
+    assert safe_writer.path_problem(path) is not None
+
+
+@pytest.mark.parametrize(
+    "path", ["code.py", "lib/british_square/engine.mpy", "hw/pygamer.mpy", "lib/a b.bmp"]
+)
+def test_game_paths_pass(path):
+    assert safe_writer.path_problem(path) is None and safe_writer.is_game_path(path)
 
 
 # ----------------------------------------------------------- failing half way
@@ -360,11 +582,11 @@ def test_leftovers_of_an_interrupted_deploy_are_cleaned(run, drive):
 
 def deploy_v2(game):
     """A new version of the game: two files change, one is new, one needs a new library."""
-    (game / "lib/british_square/engine.py").write_text("ENGINE = 2\n")
-    (game / "lib/british_square/rules.py").write_text(
-        "from adafruit_displayio_layout.layouts.grid_layout import GridLayout\n"
+    (game / "lib/british_square/engine.py").write_text(GAME["lib/british_square/engine.py"] + "#\n")
+    (game / "lib/british_square/rules.py").write_text("from adafruit_bitmap_font import bdf\n")
+    (game / "code.py").write_text(
+        GAME["code.py"] + "from british_square import rules\nprint('v2')\n"
     )
-    (game / "code.py").write_text(GAME["code.py"] + "print('v2')\n")
 
 
 def folders(drive):
@@ -376,10 +598,10 @@ def test_drive_filling_up_half_way_leaves_the_previous_game(run, game, drive, mo
     before, before_folders = snapshot(drive), folders(drive)
     deploy_v2(game)
     staged = []
-    real_write = deploy.write_file
+    real_write = safe_writer.write_file
 
     def filling_write(path, data):
-        if deploy.MANIFEST not in str(path):
+        if deploy_shared.MANIFEST not in str(path):
             if len(staged) == 3:  # the drive is full at the fourth new file
                 with open(path, "wb") as half:
                     half.write(data[: len(data) // 2])  # what a full drive keeps of it
@@ -387,25 +609,126 @@ def test_drive_filling_up_half_way_leaves_the_previous_game(run, game, drive, mo
             staged.append(os.path.relpath(path, drive))
         real_write(path, data)
 
-    monkeypatch.setattr(deploy, "write_file", filling_write)
+    monkeypatch.setattr(safe_writer, "write_file", filling_write)
     code, _out, err = run()
     assert code == 1
     # three new files had been written, one of them into a new folder
-    assert staged[0] == "lib/adafruit_displayio_layout/__init__.mpy" + deploy.TEMP_SUFFIX
+    assert staged[0] == "lib/adafruit_bitmap_font/__init__.mpy" + deploy_shared.TEMP_SUFFIX
     assert "the drive is full" in err and "untouched" in err and "code.py was not replaced" in err
     assert snapshot(drive) == before  # no temporary files, old manifest, old code.py
     assert folders(drive) == before_folders
+
+
+REAL_WRITE_FILE = safe_writer.write_file
+
+
+class FakeFat:
+    """A drive that fills up as FAT does: every file takes whole clusters, and so does
+    every folder (at least one). ``free`` bytes are left when it is made."""
+
+    def __init__(self, drive, free, cluster=512):
+        self.drive, self.cluster = drive, cluster
+        self.capacity = self.used() + free
+        self.writes = []
+
+    def used(self):
+        total = 0
+        for folder, dirs, files in os.walk(self.drive):
+            total += len(dirs) * self.cluster
+            total += sum(self.round(os.path.getsize(os.path.join(folder, f))) for f in files)
+        return total
+
+    def round(self, size):
+        return -(-size // self.cluster) * self.cluster
+
+    def disk_usage(self, path):
+        used = self.used()
+        return collections.namedtuple("usage", "total used free")(
+            self.capacity, used, self.capacity - used
+        )
+
+    def install(self, monkeypatch):
+        def write_file(path, data):
+            self.writes.append(path)
+            if self.used() + self.round(len(data)) > self.capacity:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            REAL_WRITE_FILE(path, data)
+
+        monkeypatch.setattr(safe_writer, "write_file", write_file)
+        monkeypatch.setattr(shutil, "disk_usage", self.disk_usage)
+        monkeypatch.setattr(deploy_plan, "cluster_size", lambda drive: self.cluster)
+
+
+def old_space_estimate(files, cluster=512):
+    """What deploy counted before folders and the real manifest size: the files
+    and twice a manifest estimate, each rounded up to clusters."""
+    manifest = 200 + sum(len(path) + 72 for path in files)
+    sizes = [len(data) for data in files.values()] + [manifest] * 2
+    return sum(-(-size // cluster) * cluster for size in sizes)
+
+
+def test_free_space_counts_new_folders_and_the_manifest_in_clusters(
+    run, drive, tmp_path, monkeypatch
+):
+    scratch = make_drive(tmp_path / "scratch" / "CIRCUITPY")
+    assert run(target=scratch)[0] == 0
+    deployed = {p: data for p, data in snapshot(scratch).items() if p in DEPLOYED_MPY}
+    old_estimate = old_space_estimate(deployed)
+    # A drive with exactly the old estimate free: the four new folders do not fit.
+    fat = FakeFat(drive, old_estimate)
+    fat.install(monkeypatch)
+    before = snapshot(drive)
+    code, result = run_json(run)
+    assert code == 1 and "{} bytes free".format(old_estimate) in result["error"]
+    assert "Nothing was changed" in result["error"]
+    assert fat.writes == [] and snapshot(drive) == before
+    needed = int(result["error"].split("the deploy needs ")[1].split(":")[0])
+    assert needed > old_estimate
+    # Exactly what deploy now asks for is enough, on a drive that counts like FAT.
+    fat = FakeFat(drive, needed)
+    fat.install(monkeypatch)
+    code, result = run_json(run)
+    assert code == 0, result
+    assert result["space_needed"] == needed
+    assert game_files(drive) == DEPLOYED_MPY
 
 
 def test_not_enough_free_space_is_refused_before_writing(run, game, drive, monkeypatch):
     assert run()[0] == 0
     before = snapshot(drive)
     deploy_v2(game)
-    usage = collections.namedtuple("usage", "total used free")
-    monkeypatch.setattr(deploy.shutil, "disk_usage", lambda path: usage(2 << 20, 2 << 20, 1000))
+    FakeFat(drive, 1000).install(monkeypatch)
     code, _out, err = run()
     assert code == 1 and "1000 bytes free" in err and "Nothing was changed" in err
     assert snapshot(drive) == before
+    code, result = run_json(run, "--dry-run")  # a dry run says so too
+    assert code == 1 and "1000 bytes free" in result["error"]
+
+
+def test_space_needed_counts_clusters(tmp_path, monkeypatch):
+    monkeypatch.setattr(deploy_plan, "cluster_size", lambda drive: 512)
+    drive = make_drive(tmp_path / "CIRCUITPY")
+    (drive / "lib").mkdir()
+    items = [
+        deploy_plan.Item("lib/a/b/long_module_name.mpy", bytes(600), "game"),
+        deploy_plan.Item("lib/c.mpy", bytes(10), "game"),
+    ]
+    plan = deploy_plan.Plan(items, writes=items)
+    files, manifests, new_folders = 2 + 1, 1 + 1, 2  # lib/a and lib/a/b
+    # lib gains "a", "c.mpy", "c.mpy.bsq-new"; the root the manifest's two names: a
+    # cluster each, in case their last cluster is full
+    grown_folders = 2
+    assert deploy_plan.space_needed(drive, plan, (100, 1)) == 512 * (
+        files + manifests + new_folders + grown_folders
+    )
+    many = [
+        deploy_plan.Item("lib/new/m{:03}_long_name.mpy".format(i), b"", "game") for i in range(40)
+    ]
+    plan = deploy_plan.Plan(many, writes=many)
+    # lib/new holds ".", ".." and 80 names of 18 or 26 characters (3 entries of 32 bytes)
+    new_folder = -(-(2 * 32 + 80 * 3 * 32) // 512)
+    assert new_folder == 16
+    assert deploy_plan.space_needed(drive, plan, (1, 1)) == 512 * (2 + new_folder + grown_folders)
 
 
 def test_read_only_drive_changes_nothing_and_says_why(run, drive, monkeypatch):
@@ -414,7 +737,7 @@ def test_read_only_drive_changes_nothing_and_says_why(run, drive, monkeypatch):
     def read_only(path, data):
         raise OSError(errno.EROFS, "Read-only file system")
 
-    monkeypatch.setattr(deploy, "write_file", read_only)
+    monkeypatch.setattr(safe_writer, "write_file", read_only)
     code, _out, err = run()
     assert code == 1 and "read-only" in err and "boot.py" in err
     assert snapshot(drive) == before
@@ -428,21 +751,23 @@ def test_unplugged_while_switching_over_keeps_code_py_and_recovers(run, game, dr
     renames = []
 
     def unplugged_after_one(source, target):
-        if str(source).endswith(deploy.TEMP_SUFFIX) and not str(target).endswith(deploy.MANIFEST):
+        if str(source).endswith(deploy_shared.TEMP_SUFFIX) and not str(target).endswith(
+            deploy_shared.MANIFEST
+        ):
             if renames:
                 raise OSError(errno.EIO, "Input/output error")
             renames.append(target)
         real_replace(source, target)
 
-    monkeypatch.setattr(deploy.os, "replace", unplugged_after_one)
+    monkeypatch.setattr(os, "replace", unplugged_after_one)
     code, _out, err = run()
     assert code == 1 and "went away" in err and "run the deploy again" in err
     assert (drive / "code.py").read_bytes() == old_code
-    monkeypatch.setattr(deploy.os, "replace", real_replace)
+    monkeypatch.setattr(os, "replace", real_replace)
     code, result = run_json(run)  # plugged back in: the next deploy finishes the job
     assert code == 0 and result["replaced"] == []
     assert "print('v2')" in (drive / "code.py").read_text()
-    assert not list(drive.rglob("*" + deploy.TEMP_SUFFIX))
+    assert not list(drive.rglob("*" + deploy_shared.TEMP_SUFFIX))
 
 
 # ------------------------------------------------------- refusing the board
@@ -476,14 +801,14 @@ def test_boot_out_is_parsed(tmp_path):
         "Adafruit CircuitPython 10.0.0-beta.2 on 2025-06-01; Adafruit Pybadge with samd51j19\n"
         "Board ID:pybadge\nUID:ABCD\n"
     )
-    board = deploy.read_boot_out(tmp_path)
+    board = circuitpy_drive.read_boot_out(tmp_path)
     assert (board.board_id, board.version, board.major) == ("pybadge", "10.0.0-beta.2", 10)
     assert board.machine == "Adafruit Pybadge with samd51j19"
     # CircuitPython before 7 wrote no Board ID line: the machine name tells
     (tmp_path / "boot_out.txt").write_text(
         "Adafruit CircuitPython 6.3.0 on 2021-06-01; Adafruit PyGamer with samd51j19\n"
     )
-    assert deploy.read_boot_out(tmp_path).board_id == "pygamer"
+    assert circuitpy_drive.read_boot_out(tmp_path).board_id == "pygamer"
 
 
 # ------------------------------------------------------------ finding drives
@@ -493,7 +818,7 @@ def test_two_drives_ask_for_drive(run, tmp_path, monkeypatch):
     first = make_drive(tmp_path / "a" / "CIRCUITPY")
     second = make_drive(tmp_path / "b" / "CIRCUITPY1")
     volumes = [(first, "CIRCUITPY"), (second, "CIRCUITPY1"), (tmp_path, "DATA")]
-    monkeypatch.setattr(deploy, "mounted_volumes", lambda: volumes)
+    monkeypatch.setattr(circuitpy_drive, "mounted_volumes", lambda: volumes)
     code, _out, err = run(target="")
     assert code == 1 and "several CIRCUITPY drives" in err and "--drive" in err
     assert str(first) in err and str(second) in err
@@ -501,11 +826,11 @@ def test_two_drives_ask_for_drive(run, tmp_path, monkeypatch):
 
 def test_the_only_circuitpy_drive_is_found(run, drive, tmp_path, monkeypatch):
     monkeypatch.setattr(
-        deploy, "mounted_volumes", lambda: [(tmp_path, "DATA"), (drive, "CIRCUITPY")]
+        circuitpy_drive, "mounted_volumes", lambda: [(tmp_path, "DATA"), (drive, "CIRCUITPY")]
     )
     code, result = run_json(run, target="")
     assert code == 0 and result["drive"] == str(drive)
-    monkeypatch.setattr(deploy, "mounted_volumes", lambda: [(tmp_path, "DATA")])
+    monkeypatch.setattr(circuitpy_drive, "mounted_volumes", lambda: [(tmp_path, "DATA")])
     code, result = run_json(run, target="")
     assert code == 1 and "no CIRCUITPY drive found" in result["error"]
 
@@ -515,17 +840,17 @@ def test_the_only_circuitpy_drive_is_found(run, drive, tmp_path, monkeypatch):
     [("CIRCUITPY", True), ("CIRCUITPY1", True), ("CIRCUITPY 2", True), ("CIRCUITPYX", False)],
 )
 def test_volume_labels(label, found):
-    assert deploy._label_matches(label, ("CIRCUITPY",)) is found
+    assert circuitpy_drive._label_matches(label, ("CIRCUITPY",)) is found
 
 
 def test_mount_tables_are_read_like_circup():
     proc = "/dev/sdb1 /media/me/CIRCUITPY\\0401 vfat rw 0 0\nproc /proc proc rw 0 0\n"
-    assert deploy.mount_points_from_proc(proc) == ["/media/me/CIRCUITPY 1", "/proc"]
+    assert circuitpy_drive.mount_points_from_proc(proc) == ["/media/me/CIRCUITPY 1", "/proc"]
     mount = (
         "/dev/disk4s1 on /Volumes/CIRCUITPY 1 (msdos, local, nodev)\n"
         "/dev/sdb1 on /run/media/me/CIRCUITPY type vfat (rw,nosuid)\n"
     )
-    assert deploy.mount_points_from_mount(mount) == [
+    assert circuitpy_drive.mount_points_from_mount(mount) == [
         "/Volumes/CIRCUITPY 1",
         "/run/media/me/CIRCUITPY",
     ]
@@ -597,13 +922,15 @@ def test_fetched_compiler_is_cached(run, compiler, tmp_path, monkeypatch):
         fetched.append(url)
         return Response(compiler.read_bytes())
 
-    monkeypatch.setattr(deploy.urllib.request, "urlopen", serve)
-    monkeypatch.setattr(deploy.platform, "system", lambda: "Linux")
-    monkeypatch.setattr(deploy.platform, "machine", lambda: "x86_64")
+    monkeypatch.setattr(urllib.request, "urlopen", serve)
+    monkeypatch.setattr(platform, "system", lambda: "Linux")
+    monkeypatch.setattr(platform, "machine", lambda: "x86_64")
     for _ in range(2):
         code, result = run_json(run, mpy_cross=None)
         assert code == 0 and result["format"] == "mpy"
-    assert fetched == [deploy.MPY_CROSS_URL + "/linux-amd64/mpy-cross-linux-amd64-9.2.1.static"]
+    assert fetched == [
+        mpy_compiler.MPY_CROSS_URL + "/linux-amd64/mpy-cross-linux-amd64-9.2.1.static"
+    ]
     assert result["mpy_cross"] == str(tmp_path / "cache" / "mpy-cross-9.2.1")
 
 
@@ -636,7 +963,7 @@ def test_imports_skip_type_hints_and_mark_optional_imports(tmp_path):
             )
         },
     )
-    refs = deploy.imports_of(deploy.Module("pkg.mod", source, "pkg/mod.py", "game"))
+    refs = board_imports.imports_of(board_imports.Module("pkg.mod", source, "pkg/mod.py", "game"))
     names = {ref.names[-1]: ref for ref in refs}
     assert set(names) == {
         "a.b",
@@ -651,8 +978,124 @@ def test_imports_skip_type_hints_and_mark_optional_imports(tmp_path):
     assert names["pkg.sub.thing"].required == 2
 
 
+PYBADGE = "Adafruit Pybadge with samd51j19"
+
+
+@pytest.mark.parametrize(("board", "machine"), [("pygamer", PYGAMER), ("pybadge", PYBADGE)])
+def test_a_module_the_board_lacks_is_refused_in_one_line(run, game, tmp_path, board, machine):
+    target = make_drive(tmp_path / board / "CIRCUITPY", board=board, machine=machine)
+    (game / "lib/british_square/view.py").write_text("import vectorio\nfrom . import engine\n")
+    (game / "lib/british_square/engine.py").write_text("def later():\n    import gifio\n")
+    before = snapshot(target)
+    code, _out, err = run(target=target)
+    assert code == 1 and err.count("\n") == 1
+    assert (
+        "the {}'s CircuitPython has no gifio (imported by lib/british_square/engine.py), "
+        "no vectorio (imported by lib/british_square/view.py)".format(board)
+    ) in err  # gifio is imported inside a function
+    assert snapshot(target) == before
+
+
+def test_a_library_importing_a_module_the_board_lacks_is_refused(run, game, drive):
+    (game / "lib/british_square/view.py").write_text(
+        "from adafruit_displayio_layout.layouts.grid_layout import GridLayout\n"
+    )
+    code, _out, err = run("--dry-run")
+    assert code == 1
+    assert "vectorio (imported by lib/adafruit_displayio_layout/layouts/grid_layout.py)" in err
+
+
+def test_imports_guarded_by_except_import_error_are_optional(run, game, drive):
+    (game / "lib/british_square/view.py").write_text(
+        "try:\n    import vectorio\nexcept ImportError:\n    vectorio = None\n"
+        "try:\n    import gifio\nexcept (AttributeError, ImportError):\n    gifio = None\n"
+        "def later():\n    try:\n        import jpegio\n    except Exception:\n        pass\n"
+    )
+    code, result = run_json(run)
+    assert code == 0 and result["warnings"] == []
+
+
+def test_only_what_code_py_and_the_adapter_import_is_copied(run, game, drive):
+    write_tree(
+        game,
+        {
+            "lib/british_square/view.py": GAME["lib/british_square/view.py"]
+            + "def show_menu():\n    from british_square import screens\n",
+            "lib/british_square/screens.py": "from british_square import texts\n",
+            "lib/british_square/texts.py": "TITLE = 'British Square'\n",
+            "lib/british_square/keyscript.py": "KEYS = ()\n",
+            "lib/british_square/survey.py": "import argparse\n",
+            "hw/desktop.py": "import pygame\nfrom british_square import keyscript\n",
+        },
+    )
+    code, result = run_json(run)
+    assert code == 0 and result["warnings"] == []
+    package = {p for p in game_files(drive) if p.startswith("lib/british_square/")}
+    assert package == {
+        "lib/british_square/__init__.mpy",
+        "lib/british_square/cards.mpy",
+        "lib/british_square/engine.mpy",
+        "lib/british_square/view.mpy",
+        "lib/british_square/screens.mpy",  # imported inside a function
+        "lib/british_square/texts.mpy",  # by screens
+        "lib/british_square/cards.bmp",
+    }
+
+
+def test_a_board_tree_is_built_into_a_folder_with_extra_adapters(game, compiler, tmp_path):
+    write_tree(
+        game,
+        {
+            "hw/vm.py": "import keypad\nfrom british_square import keyscript\n",
+            "lib/british_square/keyscript.py": "KEYS = ()\n",
+        },
+    )
+    items = deploy_plan.build_board_tree(
+        "pygamer", tmp_path / "tree", source=game, mpy_cross=compiler, adapters=("vm",)
+    )
+    written = set(snapshot(tmp_path / "tree"))
+    assert written == {item.path for item in items}
+    assert written == DEPLOYED_MPY | {"hw/vm.mpy", "lib/british_square/keyscript.mpy"}
+    plain = deploy_plan.build_board_tree("pybadge", tmp_path / "plain", source=game)
+    assert {item.path for item in plain} == {
+        (p[:-4] + ".py" if p.endswith(".mpy") else p).replace("pygamer", "pybadge")
+        for p in DEPLOYED_MPY
+    }
+    (game / "hw/vm.py").write_text("import vectorio\n")
+    with pytest.raises(deploy_shared.DeployError, match="has no vectorio"):
+        deploy_plan.build_board_tree("pygamer", tmp_path / "bad", source=game, adapters=("vm",))
+
+
+@pytest.mark.xfail(strict=True, reason="vectorio removed on main")
+@pytest.mark.parametrize("board", deploy_shared.SUPPORTED_BOARDS)
+def test_the_real_tree_imports_only_modules_the_board_has(board):
+    closure = board_imports.import_closure(ROOT, board)
+    assert closure.lacking == []
+
+
+@pytest.mark.parametrize("board", deploy_shared.SUPPORTED_BOARDS)
+def test_the_real_tree_copies_exactly_the_game_modules_its_entry_points_import(board):
+    closure = board_imports.import_closure(ROOT, board)
+    assert closure.unresolved == []
+    # CPython's own import scanner (it reads the bytecode, functions included) agrees
+    finder = modulefinder.ModuleFinder(path=[str(ROOT / "lib"), str(ROOT / "hw"), str(ROOT)])
+    finder.run_script(str(ROOT / "code.py"))
+    finder.run_script(str(ROOT / "hw" / (board + ".py")))
+    expected = {
+        Path(m.__file__).relative_to(ROOT).as_posix()
+        for m in finder.modules.values()
+        if m.__file__ and Path(m.__file__).is_relative_to(ROOT / "lib" / "british_square")
+    }
+    copied = {m.drive_path for m in closure.modules if m.kind == "game"}
+    assert copied == expected
+    desktop_only = {"__main__", "keyscript", "scripting"}
+    assert not {"lib/british_square/{}.py".format(name) for name in desktop_only} & copied
+    adapters = {m.drive_path for m in closure.modules if m.kind == "adapter"}
+    assert adapters == {"hw/{}.py".format(board)}
+
+
 def test_blinka_stand_ins_are_never_libraries():
-    libraries = deploy.board_libraries(deploy.library_paths())
+    libraries = board_imports.board_libraries(board_imports.library_paths())
     assert {"adafruit_display_text", "adafruit_displayio_layout", "adafruit_ticks"} <= set(
         libraries
     )
@@ -712,7 +1155,7 @@ def flash(capsys, tmp_path):
 
 def test_firmware_is_copied_to_the_matching_bootloader_drive(flash, tmp_path, monkeypatch):
     boot = make_boot_drive(tmp_path / "PYGAMERBOOT")
-    monkeypatch.setattr(deploy, "mounted_volumes", lambda: [(boot, "PYGAMERBOOT")])
+    monkeypatch.setattr(circuitpy_drive, "mounted_volumes", lambda: [(boot, "PYGAMERBOOT")])
     data = firmware_for(PYGAMER)
     code, result = flash(data, "adafruit-circuitpython-pygamer-en_US-9.2.1.uf2")
     assert code == 0 and result["board"] == "pygamer" and result["circuitpython"] == "9.2.1"
@@ -767,7 +1210,7 @@ def test_firmware_dry_run_and_drive_checks(flash, tmp_path, monkeypatch):
     assert code == 1 and "no INFO_UF2.TXT" in result["error"]
     second = make_boot_drive(tmp_path / "x" / "PYBADGEBOOT", "PyBadge", "SAMD51J19A-PyBadge-M4")
     monkeypatch.setattr(
-        deploy, "mounted_volumes", lambda: [(boot, "PYGAMERBOOT"), (second, "PYBADGEBOOT")]
+        circuitpy_drive, "mounted_volumes", lambda: [(boot, "PYGAMERBOOT"), (second, "PYBADGEBOOT")]
     )
     code, result = flash(firmware_for(PYGAMER))
     assert code == 1 and "several bootloader" in result["error"]

@@ -7,13 +7,14 @@ import json
 import subprocess
 import sys
 import urllib.request
-from pathlib import Path
 
 import pytest
 from conftest import LIB, ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
+import board_imports  # noqa: E402
 import deploy  # noqa: E402
+import deploy_shared  # noqa: E402
 import test_deploy  # noqa: E402  (its fake drives)
 
 BOARD_VERSION = "10.0.3"  # the VM's CircuitPython line
@@ -106,16 +107,15 @@ def test_deployed_tree_is_mpy_only_with_circuitpythons_header(deployed):
     assert sources == ["code.py"]  # the board runs code.py, never code.mpy
     compiled = sorted(drive.rglob("*.mpy"))
     assert compiled and all(p.read_bytes()[:2] == b"C\x06" for p in compiled)
-    game_modules = {
-        p.relative_to(ROOT).with_suffix(".mpy").as_posix()
-        for p in (LIB / "british_square").glob("*.py")
-        if p.name not in deploy.DESKTOP_ONLY
-    }
     on_drive = {p.relative_to(drive).as_posix() for p in compiled}
-    assert game_modules <= on_drive
-    assert not any(Path(p).with_suffix(".py").name in deploy.DESKTOP_ONLY for p in on_drive)
+    closure = board_imports.import_closure(ROOT, "pygamer")
+    game_modules = {m.drive_path[:-3] + ".mpy" for m in closure.modules if m.kind == "game"}
+    assert game_modules == {p for p in on_drive if p.startswith("lib/british_square/")}
+    # nothing on the board imports the desktop's command line or its key scripts
+    desktop_only = {"lib/british_square/{}.mpy".format(n) for n in ("__main__", "keyscript")}
+    assert not desktop_only & on_drive
     assert not any(p.startswith("hw/") and p != "hw/pygamer.mpy" for p in on_drive)
-    manifest = json.loads((drive / deploy.MANIFEST).read_text())
+    manifest = json.loads((drive / deploy_shared.MANIFEST).read_text())
     assert set(manifest["files"]) == on_drive | {"code.py"} | {
         p.relative_to(drive).as_posix() for p in drive.rglob("*.bmp")
     }

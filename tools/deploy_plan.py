@@ -1,0 +1,439 @@
+"""What goes on the drive and what changes there: the files the game needs
+on a board, the manifest of what an earlier deploy wrote, the plan that
+compares the two, and the space that plan takes on a FAT drive."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import stat
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from board_imports import Module, import_closure
+from deploy_shared import (
+    ASSET_SUFFIXES,
+    ENTRY,
+    GAME_PACKAGE,
+    MANIFEST,
+    ROOT,
+    TEMP_SUFFIX,
+    DeployError,
+    Reporter,
+)
+from mpy_compiler import Compiler, compile_modules, compiler_info
+from safe_writer import (
+    ABSENT,
+    FILE,
+    IN_THE_WAY,
+    drive_state,
+    file_digest,
+    is_game_path,
+    path_problem,
+    shown,
+)
+
+if TYPE_CHECKING:
+    from circuitpy_drive import Board
+
+# Files a fresh board ships as code.py: replacing them loses nothing.
+FACTORY_CODE = {b"", b'print("Hello World!")', b"print('Hello World!')"}
+
+
+def asset_files(root: str | Path) -> list[Path]:
+    """Data files of the game package (sprite sheets, fonts, sounds)."""
+    package_dir = Path(root) / "lib" / GAME_PACKAGE
+    return sorted(
+        p for p in package_dir.rglob("*") if p.is_file() and p.suffix.lower() in ASSET_SUFFIXES
+    )
+
+
+@dataclass
+class Item:
+    """One file to have on the drive."""
+
+    path: str  # posix, relative to the drive root
+    data: bytes
+    kind: str
+
+    @property
+    def digest(self):
+        return hashlib.sha256(self.data).hexdigest()
+
+
+KIND_ORDER = {"library": 0, "game": 1, "asset": 2, "adapter": 3, "entry": 4}
+
+
+def build_items(
+    root: str | Path, modules: Sequence[Module], compiler: Compiler | None
+) -> list[Item]:
+    """The files to deploy, in write order: libraries, game, assets, adapter, code.py last.
+
+    code.py stays source (the board only runs code.py, never code.mpy) but
+    is compiled too, to catch a syntax error before it reaches the board.
+    """
+    root = Path(root)
+    compiled = compile_modules(compiler, modules) if compiler else {}
+    items = []
+    for module in modules:
+        if module.kind != "entry" and compiler:
+            path = module.drive_path[:-3] + ".mpy"
+            items.append(Item(path, compiled[module.drive_path], module.kind))
+        else:
+            items.append(Item(module.drive_path, module.source.read_bytes(), module.kind))
+    for asset in asset_files(root):
+        items.append(Item(asset.relative_to(root).as_posix(), asset.read_bytes(), "asset"))
+    items.sort(key=lambda item: (KIND_ORDER[item.kind], item.path))
+    return items
+
+
+def game_version(root: str | Path) -> str:
+    init = Path(root) / "lib" / GAME_PACKAGE / "__init__.py"
+    match = (
+        re.search(r"__version__\s*=\s*[\"']([^\"']+)", init.read_text()) if init.exists() else None
+    )
+    return match.group(1) if match else "unknown"
+
+
+def game_items(
+    root: str | Path,
+    board_id: str,
+    compiler: Compiler | None,
+    reporter: Reporter,
+    adapters: Sequence[str] = (),
+) -> list[Item]:
+    """Every file the game needs on a ``board_id`` board (with the hw modules named
+    in ``adapters`` too), built and in write order; DeployError if it cannot run there."""
+    root = Path(root)
+    if not (root / ENTRY).is_file():
+        reporter.warn("{} has no {}: the board keeps the one it has".format(root, ENTRY))
+    if not (root / "hw" / (board_id + ".py")).is_file():
+        reporter.warn("no hw/{}.py adapter in {}".format(board_id, root))
+    closure = import_closure(root, board_id, adapters)
+    if closure.lacking:
+        raise DeployError(closure.lacking_message(board_id))
+    for importer, name in closure.unresolved:
+        reporter.warn(
+            "{} imports {}, which is not built into CircuitPython, not in the game's "
+            "tree and not an installed library (make setup installs them): the board "
+            "will fail to import it".format(importer, name)
+        )
+    return build_items(root, closure.modules, compiler)
+
+
+def build_board_tree(
+    board_id: str,
+    target: str | Path,
+    *,
+    source: str | Path = ROOT,
+    mpy_cross: str | Path | None = None,
+    adapters: Sequence[str] = (),
+    reporter: Reporter | None = None,
+) -> list[Item]:
+    """Write into folder ``target`` the files a deploy puts on a ``board_id`` board.
+
+    The same files as a deploy of ``source``: code.py, the board's hw adapter
+    and what they import, the sprite sheet, the libraries; as .mpy when
+    ``mpy_cross`` names CircuitPython's compiler, else as .py. ``adapters``
+    adds hw modules by name and what they import (("vm",) for the
+    CircuitPython VM, which no board needs). No drive, manifest or
+    free-space check: ``target`` is a plain folder, made if missing; files
+    in it are overwritten. DeployError as for a deploy (a module the board
+    lacks, a syntax error, a compiler that is not CircuitPython's).
+    Returns the items written.
+    """
+    compiler = None
+    if mpy_cross is not None:
+        compiler = compiler_info(mpy_cross)
+        if isinstance(compiler, str):
+            raise DeployError(compiler)
+    reporter = reporter or Reporter(as_json=True)  # warnings collected, nothing printed
+    items = game_items(source, board_id, compiler, reporter, adapters)
+    target = Path(target)
+    for item in items:
+        path = target / item.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(item.data)
+    return items
+
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def manifest_problem(manifest: object) -> str | None:
+    """Why ``manifest`` (parsed JSON) is not one this tool writes, or None."""
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
+        return "it is not an object with a 'files' table"
+    if not isinstance(manifest.get("pending", {}), dict):
+        return "its 'pending' is not a table"
+    for table in (manifest["files"], manifest.get("pending", {})):
+        for path, digest in table.items():
+            if not is_game_path(path):
+                why = path_problem(path) or "is not a file deploy writes"
+                return "entry {} {}".format(shown(path), why)
+            if not isinstance(digest, str) or not _SHA256.fullmatch(digest):
+                return "entry {} has no sha256 checksum".format(shown(path))
+    return None
+
+
+def read_manifest(drive: str | Path, reporter: Reporter) -> dict:
+    """What an earlier deploy of this game wrote: {"files": {path: sha256}, ...}.
+
+    A manifest that is not exactly what this tool writes (not JSON, wrong
+    types, a path outside the game's files) is damaged or was not written by
+    this tool, so none of it is trusted: it is ignored whole, with one warning.
+    Then only files identical to the game's count as its own, so nothing is
+    removed and nothing else is overwritten without --replace.
+    """
+    empty = {"files": {}}
+    state, why = drive_state(drive, MANIFEST)
+    if state == ABSENT:
+        return empty
+    problem = why
+    if state == FILE:
+        try:
+            manifest = json.loads((Path(drive) / MANIFEST).read_bytes().decode("utf-8"))
+        except (OSError, ValueError) as error:
+            problem = "it is unreadable ({})".format(str(error).splitlines()[0][:100])
+        else:
+            problem = manifest_problem(manifest)
+    if problem is None:
+        return manifest
+    reporter.warn(
+        "ignoring {}: {}; only files identical to the game's count as its own".format(
+            MANIFEST, problem
+        )
+    )
+    return empty
+
+
+def manifest_data(
+    board: Board,
+    version: str,
+    items: Sequence[Item],
+    formats: str,
+    pending: Sequence[Item] | None = None,
+    old: dict | None = None,
+) -> bytes:
+    manifest = {
+        "game": GAME_PACKAGE,
+        "version": version,
+        "board": board.board_id,
+        "circuitpython": board.version,
+        "format": formats,
+        "deployed": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "files": {i.path: i.digest for i in items},
+    }
+    if pending is not None:
+        # Mid-deploy: the old files and the new ones are both ours.
+        manifest["files"] = dict(old["files"])
+        manifest["pending"] = {i.path: i.digest for i in pending}
+    return (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
+
+
+def _ours(manifest, path, digest):
+    """Was this exact content put at ``path`` by this game (a finished or interrupted deploy)?"""
+    return digest is not None and digest in (
+        manifest["files"].get(path),
+        manifest.get("pending", {}).get(path),
+    )
+
+
+def _twin(path):
+    """The file that would shadow or be shadowed by ``path`` (.py beside .mpy)."""
+    if path == ENTRY:
+        return None
+    if path.endswith(".mpy"):
+        return path[:-4] + ".py"
+    if path.endswith(".py"):
+        return path[:-3] + ".mpy"
+    return None
+
+
+@dataclass
+class Plan:
+    items: list
+    writes: list = field(default_factory=list)
+    unchanged: list = field(default_factory=list)
+    removals: list = field(default_factory=list)  # drive paths
+    replaced: list = field(default_factory=list)  # not ours, overwritten or removed (--replace)
+    kept: list = field(default_factory=list)  # stale files of ours the user changed
+    conflicts: list = field(default_factory=list)  # files not ours: --replace overwrites them
+    blocked: list = field(default_factory=list)  # folders, links...: never touched, even so
+    existing: set = field(default_factory=set)  # writes that replace a file
+    leftovers: list = field(default_factory=list)  # temporary files of an interrupted deploy
+
+    @property
+    def bytes_total(self):
+        return sum(len(i.data) for i in self.items)
+
+    @property
+    def bytes_to_write(self):
+        return sum(len(i.data) for i in self.writes)
+
+
+def plan_changes(
+    drive: str | Path, items: Sequence[Item], manifest: dict, replace: bool = False
+) -> Plan:
+    """Compare the wanted files with the drive; nothing is written.
+
+    Everything in the way of a file deploy must write (a folder or a link
+    where a file goes, a file where a folder goes, at the final or the
+    temporary name) is found here, before anything is written.
+    """
+    drive = Path(drive)
+    plan = Plan(items)
+    for item in items:
+        if not is_game_path(item.path):
+            raise DeployError(
+                "{} {}: not a file deploy may write".format(
+                    shown(item.path), path_problem(item.path) or "is outside lib/ and hw/"
+                )
+            )
+    wanted = {item.path for item in items}
+    for path in [MANIFEST, *wanted]:
+        for candidate in (path, path + TEMP_SUFFIX):
+            state, why = drive_state(drive, candidate)
+            if state == IN_THE_WAY:
+                plan.blocked.append(why)
+    for item in items:
+        current = file_digest(drive, item.path)
+        if current == item.digest:
+            plan.unchanged.append(item)
+            continue
+        plan.writes.append(item)
+        if current is not None:
+            plan.existing.add(item.path)
+        if current is not None and not _ours(manifest, item.path, current):
+            _foreign(
+                plan,
+                item.path,
+                drive,
+                replace,
+                "is on the drive but was not put there by this game",
+            )
+    for item in items:
+        twin = _twin(item.path)
+        if twin and twin not in wanted:
+            digest = file_digest(drive, twin)
+            if digest is None:
+                continue  # nothing there, or a folder or link: nothing that shadows
+            if _ours(manifest, twin, digest):
+                _add_removal(plan, twin)
+            else:
+                _foreign(plan, twin, drive, replace, "would shadow " + item.path, remove=True)
+    known = list(manifest["files"]) + list(manifest.get("pending", {}))
+    for path in dict.fromkeys(known):
+        if path in wanted:
+            continue
+        digest = file_digest(drive, path)  # None behind a link: never ours
+        if digest is None:
+            continue
+        if _ours(manifest, path, digest):
+            _add_removal(plan, path)
+        else:
+            plan.kept.append(path)
+    plan.leftovers = find_leftovers(drive)
+    return plan
+
+
+def _foreign(plan, path, drive, replace, why, remove=False):
+    """A file this game did not write is in the way: replace it only if asked to."""
+    if path == ENTRY and (drive / ENTRY).read_bytes().strip() in FACTORY_CODE:
+        return  # a fresh board's hello-world
+    if replace:
+        plan.replaced.append(path)
+        if remove:
+            _add_removal(plan, path)
+    else:
+        plan.conflicts.append("{} {}".format(path, why))
+
+
+def _add_removal(plan, path):
+    if path not in plan.removals:
+        plan.removals.append(path)
+
+
+def find_leftovers(drive: str | Path) -> list[Path]:
+    """Temporary files of an interrupted deploy (only this tool uses the suffix): regular
+    files only, in real folders of the drive (os.walk does not follow links)."""
+    found = []
+    for folder, dirs, files in os.walk(drive):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]  # .Trashes, .fseventsd...
+        for name in files:
+            path = Path(folder) / name
+            if name.endswith(TEMP_SUFFIX) and stat.S_ISREG(os.lstat(path).st_mode):
+                found.append(path)
+    return sorted(found)
+
+
+def cluster_size(drive: str | Path) -> int:
+    try:
+        return max(512, os.statvfs(drive).f_frsize)
+    except (AttributeError, OSError):
+        return 4096
+
+
+FAT_ENTRY = 32  # bytes of one FAT directory entry
+
+LONG_NAME_CHARS = 13  # characters one long-name (VFAT) entry holds
+
+
+def _clusters(size, cluster):
+    return -(-size // cluster)
+
+
+def entry_bytes(name: str) -> int:
+    """Directory bytes a name takes on FAT: its 8.3 entry and its long-name entries
+    (counted always: a lower-case name gets them too)."""
+    return FAT_ENTRY * (1 + _clusters(len(name), LONG_NAME_CHARS))
+
+
+def space_needed(drive: str | Path, plan: Plan, manifest_sizes: Iterable[int]) -> int:
+    """Bytes of free space the deploy needs, in the whole clusters FAT allocates:
+
+    - each file written, rounded up (the old copy is freed only once the new
+      one is in place), and each manifest written (``manifest_sizes``: the
+      pending one, then the final one);
+    - each folder deploy creates: at least one cluster, more if its entries
+      (".", "..", every temporary and final name) fill it;
+    - each existing folder that gets new names: the clusters those entries
+      may take (its last cluster may be full).
+    """
+    drive = Path(drive)
+    cluster = cluster_size(drive)
+    total = sum(_clusters(len(item.data), cluster) for item in plan.writes)
+    total += sum(_clusters(size, cluster) for size in manifest_sizes)
+    new_names = {}  # folder (posix, "" for the root) -> names it gains
+    for path in [item.path for item in plan.writes] + [MANIFEST]:
+        parts = path.split("/")
+        for depth, name in enumerate(parts):
+            names = new_names.setdefault("/".join(parts[:depth]), set())
+            names.update((name, name + TEMP_SUFFIX) if depth == len(parts) - 1 else (name,))
+    for folder, names in new_names.items():
+        entries = sum(entry_bytes(n) for n in names if not os.path.lexists(drive / folder / n))
+        if os.path.isdir(drive / folder):
+            total += _clusters(entries, cluster)
+        else:
+            total += max(1, _clusters(entries + 2 * FAT_ENTRY, cluster))
+    return total * cluster
+
+
+def check_free_space(
+    drive: str | Path, plan: Plan, manifest_sizes: Iterable[int]
+) -> dict[str, int]:
+    """{"space_needed", "space_free"}; DeployError if the drive has too little."""
+    free = shutil.disk_usage(drive).free
+    needed = space_needed(drive, plan, manifest_sizes)
+    if needed > free:
+        raise DeployError(
+            "{} has {} bytes free, the deploy needs {}: delete files you do not need from "
+            "it and run again. Nothing was changed.".format(drive, free, needed)
+        )
+    return {"space_needed": needed, "space_free": free}

@@ -1,0 +1,48 @@
+"""Names every part of tools/deploy.py shares: the game's layout on the drive,
+the error that stops a deploy, and the reporter that prints or collects."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+import uf2
+
+ROOT = Path(__file__).resolve().parents[1]  # the repository: the default game tree
+GAME_PACKAGE = "british_square"
+SUPPORTED_BOARDS = tuple(uf2.UF2_BOARDS)
+MANIFEST = ".british_square_manifest.json"
+TEMP_SUFFIX = ".bsq-new"
+ENTRY = "code.py"
+ASSET_SUFFIXES = {".bmp", ".pcf", ".bdf", ".wav"}
+
+# Top folders deploy writes into (besides code.py at the root): a manifest
+# entry anywhere else was not written by this tool.
+GAME_FOLDERS = ("lib", "hw")
+
+
+class DeployError(Exception):
+    """A refusal or a failure, with a message that says what to do."""
+
+
+class Reporter:
+    """Progress and warnings: printed for people, collected for --json."""
+
+    def __init__(self, as_json: bool = False, stream: TextIO | None = None) -> None:
+        self.as_json = as_json
+        self.stream = stream or sys.stdout
+        self.warnings = []
+        self.notes = []
+
+    def say(self, message: str) -> None:
+        if not self.as_json:
+            print(message, file=self.stream, flush=True)
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+        self.say("note: " + message)
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(message)
+        self.say("warning: " + message)
