@@ -2,9 +2,18 @@
 
 Runs on the VM (and on CPython for a smoke run). A cost is reported as the
 time of the operation divided by the time of one iteration of an empty
-``for`` loop measured in the same run, so figures from this fast desktop VM
-carry over to a 120 MHz SAMD51 (about 3.5 us per empty iteration there,
-from CircuitPython's published pystone rate on a Metro M4).
+``for`` loop, so figures from this fast desktop VM carry over to a 120 MHz
+SAMD51 (about 3.5 us per empty iteration there, from CircuitPython's
+published pystone rate on a Metro M4).
+
+The machines this runs on change speed by half again within a second (other
+programs share the cores), so one loop unit taken at the start does not hold
+for what is timed later. Each sample of an operation is therefore timed
+between two short empty-loop batches, and its cost is its time over their
+mean: one ratio per round. Of ``ROUNDS`` such ratios the figure is the
+median (minima were tried: they moved 25-50% from run to run here, medians of
+paired ratios under 15%), reported with the lowest ratio and a spread, the
+width of the middle half of the rounds over the median (see ``Measured``).
 """
 
 import gc
@@ -35,30 +44,103 @@ def add_game_paths(root):
             sys.path.append(venv + "/" + python + "/site-packages")
 
 
-def loop_unit(n=200000):
-    """Nanoseconds per empty ``for`` iteration (best of three)."""
-    best = None
-    for _ in range(3):
+ROUNDS = 15  # calibrated rounds per figure
+UNIT_LOOPS = 20000  # empty iterations per calibration batch: about 1 ms on this VM
+SAMPLE_NS = 1000000  # a sample runs about as long as a calibration batch
+NOISY = 0.2  # a spread above this: the machine was busy, take more rounds
+MORE_ROUNDS = 3
+
+
+def _unit_batch_ns():
+    """Nanoseconds per empty ``for`` iteration, over one batch of ``UNIT_LOOPS``."""
+    t0 = _now_ns()
+    for _ in range(UNIT_LOOPS):
+        pass
+    return (_now_ns() - t0) / UNIT_LOOPS
+
+
+class Measured:
+    """A figure from several rounds: ``value`` is their median, ``low`` the
+    lowest, ``spread`` (upper - lower quartile) / median, where the quartiles
+    leave out the lowest and the highest quarter of the rounds (``n // 4``
+    each), so one disturbed round does not widen it."""
+
+    def __init__(self, ratios):
+        self.ratios = ratios
+        ordered = sorted(ratios)
+        n = len(ordered)
+        middle = n // 2
+        if n % 2:
+            self.value = ordered[middle]
+        else:
+            self.value = (ordered[middle - 1] + ordered[middle]) / 2
+        self.low = ordered[0]
+        quarter = n // 4
+        self.spread = (ordered[n - 1 - quarter] - ordered[quarter]) / self.value
+
+    def per(self, count):
+        """The same rounds for one of ``count`` operations timed together."""
+        return Measured([ratio / count for ratio in self.ratios])
+
+
+def measure_sample(sample_ns, rounds=ROUNDS):
+    """Cost in loop units of what ``sample_ns()`` times (it returns nanoseconds):
+    a ``Measured``. Each sample lies between two loop-unit batches and is
+    divided by the quicker of them (a batch that the system interrupted is
+    the slower one). While the rounds spread wider than ``NOISY``, up to
+    ``MORE_ROUNDS`` times ``rounds`` are taken."""
+    ratios = []
+    before = _unit_batch_ns()
+    while True:
+        for _ in range(rounds):
+            taken = sample_ns()
+            after = _unit_batch_ns()
+            ratios.append(taken / min(before, after))
+            before = after
+        measured = Measured(ratios)
+        if measured.spread <= NOISY or len(ratios) >= MORE_ROUNDS * rounds:
+            return measured
+
+
+def batch(fn, repeat=None):
+    """A sample for ``measure_sample``: nanoseconds per ``fn()`` call, over
+    ``repeat`` calls; by default as many as fill ``SAMPLE_NS`` (one call
+    timed first). Batches keep the clock's own cost out of short calls."""
+    if repeat is None:
         t0 = _now_ns()
-        for _ in range(n):
-            pass
-        t = (_now_ns() - t0) / n
-        if best is None or t < best:
-            best = t
-    return best
+        fn()
+        repeat = max(1, SAMPLE_NS // max(1, _now_ns() - t0))
 
-
-def cost(fn, repeat, unit_ns):
-    """Cost of one ``fn()`` call in loop units (best of three batches)."""
-    best = None
-    for _ in range(3):
+    def sample_ns():
         t0 = _now_ns()
         for _ in range(repeat):
             fn()
-        t = (_now_ns() - t0) / repeat
-        if best is None or t < best:
-            best = t
-    return best / unit_ns
+        return (_now_ns() - t0) / repeat
+
+    return sample_ns
+
+
+def measure(fn, repeat=None, rounds=ROUNDS):
+    """Cost of one ``fn()`` call in loop units: a ``Measured`` (``repeat``: see ``batch``)."""
+    return measure_sample(batch(fn, repeat), rounds)
+
+
+def loop_unit_ns(rounds=ROUNDS):
+    """This machine's nanoseconds per empty iteration, over ``rounds`` batches:
+    a ``Measured`` (its speed, not a cost: it moves with the machine's load)."""
+    return Measured([_unit_batch_ns() for _ in range(rounds)])
+
+
+# The single-number forms bench_ui.py still calls; both take their figures
+# from the calibrated rounds above, and ``unit_ns`` is no longer used.
+def loop_unit():
+    """Nanoseconds per empty ``for`` iteration (median of calibration batches)."""
+    return loop_unit_ns().value
+
+
+def cost(fn, repeat, unit_ns=None):
+    """Cost of one ``fn()`` call in loop units (``measure(fn, repeat).value``)."""
+    return measure(fn, repeat).value
 
 
 def allocated(fn):
@@ -82,8 +164,23 @@ def held(make):
     return after - before, kept
 
 
-def report(bench, metric, value, unit, note=""):
-    """One result line: JSON that ``tools/bench.py`` collects into a table."""
-    print(
-        json.dumps({"bench": bench, "metric": metric, "value": value, "unit": unit, "note": note})
+def report(bench, metric, value, unit, note="", low=None, spread=None):
+    """One result line: JSON that ``tools/bench.py`` collects into a table.
+    A timed figure also carries its lowest round (``min``) and ``spread``."""
+    row = {"bench": bench, "metric": metric, "value": value, "unit": unit, "note": note}
+    if spread is not None:
+        row["min"] = low
+        row["spread"] = round(spread, 3)
+    print(json.dumps(row))
+
+
+def report_cost(bench, metric, measured, note, unit="loops", digits=0):
+    """Report a ``Measured``: its median and lowest round rounded to ``digits``
+    decimals, and its spread."""
+
+    def rounded(x):
+        return round(x, digits) if digits else round(x)
+
+    report(
+        bench, metric, rounded(measured.value), unit, note, rounded(measured.low), measured.spread
     )
