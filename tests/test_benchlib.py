@@ -28,7 +28,8 @@ def work():
 class SlowingClock:
     """``time.monotonic_ns`` of a machine that runs at full speed for the first
     ``reads`` clock reads, then at half speed: every nanosecond after that
-    counts twice. Shared machines change speed like this under other load."""
+    counts twice. Shared machines change speed like this under other load.
+    ``cpu`` is the matching CPU clock: the process never loses the CPU."""
 
     def __init__(self, reads):
         self.reads_left = reads
@@ -43,14 +44,27 @@ class SlowingClock:
         self.reads_left -= 1
         return self.now
 
+    def cpu(self):
+        return self.now
+
 
 def test_cost_holds_when_the_machine_slows_after_calibration(monkeypatch):
     # the slow-down comes right after the first loop-unit batches: a unit
     # taken once up front then makes every later cost look twice as large
     steady = benchlib.cost(work, 20, benchlib.loop_unit())
-    monkeypatch.setattr(benchlib, "_now_ns", SlowingClock(reads=6))
+    clock = SlowingClock(reads=6)
+    monkeypatch.setattr(benchlib, "_now_ns", clock)
+    monkeypatch.setattr(benchlib, "_cpu_ns", clock.cpu)
     slowed = benchlib.cost(work, 20, benchlib.loop_unit())
     assert 0.7 < slowed / steady < 1.4, (steady, slowed)
+
+
+def test_rounds_that_lost_the_cpu_are_left_out():
+    ms = 1000000
+    rounds = [(10.0, 0), (11.0, ms), (30.0, 5 * ms), (12.0, -ms), (10.5, 0), (11.5, 2 * ms)]
+    assert benchlib.undisturbed(rounds) == [10.0, 11.0, 12.0, 10.5, 11.5]
+    # too few undisturbed rounds: all count (the spread shows the noise)
+    assert benchlib.undisturbed(rounds[:3]) == [10.0, 11.0, 30.0]
 
 
 def test_measure_reports_median_lowest_and_spread(monkeypatch):
@@ -84,6 +98,15 @@ def test_measured_per_divides_the_figures_not_the_spread():
     assert measured.spread == pytest.approx(6 / 36)
 
 
+def test_mean_of_averages_rank_by_rank():
+    measured = benchlib.mean_of(
+        [benchlib.Measured([3.0, 1.0, 2.0]), benchlib.Measured([4.0, 5.0, 3.0, 9.0])]
+    )
+    # ranks 0, 1, 2 of each: (1, 2, 3) and (3, 4, 5) -> (2, 3, 4)
+    assert measured.ratios == [2.0, 3.0, 4.0]
+    assert measured.value == 3.0
+
+
 def run_rows(deal_cost, spread, heap):
     return [
         {
@@ -91,7 +114,7 @@ def run_rows(deal_cost, spread, heap):
             "metric": "deal",
             "value": deal_cost,
             "unit": "loops",
-            "note": "n",
+            "note": "n{}".format(deal_cost),
             "min": deal_cost - 10,
             "spread": spread,
         },
@@ -105,6 +128,7 @@ def test_runs_combine_to_median_cost_and_largest_heap():
     )
     assert [row["metric"] for row in rows] == ["deal", "heap"]
     assert rows[0]["value"] == 110
+    assert rows[0]["note"] == "n110"  # the median run's note
     assert rows[0]["min"] == 90
     assert rows[0]["spread"] == 0.2
     assert rows[0]["run_to_run"] == pytest.approx(0.3)

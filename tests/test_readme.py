@@ -296,3 +296,28 @@ def test_comments_go_but_a_hash_in_quotes_stays():
         "make play ARGS=\"--keys 'a #b'\""
     )
     assert strip_comment("# only a comment") == ""
+
+
+def heading_anchors(text):
+    """GitHub's anchors for the headings of a Markdown text."""
+    anchors = set()
+    for line in text.splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            anchors.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return anchors
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/rules.md"])
+def test_links_stay_in_the_repository(page):
+    """A clone has only the repository: every relative link must land in it."""
+    source = ROOT / page
+    text = source.read_text()
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address
+        path, _, anchor = target.partition("#")
+        linked = (source.parent / path).resolve() if path else source
+        assert linked.is_relative_to(ROOT) and linked.exists(), "{}: {}".format(page, target)
+        if anchor:
+            assert anchor in heading_anchors(linked.read_text()), "{}: {}".format(page, target)

@@ -89,18 +89,18 @@ def combine(runs):
             by_metric.setdefault((row["bench"], row["metric"]), []).append(row)
     combined = []
     for seen in by_metric.values():
-        row = dict(seen[0])
         values = [r["value"] for r in seen]
+        middle = statistics.median(values)
+        # the run nearest the median lends its note (a note may hold figures too)
+        row = dict(min(seen, key=lambda r: abs(r["value"] - middle)))
         if "spread" in row:
-            row["value"] = statistics.median(values)
+            row["value"] = middle
             row["min"] = min(r["min"] for r in seen)
             row["spread"] = statistics.median(r["spread"] for r in seen)
             if len(seen) > 1:
                 row["run_to_run"] = (max(values) - min(values)) / min(values)
         elif row["unit"] == "bytes":
             row["value"] = max(values)
-        else:
-            row["value"] = statistics.median(values)
         combined.append(row)
     return combined
 

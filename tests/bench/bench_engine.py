@@ -14,7 +14,15 @@ sys.path.append("lib")
 sys.path.append("tests/bench")
 sys.path.append("tests/vm")
 
-from benchlib import Measured, allocated, held, loop_unit_ns, measure, report, report_cost  # noqa: E402
+from benchlib import (  # noqa: E402
+    allocated,
+    held,
+    loop_unit_ns,
+    mean_of,
+    measure,
+    report,
+    report_cost,
+)
 from playout import policy_move  # noqa: E402
 
 from british_square import deal  # noqa: E402, F401  (imported up front: not part of a game's heap)
@@ -46,8 +54,8 @@ def exhausted(number, rules, buffer):
 
 def legal_moves_costs(game, buffer):
     """Legal-move generation over every position of ``game``'s history: the
-    mean cost over the positions (a ``Measured`` whose rounds are each round's
-    mean), the worst position's cost and the mean number of moves."""
+    mean cost over the positions (a ``Measured``), the worst position's cost
+    and the mean number of moves."""
     per_position = []
     moves = 0
     while True:
@@ -55,11 +63,8 @@ def legal_moves_costs(game, buffer):
         per_position.append(measure(lambda: game.legal_moves(buffer)))
         if game.undo() is None:
             break
-    count = len(per_position)
-    rounds = min(len(m.ratios) for m in per_position)  # noisy positions took more
-    means = [sum(m.ratios[k] for m in per_position) / count for k in range(rounds)]
     worst = max(m.value for m in per_position)
-    return Measured(means), round(worst), moves / count
+    return mean_of(per_position), round(worst), moves / len(per_position)
 
 
 def bench_rules(rules, buffer):

@@ -6,14 +6,17 @@ time of the operation divided by the time of one iteration of an empty
 SAMD51 (about 3.5 us per empty iteration there, from CircuitPython's
 published pystone rate on a Metro M4).
 
-The machines this runs on change speed by half again within a second (other
-programs share the cores), so one loop unit taken at the start does not hold
-for what is timed later. Each sample of an operation is therefore timed
-between two short empty-loop batches, and its cost is its time over their
-mean: one ratio per round. Of ``ROUNDS`` such ratios the figure is the
-median (minima were tried: they moved 25-50% from run to run here, medians of
-paired ratios under 15%), reported with the lowest ratio and a spread, the
-width of the middle half of the rounds over the median (see ``Measured``).
+The machines this runs on are shared: their speed changes by half again
+within a second, and other programs take the CPU away for milliseconds at a
+time. So one loop unit taken at the start does not hold for what is timed
+later. Each sample of an operation (about 1 ms of calls) is instead timed
+between two short empty-loop batches and divided by the quicker of them:
+one ratio per round. Rounds in which the process lost the CPU (wall time
+beyond its CPU time) are left out. The figure is the median of ``ROUNDS``
+ratios (more while they disagree), reported with the lowest one and a
+spread, the width of the middle half of the rounds over the median (see
+``Measured``). Minima were tried first: they moved 25-50% from run to run
+here, where these medians moved under 20%.
 """
 
 import gc
@@ -27,6 +30,15 @@ SAMD51_US_PER_LOOP = 3.5
 
 def _now_ns():
     return time.monotonic_ns()
+
+
+# CPU time given to this process: time.process_time on CPython, time.clock
+# (in 1 ms steps) on CircuitPython's unix port.
+_process_time = getattr(time, "process_time", None) or time.clock
+
+
+def _cpu_ns():
+    return int(_process_time() * 1000000000)
 
 
 def add_game_paths(root):
@@ -49,6 +61,8 @@ UNIT_LOOPS = 20000  # empty iterations per calibration batch: about 1 ms on this
 SAMPLE_NS = 1000000  # a sample runs about as long as a calibration batch
 NOISY = 0.2  # a spread above this: the machine was busy, take more rounds
 MORE_ROUNDS = 3
+PREEMPTED_NS = 2000000  # off the CPU this long in a round: the round is left out
+MIN_ROUNDS = 5  # kept rounds needed for a figure (else all rounds count)
 
 
 def _unit_batch_ns():
@@ -83,22 +97,52 @@ class Measured:
         return Measured([ratio / count for ratio in self.ratios])
 
 
+def mean_of(measures):
+    """The mean of several figures (say one per position), rank by rank: each
+    one's sorted rounds are sampled at the same ranks and averaged, so the
+    result's median, lowest round and quartiles are the means of theirs."""
+    ranks = min(len(m.ratios) for m in measures)
+    ordered = [sorted(m.ratios) for m in measures]
+    averaged = []
+    for k in range(ranks):
+        total = 0
+        for rounds in ordered:
+            total += rounds[k * len(rounds) // ranks]
+        averaged.append(total / len(ordered))
+    return Measured(averaged)
+
+
+def undisturbed(rounds):
+    """The ratios of the ``rounds`` (ratio, off-CPU nanoseconds) during which
+    the process kept the CPU: all of them if fewer than ``MIN_ROUNDS`` did."""
+    kept = [ratio for ratio, off_cpu in rounds if off_cpu <= PREEMPTED_NS]
+    return kept if len(kept) >= MIN_ROUNDS else [ratio for ratio, _ in rounds]
+
+
 def measure_sample(sample_ns, rounds=ROUNDS):
     """Cost in loop units of what ``sample_ns()`` times (it returns nanoseconds):
     a ``Measured``. Each sample lies between two loop-unit batches and is
     divided by the quicker of them (a batch that the system interrupted is
-    the slower one). While the rounds spread wider than ``NOISY``, up to
-    ``MORE_ROUNDS`` times ``rounds`` are taken."""
-    ratios = []
+    the slower one). A round during which the system ran something else for
+    more than ``PREEMPTED_NS`` (wall time beyond CPU time) is left out. Until
+    ``rounds`` rounds are kept and they spread no wider than ``NOISY``, more
+    are taken, up to ``MORE_ROUNDS`` times ``rounds``."""
+    taken_rounds = []
     before = _unit_batch_ns()
     while True:
         for _ in range(rounds):
+            wall = _now_ns()
+            cpu = _cpu_ns()
             taken = sample_ns()
             after = _unit_batch_ns()
-            ratios.append(taken / min(before, after))
+            off_cpu = (_now_ns() - wall) - (_cpu_ns() - cpu)
+            taken_rounds.append((taken / min(before, after), off_cpu))
             before = after
-        measured = Measured(ratios)
-        if measured.spread <= NOISY or len(ratios) >= MORE_ROUNDS * rounds:
+        kept = undisturbed(taken_rounds)
+        measured = Measured(kept)
+        if len(kept) >= rounds and measured.spread <= NOISY:
+            return measured
+        if len(taken_rounds) >= MORE_ROUNDS * rounds:
             return measured
 
 
