@@ -135,6 +135,13 @@ def test_runs_combine_to_median_cost_and_largest_heap():
     assert rows[1]["value"] == 720
 
 
+def test_a_ratio_may_carry_a_spread_without_a_lowest_round():
+    ratio = {"bench": "b", "metric": "r", "value": 0.08, "unit": "ratio", "note": "", "spread": 0.1}
+    rows = bench.combine([[ratio], [dict(ratio, value=0.1)]])
+    assert "min" not in rows[0]
+    assert rows[0]["value"] == pytest.approx(0.09)
+
+
 def test_table_shows_spread_for_timed_rows_only():
     rows = bench.combine([run_rows(100, 0.123, 704), run_rows(104, 0.1, 704)])
     lines = bench.table(rows).splitlines()

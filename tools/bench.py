@@ -95,7 +95,9 @@ def combine(runs):
         row = dict(min(seen, key=lambda r: abs(r["value"] - middle)))
         if "spread" in row:
             row["value"] = middle
-            row["min"] = min(r["min"] for r in seen)
+            lows = [r["min"] for r in seen if "min" in r]
+            if lows:
+                row["min"] = min(lows)
             row["spread"] = statistics.median(r["spread"] for r in seen)
             if len(seen) > 1:
                 row["run_to_run"] = (max(values) - min(values)) / min(values)

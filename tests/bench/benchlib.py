@@ -210,10 +210,12 @@ def held(make):
 
 def report(bench, metric, value, unit, note="", low=None, spread=None):
     """One result line: JSON that ``tools/bench.py`` collects into a table.
-    A timed figure also carries its lowest round (``min``) and ``spread``."""
+    A timed figure also carries its ``spread``, and a cost its lowest round
+    (``min``); a ratio of two costs may give a spread alone."""
     row = {"bench": bench, "metric": metric, "value": value, "unit": unit, "note": note}
-    if spread is not None:
+    if low is not None:
         row["min"] = low
+    if spread is not None:
         row["spread"] = round(spread, 3)
     print(json.dumps(row))
 
