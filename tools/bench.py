@@ -1,20 +1,28 @@
 """Run the benchmarks under CircuitPython's VM and print (or write) the table.
 
-    python tools/bench.py [--heap 192K] [--write-readme]
+    python tools/bench.py [--heap 192K] [--runs 3] [--write-readme] [BENCH ...]
 
-Every ``tests/bench/bench_*.py`` runs under the VM named by
-``CIRCUITPYTHON_VM`` (default ``../shared/vm/bin/circuitpython``) and prints
-JSON result lines (see ``tests/bench/benchlib.py``). Then the game is
-deployed with ``tools/deploy.py`` to a fake CIRCUITPY folder, compiled by
-``MPY_CROSS`` (default ``../shared/vm/bin/mpy-cross``), and the heap bench
-runs again on what a board would hold. Costs are in empty-loop units; the
-table adds what each means on a 120 MHz SAMD51 at 3.5 us per empty loop
-iteration. ``--write-readme`` replaces the table in README.md.
+Every ``tests/bench/bench_*.py`` (or those named: ``engine``, ``ui``,
+``heap``) runs under the VM named by ``CIRCUITPYTHON_VM`` (default
+``../shared/vm/bin/circuitpython``) and prints JSON result lines (see
+``tests/bench/benchlib.py``). With ``heap``, the game is then deployed with
+``tools/deploy.py`` to a fake CIRCUITPY folder, compiled by ``MPY_CROSS``
+(default ``../shared/vm/bin/mpy-cross``), and the heap bench runs again on
+what a board would hold. All of it runs ``--runs`` times, one after another.
+
+Costs are in empty-loop units; the table adds what each means on a 120 MHz
+SAMD51 at 3.5 us per empty loop iteration. A cost is the median of its runs'
+figures; "spread" is how widely one run's rounds ranged (the median over the
+runs of benchlib's spread), "run to run" is (max - min) / min of the runs'
+figures. Heap figures are the largest of the runs. ``--write-readme``
+replaces the table in README.md; the rows of benches that did not run are
+kept as they were.
 """
 
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -73,6 +81,36 @@ def run_on_deployed(vm, heap):
     return rows
 
 
+def combine(runs):
+    """One row per metric from the rows of several runs (each a list of rows)."""
+    by_metric = {}
+    for rows in runs:
+        for row in rows:
+            by_metric.setdefault((row["bench"], row["metric"]), []).append(row)
+    combined = []
+    for seen in by_metric.values():
+        values = [r["value"] for r in seen]
+        middle = statistics.median(values)
+        # the run nearest the median lends its note (a note may hold figures too)
+        row = dict(min(seen, key=lambda r: abs(r["value"] - middle)))
+        if "spread" in row:
+            row["value"] = middle
+            lows = [r["min"] for r in seen if "min" in r]
+            if lows:
+                row["min"] = min(lows)
+            row["spread"] = statistics.median(r["spread"] for r in seen)
+            if len(seen) > 1:
+                row["run_to_run"] = (max(values) - min(values)) / min(values)
+        elif row["unit"] == "bytes":
+            row["value"] = max(values)
+        combined.append(row)
+    return combined
+
+
+def percent(fraction):
+    return "" if fraction is None else "{:.0f}%".format(100 * fraction)
+
+
 def on_board(row):
     if row["unit"] != "loops":
         return ""
@@ -80,45 +118,114 @@ def on_board(row):
     return "{:.2f} ms".format(ms) if ms < 100 else "{:.1f} s".format(ms / 1000)
 
 
+COLUMNS = ("bench", "metric", "value", "spread", "run to run", "on a SAMD51", "what")
+
+
 def table(rows):
     lines = [
-        "| bench | metric | value | on a SAMD51 | what |",
-        "|---|---|---:|---:|---|",
+        "| " + " | ".join(COLUMNS) + " |",
+        "|---|---|---:|---:|---:|---:|---|",
     ]
     for row in rows:
-        lines.append(
-            "| {bench} | {metric} | {value} {unit} | {board} | {note} |".format(
-                board=on_board(row), **row
-            )
+        value = row["value"]
+        if isinstance(value, float) and value == int(value) and row["unit"] != "ratio":
+            value = int(value)
+        cells = (
+            row["bench"],
+            row["metric"],
+            "{} {}".format(value, row["unit"]),
+            percent(row.get("spread")),
+            percent(row.get("run_to_run")),
+            on_board(row),
+            row["note"],
         )
+        lines.append("| " + " | ".join(str(cell) for cell in cells) + " |")
     return "\n".join(lines)
 
 
-def write_readme(text):
-    readme = ROOT / "README.md"
-    content = readme.read_text()
+def number(text):
+    return float(text) if "." in text else int(text)
+
+
+def parse_table(text):
+    """The rows of a table written by ``table`` (spread figures are not read back)."""
+    rows = []
+    for line in text.splitlines()[2:]:
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        value, unit = cells[2].split(" ", 1)
+        note = cells[-1]
+        rows.append(
+            {
+                "bench": cells[0],
+                "metric": cells[1],
+                "value": number(value),
+                "unit": unit,
+                "note": note,
+            }
+        )
+    return rows
+
+
+def readme_table():
+    content = (ROOT / "README.md").read_text()
     if START not in content or END not in content:
         sys.exit("bench: README.md has no {} ... {} block".format(START, END))
     head, rest = content.split(START, 1)
-    _, tail = rest.split(END, 1)
-    readme.write_text(head + START + "\n" + text + "\n" + END + tail)
+    body, tail = rest.split(END, 1)
+    return head, body.strip(), tail
+
+
+def merged(old_rows, new_rows):
+    """``new_rows``, and the old rows of every bench they do not cover, in the
+    old order (the new rows where the first replaced one stood)."""
+    covered = {row["bench"] for row in new_rows}
+    rows = []
+    for row in old_rows:
+        if row["bench"] not in covered:
+            rows.append(row)
+        elif new_rows:
+            rows += new_rows
+            new_rows = []
+    return rows + new_rows
+
+
+def write_readme(rows):
+    head, body, tail = readme_table()
+    text = table(merged(parse_table(body), rows))
+    (ROOT / "README.md").write_text(head + START + "\n" + text + "\n" + END + tail)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--heap", default="192K", help="VM heap size (default 192K)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of every bench (default 3)")
     parser.add_argument("--write-readme", action="store_true", help="update README.md's table")
+    parser.add_argument("benches", nargs="*", help="engine, ui, heap (default: all)")
     args = parser.parse_args()
+    scripts = sorted((ROOT / "tests" / "bench").glob("bench_*.py"))
+    names = [script.stem[len("bench_") :] for script in scripts]
+    unknown = [name for name in args.benches if name not in names]
+    if unknown or args.runs < 1:
+        parser.error("benches are {}; --runs at least 1".format(", ".join(names)))
+    if args.benches:
+        scripts = [s for s, name in zip(scripts, names) if name in args.benches]
     vm = find_vm()
-    rows = []
-    for script in sorted((ROOT / "tests" / "bench").glob("bench_*.py")):
-        print("bench: running {} ...".format(script.name), file=sys.stderr)
-        rows += run_bench(vm, script, args.heap)
-    rows += run_on_deployed(vm, args.heap)
-    text = table(rows)
-    print(text)
+    runs = []
+    for run in range(args.runs):
+        rows = []
+        for script in scripts:
+            print(
+                "bench: run {} of {}: {} ...".format(run + 1, args.runs, script.name),
+                file=sys.stderr,
+            )
+            rows += run_bench(vm, script, args.heap)
+        if any(script.stem == "bench_heap" for script in scripts):
+            rows += run_on_deployed(vm, args.heap)
+        runs.append(rows)
+    rows = combine(runs)
+    print(table(rows))
     if args.write_readme:
-        write_readme(text)
+        write_readme(rows)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ For each rule set: heap held by a freshly dealt game, heap allocated by a
 legal-move generation into a caller's buffer, by an apply+undo and by reading
 every card through the game's readers, history bytes per move, and the cost
 of dealing, generating legal moves, apply+undo, reading the position and the
-dead-position test, in empty-loop units measured in this run.
+dead-position test, in empty-loop units calibrated around each sample
+(benchlib: the median of 15 rounds, with its spread).
 """
 
 import gc
@@ -14,7 +15,15 @@ sys.path.append("lib")
 sys.path.append("tests/bench")
 sys.path.append("tests/vm")
 
-from benchlib import allocated, cost, held, loop_unit, report  # noqa: E402
+from benchlib import (  # noqa: E402
+    allocated,
+    held,
+    loop_unit_ns,
+    mean_of,
+    measure,
+    report,
+    report_cost,
+)
 from engine_api import read_all  # noqa: E402
 from playout import policy_move  # noqa: E402
 
@@ -49,19 +58,22 @@ def exhausted(number, rules, buffer):
     return game
 
 
-def legal_moves_costs(game, buffer, unit):
-    """Mean and worst legal-move generation cost over every position of ``game``'s history."""
-    costs = []
+def legal_moves_costs(game, buffer):
+    """Legal-move generation over every position of ``game``'s history: the
+    mean cost over the positions (a ``Measured``), the worst position's cost
+    and the mean number of moves."""
+    per_position = []
     moves = 0
     while True:
         moves += game.legal_moves(buffer)
-        costs.append(cost(lambda: game.legal_moves(buffer), 50, unit))
+        per_position.append(measure(lambda: game.legal_moves(buffer)))
         if game.undo() is None:
             break
-    return round(sum(costs) / len(costs)), round(max(costs)), moves / len(costs)
+    worst = max(m.value for m in per_position)
+    return mean_of(per_position), round(worst), moves / len(per_position)
 
 
-def bench_rules(rules, buffer, unit):
+def bench_rules(rules, buffer):
     name = RULE_NAMES[rules]
     fresh, _ = held(lambda: Game.new_deal(7, rules))
     report(name, "fresh_game_heap", fresh, "bytes", "held by a freshly dealt game (<= 1024)")
@@ -96,26 +108,22 @@ def bench_rules(rules, buffer, unit):
             len(long_game.history), moves
         ),
     )
-    deal_cost = round(cost(lambda: Game.new_deal(7, rules), 20, unit))
-    report(name, "deal_cost", deal_cost, "loops", "deal a new game (<= 20000)")
-    mean, worst, count = legal_moves_costs(midgame(7, rules, buffer), buffer, unit)
-    report(
+    deal_cost = measure(lambda: Game.new_deal(7, rules))
+    report_cost(name, "deal_cost", deal_cost, "deal a new game (<= 20000)")
+    mean, worst, count = legal_moves_costs(midgame(7, rules, buffer), buffer)
+    report_cost(
         name,
         "legal_moves_cost",
         mean,
-        "loops",
         "mean over a playout's positions, {:.1f} moves each; worst {} (<= 1500)".format(
             count, worst
         ),
     )
-    report(
-        name, "apply_undo_cost", round(cost(apply_undo, 500, unit)), "loops", "apply+undo (<= 300)"
-    )
-    report(
+    report_cost(name, "apply_undo_cost", measure(apply_undo), "apply+undo (<= 300)")
+    report_cost(
         name,
         "read_all_cost",
-        round(cost(lambda: read_all(game), 20, unit)),
-        "loops",
+        measure(lambda: read_all(game)),
         "every card left ({}) read through the readers, as a full redraw reads them".format(cards),
     )
     late = exhausted(7, rules, buffer)
@@ -124,11 +132,10 @@ def bench_rules(rules, buffer, unit):
         return next(dead_search(late, 300, buffer))  # run in one go: its one value is the verdict
 
     verdict = ("alive", "dead", "unknown")[dead_test()]
-    report(
+    report_cost(
         name,
         "dead_test_cost",
-        round(cost(dead_test, 3, unit)),
-        "loops",
+        measure(dead_test),
         "dead test, budget 300 positions, stock empty: {}".format(verdict),
     )
     gc.collect()
@@ -142,11 +149,11 @@ def bench_rules(rules, buffer, unit):
 
 
 def main():
-    unit = loop_unit()
-    report("engine", "loop_unit_ns", round(unit, 2), "ns", "one empty for-loop iteration, this VM")
+    note = "one empty for-loop iteration on this machine (its speed, not a cost)"
+    report_cost("engine", "loop_unit_ns", loop_unit_ns(), note, unit="ns", digits=1)
     buffer = bytearray(2 * MAX_MOVES)
     for rules in range(3):
-        bench_rules(rules, buffer, unit)
+        bench_rules(rules, buffer)
 
 
 main()

@@ -2,9 +2,21 @@
 
 Runs on the VM (and on CPython for a smoke run). A cost is reported as the
 time of the operation divided by the time of one iteration of an empty
-``for`` loop measured in the same run, so figures from this fast desktop VM
-carry over to a 120 MHz SAMD51 (about 3.5 us per empty iteration there,
-from CircuitPython's published pystone rate on a Metro M4).
+``for`` loop, so figures from this fast desktop VM carry over to a 120 MHz
+SAMD51 (about 3.5 us per empty iteration there, from CircuitPython's
+published pystone rate on a Metro M4).
+
+The machines this runs on are shared: their speed changes by half again
+within a second, and other programs take the CPU away for milliseconds at a
+time. So one loop unit taken at the start does not hold for what is timed
+later. Each sample of an operation (about 1 ms of calls) is instead timed
+between two short empty-loop batches and divided by the quicker of them:
+one ratio per round. Rounds in which the process lost the CPU (wall time
+beyond its CPU time) are left out. The figure is the median of ``ROUNDS``
+ratios (more while they disagree), reported with the lowest one and a
+spread, the width of the middle half of the rounds over the median (see
+``Measured``). Minima were tried first: they moved 25-50% from run to run
+here, where these medians moved under 20%.
 """
 
 import gc
@@ -18,6 +30,15 @@ SAMD51_US_PER_LOOP = 3.5
 
 def _now_ns():
     return time.monotonic_ns()
+
+
+# CPU time given to this process: time.process_time on CPython, time.clock
+# (in 1 ms steps) on CircuitPython's unix port.
+_process_time = getattr(time, "process_time", None) or time.clock
+
+
+def _cpu_ns():
+    return int(_process_time() * 1000000000)
 
 
 def add_game_paths(root):
@@ -35,30 +56,135 @@ def add_game_paths(root):
             sys.path.append(venv + "/" + python + "/site-packages")
 
 
-def loop_unit(n=200000):
-    """Nanoseconds per empty ``for`` iteration (best of three)."""
-    best = None
-    for _ in range(3):
+ROUNDS = 15  # calibrated rounds per figure
+UNIT_LOOPS = 20000  # empty iterations per calibration batch: about 1 ms on this VM
+SAMPLE_NS = 1000000  # a sample runs about as long as a calibration batch
+NOISY = 0.2  # a spread above this: the machine was busy, take more rounds
+MORE_ROUNDS = 3
+PREEMPTED_NS = 2000000  # off the CPU this long in a round: the round is left out
+MIN_ROUNDS = 5  # kept rounds needed for a figure (else all rounds count)
+
+
+def _unit_batch_ns():
+    """Nanoseconds per empty ``for`` iteration, over one batch of ``UNIT_LOOPS``."""
+    t0 = _now_ns()
+    for _ in range(UNIT_LOOPS):
+        pass
+    return (_now_ns() - t0) / UNIT_LOOPS
+
+
+class Measured:
+    """A figure from several rounds: ``value`` is their median, ``low`` the
+    lowest, ``spread`` (upper - lower quartile) / median, where the quartiles
+    leave out the lowest and the highest quarter of the rounds (``n // 4``
+    each), so one disturbed round does not widen it."""
+
+    def __init__(self, ratios):
+        self.ratios = ratios
+        ordered = sorted(ratios)
+        n = len(ordered)
+        middle = n // 2
+        if n % 2:
+            self.value = ordered[middle]
+        else:
+            self.value = (ordered[middle - 1] + ordered[middle]) / 2
+        self.low = ordered[0]
+        quarter = n // 4
+        self.spread = (ordered[n - 1 - quarter] - ordered[quarter]) / self.value
+
+    def per(self, count):
+        """The same rounds for one of ``count`` operations timed together."""
+        return Measured([ratio / count for ratio in self.ratios])
+
+
+def mean_of(measures):
+    """The mean of several figures (say one per position), rank by rank: each
+    one's sorted rounds are sampled at the same ranks and averaged, so the
+    result's median, lowest round and quartiles are the means of theirs."""
+    ranks = min(len(m.ratios) for m in measures)
+    ordered = [sorted(m.ratios) for m in measures]
+    averaged = []
+    for k in range(ranks):
+        total = 0
+        for rounds in ordered:
+            total += rounds[k * len(rounds) // ranks]
+        averaged.append(total / len(ordered))
+    return Measured(averaged)
+
+
+def undisturbed(rounds):
+    """The ratios of the ``rounds`` (ratio, off-CPU nanoseconds) during which
+    the process kept the CPU: all of them if fewer than ``MIN_ROUNDS`` did."""
+    kept = [ratio for ratio, off_cpu in rounds if off_cpu <= PREEMPTED_NS]
+    return kept if len(kept) >= MIN_ROUNDS else [ratio for ratio, _ in rounds]
+
+
+def measure_sample(sample_ns, rounds=ROUNDS):
+    """Cost in loop units of what ``sample_ns()`` times (it returns nanoseconds):
+    a ``Measured``. Each sample lies between two loop-unit batches and is
+    divided by the quicker of them (a batch that the system interrupted is
+    the slower one). A round during which the system ran something else for
+    more than ``PREEMPTED_NS`` (wall time beyond CPU time) is left out. Until
+    ``rounds`` rounds are kept and they spread no wider than ``NOISY``, more
+    are taken, up to ``MORE_ROUNDS`` times ``rounds``."""
+    taken_rounds = []
+    before = _unit_batch_ns()
+    while True:
+        for _ in range(rounds):
+            wall = _now_ns()
+            cpu = _cpu_ns()
+            taken = sample_ns()
+            after = _unit_batch_ns()
+            off_cpu = (_now_ns() - wall) - (_cpu_ns() - cpu)
+            taken_rounds.append((taken / min(before, after), off_cpu))
+            before = after
+        kept = undisturbed(taken_rounds)
+        measured = Measured(kept)
+        if len(kept) >= rounds and measured.spread <= NOISY:
+            return measured
+        if len(taken_rounds) >= MORE_ROUNDS * rounds:
+            return measured
+
+
+def batch(fn, repeat=None):
+    """A sample for ``measure_sample``: nanoseconds per ``fn()`` call, over
+    ``repeat`` calls; by default as many as fill ``SAMPLE_NS`` (one call
+    timed first). Batches keep the clock's own cost out of short calls."""
+    if repeat is None:
         t0 = _now_ns()
-        for _ in range(n):
-            pass
-        t = (_now_ns() - t0) / n
-        if best is None or t < best:
-            best = t
-    return best
+        fn()
+        repeat = max(1, SAMPLE_NS // max(1, _now_ns() - t0))
 
-
-def cost(fn, repeat, unit_ns):
-    """Cost of one ``fn()`` call in loop units (best of three batches)."""
-    best = None
-    for _ in range(3):
+    def sample_ns():
         t0 = _now_ns()
         for _ in range(repeat):
             fn()
-        t = (_now_ns() - t0) / repeat
-        if best is None or t < best:
-            best = t
-    return best / unit_ns
+        return (_now_ns() - t0) / repeat
+
+    return sample_ns
+
+
+def measure(fn, repeat=None, rounds=ROUNDS):
+    """Cost of one ``fn()`` call in loop units: a ``Measured`` (``repeat``: see ``batch``)."""
+    return measure_sample(batch(fn, repeat), rounds)
+
+
+def loop_unit_ns(rounds=ROUNDS):
+    """This machine's nanoseconds per empty iteration, over ``rounds`` batches:
+    a ``Measured`` (its speed, not a cost: it moves with the machine's load)."""
+    return Measured([_unit_batch_ns() for _ in range(rounds)])
+
+
+# The single-number forms bench_ui.py still calls; both take their figures
+# from the calibrated rounds above, and ``unit_ns`` is no longer used.
+def loop_unit():
+    """Nanoseconds per empty ``for`` iteration (median of calibration batches)."""
+    return loop_unit_ns().value
+
+
+def cost(fn, repeat, unit_ns=None):
+    """Cost of one ``fn()`` call in loop units (``measure(fn, repeat).value``)."""
+    return measure(fn, repeat).value
 
 
 def allocated(fn):
@@ -82,8 +208,25 @@ def held(make):
     return after - before, kept
 
 
-def report(bench, metric, value, unit, note=""):
-    """One result line: JSON that ``tools/bench.py`` collects into a table."""
-    print(
-        json.dumps({"bench": bench, "metric": metric, "value": value, "unit": unit, "note": note})
+def report(bench, metric, value, unit, note="", low=None, spread=None):
+    """One result line: JSON that ``tools/bench.py`` collects into a table.
+    A timed figure also carries its ``spread``, and a cost its lowest round
+    (``min``); a ratio of two costs may give a spread alone."""
+    row = {"bench": bench, "metric": metric, "value": value, "unit": unit, "note": note}
+    if low is not None:
+        row["min"] = low
+    if spread is not None:
+        row["spread"] = round(spread, 3)
+    print(json.dumps(row))
+
+
+def report_cost(bench, metric, measured, note, unit="loops", digits=0):
+    """Report a ``Measured``: its median and lowest round rounded to ``digits``
+    decimals, and its spread."""
+
+    def rounded(x):
+        return round(x, digits) if digits else round(x)
+
+    report(
+        bench, metric, rounded(measured.value), unit, note, rounded(measured.low), measured.spread
     )
