@@ -57,7 +57,8 @@ def main(argv):
     _add_paths(_folder())
     options = {}
     if argv:
-        import options as reader
+        # desktop and VM only: imported by name, so deploy leaves it off a board
+        reader = __import__("options")
 
         try:
             options = reader.parse(argv)

@@ -10,8 +10,8 @@ import struct
 from pathlib import Path
 
 from british_square import sheet
-from british_square.engine import COLUMN_CAPACITY, DOWN, UP
-from british_square.layout import Layout
+from british_square.engine import DOWN, UP
+from british_square.layout import MARK_CELLS, STRIP_ROW, Layout
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,17 +123,15 @@ def expected_screen(game, sprites=None):
     layout = Layout(game.columns)
     out = Expected()
     for c in range(game.columns):
-        h = game.height[c]
+        h = game.column_height(c)
         name = "column {}".format(c)
         if not h:
             out.paint(sprites.card_tile(sheet.TILE_EMPTY), layout.pile_x[c], layout.pile_y[c], name)
         elif layout.british:
             rows = layout.shown_rows(h)
             for row in range(rows):
-                k = layout.shown_card(row, h, game.base[c])
-                tile = (
-                    sheet.TILE_GAP if k == GAP else FIRST_CARD + game.cells[c * COLUMN_CAPACITY + k]
-                )
+                k = layout.shown_card(row, h, game.base_count(c))
+                tile = sheet.TILE_GAP if k == GAP else FIRST_CARD + game.card(c, k)
                 rows_shown = sprites.card_tile(tile)
                 if row < rows - 1:  # covered: only its top strip shows
                     rows_shown = rows_shown[: sheet.TOP_H]
@@ -148,15 +146,16 @@ def expected_screen(game, sprites=None):
         if not layout.british and h:
             glyphs += [sheet.SMALL_NONE, h // 10 if h >= 10 else sheet.SMALL_NONE, h % 10]
         for k, glyph in enumerate(glyphs):
-            x = layout.strip_x[c] + k * sheet.SMALL_W
-            out.paint(sprites.small(glyph), x, layout.strip_y[c], name + " strip")
+            row, cell = divmod(layout.strip_cell(c, k), STRIP_ROW)
+            x = layout.strip_x[row] + cell * sheet.SMALL_W
+            out.paint(sprites.small(glyph), x, layout.strip_y[row], name + " strip")
     stock = sheet.TILE_BACK if game.stock_count else sheet.TILE_EMPTY
     out.paint(sprites.card_tile(stock), layout.stock_x, layout.stock_y, "stock")
     n = game.waste_count
     if n > 1:
-        under = sprites.card_tile(FIRST_CARD + game.waste[n - 2])
+        under = sprites.card_tile(FIRST_CARD + game.waste_card(1))
         out.paint(under, layout.waste_under_x, layout.waste_y, "waste")
-    top = FIRST_CARD + game.waste[n - 1] if n else sheet.TILE_EMPTY
+    top = FIRST_CARD + game.waste_card(0) if n else sheet.TILE_EMPTY
     out.paint(sprites.card_tile(top), layout.waste_x, layout.waste_y, "waste")
     for suit in range(4):
         f = game.foundations[suit]
@@ -171,7 +170,9 @@ def expected_screen(game, sprites=None):
         if f:
             marks = {13: sheet.SMALL_KING, 26: sheet.SMALL_DONE}
             mark = marks.get(f, sheet.SMALL_UP if f < 13 else sheet.SMALL_DOWN)
-        out.paint(sprites.small(mark), layout.mark_x[suit], layout.mark_y[suit], name + " mark")
+        row, cell = divmod(layout.mark_cell(suit), MARK_CELLS)
+        x = layout.mark_x + cell * sheet.SMALL_W
+        out.paint(sprites.small(mark), x, layout.mark_y[row], name + " mark")
     return out
 
 

@@ -7,10 +7,11 @@ for a card going home, A on the stock to deal, A on an empty column to fill
 it from the stock).
 """
 
+from test_words import body
+
 from british_square.controls import ACTION_NAMES
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game
+from british_square.engine import FOUNDATION, STOCK, WASTE, Game, IllegalMoveError, move_text
 from british_square.layout import Layout
-from british_square.texts import MENU_ITEMS
 
 
 def route(layout, start, goal):
@@ -64,7 +65,7 @@ class ScriptWriter:
         """Press the keys that play the legal move ``m``."""
         game, layout = self.game, self.layout
         if not game.is_legal(m):
-            raise ValueError("illegal move {:04x}".format(m))
+            raise IllegalMoveError("illegal move {!r}".format(move_text(m)))
         source, target = m >> 8, m & 0xFF
         if source == STOCK:
             self.go(layout.stock_stop if target == WASTE else target)
@@ -98,8 +99,8 @@ class ScriptWriter:
             last = m
 
     def menu(self, item):
-        """Open the menu and choose ``item`` (its text in ``texts.MENU_ITEMS``)."""
-        row = MENU_ITEMS.index(item)
+        """Open the menu and choose ``item`` (its line in words.txt's "menu")."""
+        row = [line.split("{")[0] for line in body("menu")].index(item)
         self.press("start", *(["down"] * row), "a")
 
     def abandon(self):

@@ -10,7 +10,7 @@ import sys
 import pytest
 from conftest import HW
 
-from british_square import screens, texts
+from british_square import screens
 from british_square.app import OVER, PLAYING, STUCK, WON, App
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, A, B
 from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
@@ -19,6 +19,9 @@ from british_square.textgrid import FIRST_CHAR
 
 sys.path.insert(0, str(HW))
 import desktop  # noqa: E402
+from test_words import body  # noqa: E402
+
+MENU = [line.split("{")[0] for line in body("menu")]
 
 
 class FakeDisplay:
@@ -90,8 +93,8 @@ def page_text(app):
 
 
 def menu_choose(app, item):
-    """From the cards: Start, down to ``item`` (its text in texts.MENU_ITEMS), A."""
-    press(app, START, *[DOWN] * texts.MENU_ITEMS.index(item), A)
+    """From the cards: Start, down to ``item`` (its line in words.txt's "menu"), A."""
+    press(app, START, *[DOWN] * MENU.index(item), A)
 
 
 # ---------------------------------------------------------------- screens
@@ -105,50 +108,29 @@ def test_title_then_the_cards(make_app):
 
 
 def test_help_says_what_fills_a_space_in_each_rule_set(make_app):
+    space = (body("help_keys")[-1], body("help_keys_union")[-1])
+    gap, count = body("help_marks")[5], body("help_marks_piles")[5].strip()
     for rules, line in ((BRITISH, 0), (AMERICAN, 0), (UNION, 1)):
         app = make_app(Game.new_deal(3, rules))
         press(app, A)
         menu_choose(app, "Help")
         assert app.screens.current == screens.HELP
-        assert texts.HELP_SPACE[line] in page_text(app)
-        assert texts.HELP_SPACE[1 - line] not in page_text(app)
+        assert space[line] in page_text(app)
+        assert space[1 - line] not in page_text(app)
         press(app, RIGHT)  # the marks: a gap in British columns, counts on piles
         marks = page_text(app)
-        assert (texts.HELP_GAP in marks) == (rules == BRITISH)
-        assert (texts.HELP_COUNT in marks) == (rules != BRITISH)
-        assert texts.HELP_HOME in marks
+        assert (gap in marks) == (rules == BRITISH)
+        assert (count in marks) == (rules != BRITISH)
+        assert "Home: A up to K, K to A" in marks
 
 
 def test_the_menu_scrolls_to_its_last_row(make_app):
     app = make_app(Game.new_deal(3))
     press(app, A, START, UP)  # up from the first row: the last
-    assert app.screens.row == len(texts.MENU_ITEMS) - 1
+    assert app.screens.row == len(MENU) - 1
     assert "End game" in page_text(app)
     press(app, DOWN)
     assert app.screens.row == 0 and "Back to game" in page_text(app)
-
-
-def test_every_text_line_fits_the_screen():
-    from british_square.layout import PANEL_COLUMNS, TEXT_COLUMNS
-
-    lines = []
-    for name, value in vars(texts).items():
-        if name.startswith("__"):
-            continue
-        if isinstance(value, str):
-            lines += value.split("\n")
-        elif isinstance(value, tuple):
-            for item in value:
-                for part in item if isinstance(item, tuple) else (item,):
-                    if isinstance(part, str):
-                        lines += part.split("\n")
-    assert lines and all(
-        len(line.format(99999, 99999, "American")) <= TEXT_COLUMNS for line in lines
-    )
-    for notice in texts.PANEL_NOTICES[1:]:
-        assert all(len(line) <= PANEL_COLUMNS for line in notice.split("\n"))
-    for item in texts.MENU_ITEMS:  # written from column 3, with "American" or "off" after
-        assert 3 + len(item) + len("American") <= TEXT_COLUMNS - 2  # clear of the scroll marks
 
 
 # ---------------------------------------------- a game is never lost by one press
@@ -167,7 +149,7 @@ def test_leaving_a_game_with_moves_asks_first(make_app, item):
     before = position_text(app.game)
     menu_choose(app, item)
     assert app.screens.current == screens.CONFIRM
-    assert texts.CONFIRM_TITLE[0] in page_text(app)
+    assert "Abandon this game?" in page_text(app)
     press(app, B)  # no: back to the menu, the game as it was
     assert app.screens.current == screens.MENU and position_text(app.game) == before
     press(app, A)
@@ -218,7 +200,7 @@ def test_end_game_scores_the_game_as_it_stands(make_app):
     press(app, A)
     app.play(move(1, FOUNDATION))
     menu_choose(app, "End game")
-    assert app.screens.current == screens.CONFIRM and texts.CONFIRM_TITLE[1] in page_text(app)
+    assert app.screens.current == screens.CONFIRM and "End this game?" in page_text(app)
     press(app, A)
     assert app.outcome == OVER and app.screens.current == screens.OVER
     assert "Cards home: 1 of 104" in page_text(app)
@@ -238,7 +220,7 @@ def test_deal_numbers_outside_the_range_are_refused(make_app):
     press(app, LEFT, LEFT, LEFT, LEFT, UP, UP, UP, UP, UP, UP)  # 91999
     assert app.screens.number == 91999
     press(app, A)
-    assert app.screens.current == screens.DEAL and texts.DEAL_REFUSED in page_text(app)
+    assert app.screens.current == screens.DEAL and "Only deals 1 to 31999" in page_text(app)
     assert app.game.deal_number == 31999
     press(app, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN)  # 01999
     press(app, A)

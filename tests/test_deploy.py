@@ -1066,7 +1066,6 @@ def test_a_board_tree_is_built_into_a_folder_with_extra_adapters(game, compiler,
         deploy_plan.build_board_tree("pygamer", tmp_path / "bad", source=game, adapters=("vm",))
 
 
-@pytest.mark.xfail(strict=True, reason="vectorio removed on main")
 @pytest.mark.parametrize("board", deploy_shared.SUPPORTED_BOARDS)
 def test_the_real_tree_imports_only_modules_the_board_has(board):
     closure = board_imports.import_closure(ROOT, board)

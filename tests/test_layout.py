@@ -7,10 +7,14 @@ from british_square import sheet
 from british_square.engine import STOCK
 from british_square.layout import (
     BRITISH_ROWS,
+    FOUNDATION_PITCH,
     GAP,
+    MARK_CELLS,
     OVERLAP_STEP,
+    PITCH,
     SCREEN_H,
     SCREEN_W,
+    STRIP_CELLS,
     Layout,
 )
 from british_square.sheet import CARD_H, CARD_W
@@ -87,12 +91,24 @@ def test_everything_fits_on_the_screen_without_overlap(columns):
         boxes.append(
             ("foundation", layout.foundation_x[suit], layout.foundation_y[suit], CARD_W, CARD_H)
         )
-        boxes.append(
-            ("mark", layout.mark_x[suit], layout.mark_y[suit], sheet.SMALL_W, sheet.SMALL_H)
-        )
+        row, cell = divmod(layout.mark_cell(suit), MARK_CELLS)
+        x = layout.mark_x + cell * sheet.SMALL_W
+        boxes.append(("mark", x, layout.mark_y[row], sheet.SMALL_W, sheet.SMALL_H))
     for name, x, y, w, h in boxes:
         assert 0 <= x and x + w <= SCREEN_W and 0 <= y and y + h <= SCREEN_H, name
     for i, (a, ax, ay, aw, ah) in enumerate(boxes):
         for b, bx, by, bw, bh in boxes[i + 1 :]:
             apart = ax + aw <= bx or bx + bw <= ax or ay + ah <= by or by + bh <= ay
             assert apart, (a, b)
+
+
+def test_strips_and_marks_are_grids_of_whole_glyph_cells():
+    # a row of columns' strips is one grid, and so is a row of foundations'
+    # marks: their pitches must be whole numbers of small glyph cells
+    assert STRIP_CELLS * sheet.SMALL_W == PITCH
+    assert (MARK_CELLS - 1) * sheet.SMALL_W == FOUNDATION_PITCH
+    for columns in (4, 16):
+        layout = Layout(columns)
+        cells = {layout.strip_cell(c, k) for c in range(columns) for k in range(4)}
+        assert len(cells) == 4 * columns  # no two glyphs share a cell
+        assert len({layout.mark_cell(suit) for suit in range(4)}) == 4

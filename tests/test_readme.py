@@ -213,6 +213,12 @@ def check_show_stdin(command, match, tmp_path):
     assert succeeded(run(command)) == succeeded(run(same))
 
 
+def check_cli_help(command, match, tmp_path):
+    """Prints the usage of every subcommand and exits 0."""
+    out = succeeded(run(command))
+    assert all(word in out for word in ("deal", "moves", "play", "show"))
+
+
 CLI = r"python3 -m british_square"
 DEAL = r'"\$\(python3 -m british_square deal (?P<deal>\d+)\)"'
 EXAMPLES = (
@@ -224,6 +230,7 @@ EXAMPLES = (
     ),
     (r'make deploy(?: ARGS="(?P<args>[^"]*)")?', check_deploy),
     (r"(?:\.venv/bin/python )?tools/deploy\.py(?P<args>(?: --?[\w-]+)*)", check_deploy),
+    (CLI + r" --help", check_cli_help),
     (CLI + r" deal (?P<deal>\d+)", check_deal),
     (CLI + r" deal (?P<deal>\d+) --rules (?P<rules>\w+) --json", check_deal_json),
     (CLI + r" moves " + DEAL, check_moves),
@@ -232,13 +239,9 @@ EXAMPLES = (
     (CLI + r" deal (?P<deal>\d+) --json \| " + CLI + r" show -", check_show_stdin),
 )
 
-# README examples known to be wrong today, fixed on another branch: strict,
-# so that this test fails (and this entry must go) once they work.
-KNOWN_FALSE = {
-    'python3 -m british_square play "$(python3 -m british_square deal 17)" SW Wa aF': (
-        "deal 17 puts AH on the waste after SW: Wa is illegal (fixed on another branch)"
-    ),
-}
+# README examples known to be wrong today: strict, so that this test fails
+# (and the entry must go) once they work.
+KNOWN_FALSE = {}
 
 
 def handlers(command):

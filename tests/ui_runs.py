@@ -1,9 +1,12 @@
-"""Running code.py headless on the desktop and under the VM, for the UI tests."""
+"""Running code.py headless on the desktop and under the VM, for the UI tests.
 
-import importlib.util
+The VM runs the game from a board tree built by the deploy code
+(``deploy_plan.build_board_tree``): the files a PyGamer gets, plus the VM
+adapter and the options reader, which no board needs.
+"""
+
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,8 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 CODE = ROOT / "code.py"
 LIB = ROOT / "lib"
 HW = ROOT / "hw"
-# the Adafruit libraries the game imports on a board (requirements-device.txt)
-DEVICE_LIBS = ("adafruit_ticks",)
+sys.path.insert(0, str(ROOT / "tools"))
+import deploy_plan  # noqa: E402
+
+VM_ADAPTERS = ("vm", "options")
 
 
 def session_writer():
@@ -39,8 +44,15 @@ def session_writer():
 
 
 def position_line(output):
-    """The ``position:`` line an adapter prints at the end."""
+    """The ``position:`` line code.py prints at the end."""
     found = re.search(r"^position: (.*)$", output, re.M)
+    assert found, output
+    return found.group(1)
+
+
+def reported(output, name):
+    """A ``name: value`` line the VM adapter prints at the end."""
+    found = re.search(r"^{}: (.*)$".format(name), output, re.M)
     assert found, output
     return found.group(1)
 
@@ -67,44 +79,8 @@ def run_desktop(args, timeout=180):
     return result
 
 
-def device_libs(folder, mpy_cross=None):
-    """Copy (or compile, with ``mpy_cross``) the Adafruit libraries into ``folder``."""
-    folder = Path(folder)
-    for name in DEVICE_LIBS:
-        spec = importlib.util.find_spec(name)
-        source = Path(spec.origin)
-        if source.name == "__init__.py":
-            files = [
-                (p, Path(name) / p.relative_to(source.parent)) for p in source.parent.glob("*.py")
-            ]
-        else:
-            files = [(source, Path(source.name))]
-        for path, relative in files:
-            target = folder / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if mpy_cross:
-                compile_mpy(mpy_cross, path, target.with_suffix(".mpy"))
-            else:
-                shutil.copy(path, target)
-    return folder
-
-
-def compile_mpy(mpy_cross, source, target):
-    subprocess.run([mpy_cross, "-o", str(target), str(source)], check=True, capture_output=True)
-
-
-def mpy_tree(folder, mpy_cross):
-    """The game as a board would hold it: .mpy modules, the sprite sheet, .py code.py."""
-    folder = Path(folder)
-    package = folder / "lib" / "british_square"
-    package.mkdir(parents=True)
-    for source in (LIB / "british_square").glob("*.py"):
-        if source.stem != "__main__":  # the desktop command
-            compile_mpy(mpy_cross, source, package / (source.stem + ".mpy"))
-    shutil.copy(LIB / "british_square" / "cards.bmp", package)
-    (folder / "hw").mkdir()
-    for source in HW.glob("*.py"):
-        compile_mpy(mpy_cross, source, folder / "hw" / (source.stem + ".mpy"))
-    device_libs(folder / "lib", mpy_cross)
-    shutil.copy(CODE, folder / "code.py")
-    return folder
+def board_tree(folder, mpy_cross=None):
+    """The game as a PyGamer would hold it (``.mpy`` modules when ``mpy_cross``
+    is given, else ``.py``), with what the VM needs to drive it."""
+    deploy_plan.build_board_tree("pygamer", folder, mpy_cross=mpy_cross, adapters=VM_ADAPTERS)
+    return Path(folder)

@@ -19,6 +19,7 @@ from british_square.engine import (
     STOCK,
     WASTE,
     Game,
+    IllegalMoveError,
     move,
 )
 from british_square.layout import NO_STOP, Layout
@@ -27,6 +28,7 @@ from british_square.screens import Screens
 from british_square.search import DeadSearch
 from british_square.sheet import REFUSED, SELECTED, TARGET
 from british_square.view import NORMAL, View
+from british_square.words import Words
 
 FLASH_MS = const(180)  # a refused drop shows red this long
 # Once the stock is out, the dead test looks at up to DEAD_BUDGET positions
@@ -47,7 +49,8 @@ class App:
     """One player session on one display, driven by actions."""
 
     def __init__(self, display, actions, ticks_ms, game=None, autoplay=False, font=None):
-        self.view = View(display, font)
+        self.words = Words()
+        self.view = View(display, self.words, font)
         self.scene = self.view.scene
         self.actions = actions
         self.ticks_ms = ticks_ms
@@ -214,7 +217,7 @@ class App:
             self.try_move(move(STOCK, WASTE), stop)
         elif pile == FOUNDATION:
             self.refuse(stop)
-        elif pile < STOCK and not game.height[pile]:
+        elif pile < STOCK and not game.column_height(pile):
             self.try_move(move(STOCK, pile), stop)
         else:
             self.pick_up(stop)
@@ -258,15 +261,16 @@ class App:
             self.scene.clear_looks()
 
     def try_move(self, m, stop):
-        if self.game.is_legal(m):
+        """Play ``m`` if the engine allows it, else flash ``stop``: that did nothing."""
+        try:
             self.play(m)
-        else:
+        except IllegalMoveError:
             self.refuse(stop)
 
     def play(self, m):
-        """Play the legal move ``m`` and show its effects."""
+        """Play ``m`` (``IllegalMoveError`` if it is not legal here) and show its effects."""
+        self.game.play(m)
         self.cancel()
-        self.game.push(m)
         self.changed(m)
         if self.autoplay:
             self.auto_play()

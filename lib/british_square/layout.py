@@ -8,7 +8,7 @@ foundations; ``neighbour(stop, direction)`` is precomputed once per layout.
 
 from british_square.cards import const
 from british_square.engine import FOUNDATION, STOCK, WASTE
-from british_square.sheet import CARD_H, CARD_W, SMALL_W
+from british_square.sheet import CARD_H, CARD_W
 
 SCREEN_W = const(160)
 SCREEN_H = const(128)
@@ -19,15 +19,18 @@ DOWN = const(1)
 LEFT = const(2)
 RIGHT = const(3)
 
-PITCH = const(24)  # column to column
+PITCH = const(25)  # column to column: five small glyph cells, so a row's strips are one grid
+STRIP_CELLS = const(5)  # small glyph cells a column's strip spans: arrow, gap, two digits, gap
+STRIP_ROW = const(4 * STRIP_CELLS)  # cells of a row's strip grid
 BRITISH_TOP = const(7)  # first card row under the direction strip
 OVERLAP_STEP = const(9)  # rows of an overlapped card that show: its rank and suit
 # Cards of a British column drawn at most: 11 fit in 128 rows at OVERLAP_STEP.
 # A taller column leaves out the middle of its built run (see ``shown_card``).
 BRITISH_ROWS = const(11)
 GAP = const(254)  # ``shown_card``: this row stands for the cards left out
-PANEL_X = const(97)  # stock, waste, foundations and text on the right
-FOUNDATION_PITCH = const(29)  # room for a mark beside each foundation
+PANEL_X = const(100)  # stock, waste, foundations and text on the right
+FOUNDATION_PITCH = const(30)  # room for a mark beside each foundation; six glyph cells
+MARK_CELLS = const(7)  # a row of two foundations' marks, cells 0 and 6
 TEXT_Y = const(80)  # first text line of the panel
 TEXT_LINE = const(12)  # the built-in font's line height
 PANEL_COLUMNS = const(10)  # characters on a panel line
@@ -76,34 +79,40 @@ class Layout:
         self.stock_stop = columns
         self.waste_stop = columns + 1
         self.foundation_stop = columns + 2  # one per suit from here
-        # top-left of each column's first card, and of its small info strip
+        # top-left of each column's first card
         self.pile_x = bytearray(columns)
         self.pile_y = bytearray(columns)
-        self.strip_x = bytearray(columns)
-        self.strip_y = bytearray(columns)
         for c in range(columns):
             if self.british:
                 self.pile_x[c] = 2 + PITCH * c
                 self.pile_y[c] = BRITISH_TOP
-                self.strip_x[c] = self.pile_x[c] + 7  # the arrow centred above
-                self.strip_y[c] = 0
             else:
                 self.pile_x[c] = 2 + PITCH * (c % 4)
                 self.pile_y[c] = 1 + 32 * (c // 4)
-                self.strip_x[c] = self.pile_x[c]
-                self.strip_y[c] = self.pile_y[c] + CARD_H + 1
+        # the small strips: one grid of glyph cells per row of columns, the
+        # direction (and on 16 piles the count) of each column in its cells
+        self.strip_rows = 1 if self.british else 4
+        self.strip_x = bytearray(self.strip_rows)
+        self.strip_y = bytearray(self.strip_rows)
+        for row in range(self.strip_rows):
+            if self.british:  # the arrow centred above each column
+                self.strip_x[row], self.strip_y[row] = self.pile_x[0] + 7, 0
+            else:  # under each pile
+                self.strip_x[row] = self.pile_x[0]
+                self.strip_y[row] = self.pile_y[4 * row] + CARD_H + 1
         self.stock_x, self.stock_y = PANEL_X, 1
         self.waste_under_x = PANEL_X + 21  # the card under the top one peeks out
-        self.waste_x, self.waste_y = PANEL_X + 29, 1
+        self.waste_x, self.waste_y = PANEL_X + FOUNDATION_PITCH, 1
         self.foundation_x = bytearray(4)
         self.foundation_y = bytearray(4)
-        self.mark_x = bytearray(4)  # the way each foundation goes next, beside it
-        self.mark_y = bytearray(4)
         for suit in range(4):
             self.foundation_x[suit] = PANEL_X + FOUNDATION_PITCH * (suit % 2)
             self.foundation_y[suit] = 27 + 26 * (suit // 2)
-            self.mark_x[suit] = self.foundation_x[suit] + CARD_W + 2
-            self.mark_y[suit] = self.foundation_y[suit] + 9
+        # the way each foundation goes next, beside it: a grid per row of two
+        self.mark_x = PANEL_X + CARD_W + 2
+        self.mark_y = bytearray(2)
+        for row in range(2):
+            self.mark_y[row] = self.foundation_y[2 * row] + 9
         self.text_x = PANEL_X
         self.neighbours = bytearray(self.stops * 4)
         self._link_stops()
@@ -136,9 +145,18 @@ class Layout:
         """Top pixel row of card row ``row`` of ``column``."""
         return self.pile_y[column] + (OVERLAP_STEP * row if self.british else 0)
 
-    def strip_glyph_x(self, column, k):
-        """Left edge of small glyph ``k`` of a column's strip."""
-        return self.strip_x[column] + SMALL_W * k
+    def strip_cell(self, column, k):
+        """Where small glyph ``k`` of ``column``'s strip goes, counting cells
+        through the row grids (``STRIP_ROW`` cells a row; an int, so that
+        asking allocates nothing)."""
+        if self.british:
+            return STRIP_CELLS * column + k
+        return STRIP_ROW * (column // 4) + STRIP_CELLS * (column % 4) + k
+
+    def mark_cell(self, suit):
+        """Where the mark beside the foundation of ``suit`` goes, counting cells
+        through the two row grids (``MARK_CELLS`` a row)."""
+        return MARK_CELLS * (suit // 2) + (MARK_CELLS - 1) * (suit % 2)
 
     def stop_pile(self, stop):
         """The engine pile a stop stands for: a column, ``STOCK``, ``WASTE`` or ``FOUNDATION``."""

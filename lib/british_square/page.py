@@ -21,6 +21,7 @@ from british_square.layout import (
     TEXT_COLUMNS,
     TEXT_LINE,
     TITLE_Y,
+    centred_x,
 )
 from british_square.sheet import CARD_H, CARD_W
 from british_square.textgrid import TextGrid
@@ -105,6 +106,13 @@ class TextPage:
         self.footer.clear()
         self.footer.set_colour(sheet.TEXT_GREY)
         self.dirty = True
+
+    def big_line(self, index, buffer, size):
+        """Large line ``index`` (0 or 1): the first ``size`` bytes of ``buffer``,
+        centred across the screen at its scale, at the height it was moved to."""
+        big = self.big[index]
+        big.put_line(0, buffer, size)
+        big.group.x = centred_x(size, big.group.scale)
 
     def show_bar(self, row):
         """The bar behind body row ``row``."""

@@ -12,14 +12,16 @@ just those areas (deshipu's ``stage`` does the same).
 
 import displayio
 
-from british_square import sheet, texts
+from british_square import sheet
 from british_square.cards import NO_CARD, const
-from british_square.engine import COLUMN_CAPACITY, DOWN, FOUNDATION, STOCK, UP, WASTE
+from british_square.engine import DOWN, FOUNDATION, STOCK, UP, WASTE
 from british_square.layout import (
     BRITISH_ROWS,
     GAP,
+    MARK_CELLS,
     PANEL_COLUMNS,
     PANEL_ROWS,
+    STRIP_ROW,
     TEXT_Y,
 )
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
@@ -27,7 +29,6 @@ from british_square.textgrid import TextGrid
 
 HIDDEN = const(255)
 NORMAL = const(0)
-STRIP = const(4)  # small tiles under (or above) a column: arrow, gap, two digits
 MAX_COLUMNS = const(16)
 MAX_STOPS = const(MAX_COLUMNS + 6)
 # Card sprites: the top card of each column or pile, then the panel's cards.
@@ -41,14 +42,19 @@ COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
 NOTICE_NONE = const(0)
 NOTICE_STUCK = const(1)  # no card can go home any more
 NOTICE_OVER = const(2)  # the player ended the game
+_HOME_ROW = b"\x01\x02\x02"  # the row of the cards home, by notice
+# Texts of words.txt, by their place in it (tests/test_words.py checks the names).
+_W_RULE_NAMES = const(0)
+_W_PANEL = const(1)  # then the notices: panel_stuck, panel_over
 
 
 class PlayScene:
     """The cards, the panel's numbers and the cursor, for any layout."""
 
-    def __init__(self, sheet_bitmap, palettes, font):
+    def __init__(self, sheet_bitmap, palettes, font, words):
         self.sheet = sheet_bitmap
         self.palettes = palettes
+        self.words = words
         self.layout = None
         self.dirty = True
         self.group = displayio.Group()
@@ -77,18 +83,19 @@ class PlayScene:
         self.slot_y = bytearray(SLOTS)
         self.slot_tile = bytearray(SLOTS)
         self.slot_look = bytearray(SLOTS)
-        # the direction (and, for 16 piles, the count) under or above each column
+        # the direction (and, for 16 piles, the count) under or above each
+        # column: a grid of small glyphs for each row of columns
         self.strips = []
-        self.strip_tile = bytearray(STRIP * MAX_COLUMNS)
-        for _ in range(MAX_COLUMNS):
-            strip = self._small_grid(STRIP)
+        self.strip_tile = bytearray(4 * STRIP_ROW)
+        for _ in range(4):
+            strip = self._small_grid(STRIP_ROW)
             self.strips.append(strip)
             self.group.append(strip)
-        # the way each foundation goes next: up, down or complete
+        # the way each foundation goes next, beside it: a grid for each row of two
         self.marks = []
-        self.mark_glyph = bytearray(4)
-        for _ in range(4):
-            mark = self._small_grid(1)
+        self.mark_tile = bytearray(2 * MARK_CELLS)
+        for _ in range(2):
+            mark = self._small_grid(MARK_CELLS)
             self.marks.append(mark)
             self.group.append(mark)
         self.numbers = TextGrid(font, PANEL_COLUMNS, PANEL_ROWS, 0, TEXT_Y, sheet.TEXT_WHITE)
@@ -153,19 +160,22 @@ class PlayScene:
             grid.y = layout.pile_y[c]
             for row in range(COVERED):
                 self._put_covered(c, row, sheet.TOP_BLANK)
-        for c in range(MAX_COLUMNS):
-            strip = self.strips[c]
-            strip.hidden = c >= layout.columns
-            if c < layout.columns:
-                strip.x = layout.strip_x[c]
-                strip.y = layout.strip_y[c]
-            for k in range(STRIP):
-                self._put_strip(c, k, sheet.SMALL_NONE)
-        for suit in range(4):
-            mark = self.marks[suit]
-            mark.x = layout.mark_x[suit]
-            mark.y = layout.mark_y[suit]
-            self._put_mark(suit, sheet.SMALL_NONE)
+        for row in range(4):
+            strip = self.strips[row]
+            strip.hidden = row >= layout.strip_rows
+            if not strip.hidden:
+                strip.x = layout.strip_x[row]
+                strip.y = layout.strip_y[row]
+            for cell in range(STRIP_ROW):
+                index = STRIP_ROW * row + cell
+                self._put_small(self.strips, self.strip_tile, STRIP_ROW, index, sheet.SMALL_NONE)
+        for row in range(2):
+            mark = self.marks[row]
+            mark.x = layout.mark_x
+            mark.y = layout.mark_y[row]
+            for cell in range(MARK_CELLS):
+                index = MARK_CELLS * row + cell
+                self._put_small(self.marks, self.mark_tile, MARK_CELLS, index, sheet.SMALL_NONE)
         self.numbers.move(layout.text_x, TEXT_Y)
         for i in range(len(self.shown_numbers)):
             self.shown_numbers[i] = -1
@@ -221,18 +231,21 @@ class PlayScene:
             self.covered_tile[i] = tile
             self.dirty = True
 
-    def _put_strip(self, column, k, glyph):
-        i = STRIP * column + k
-        if self.strip_tile[i] != glyph:
-            self.strips[column][k] = sheet.small_tile(glyph)
-            self.strip_tile[i] = glyph
+    def _put_small(self, grids, shown, width, index, glyph):
+        """Small glyph ``glyph`` in cell ``index`` of ``grids`` (strips or marks,
+        ``width`` cells a row), whose glyphs on show ``shown`` keeps."""
+        if shown[index] != glyph:
+            grids[index // width][index % width] = sheet.small_tile(glyph)
+            shown[index] = glyph
             self.dirty = True
 
+    def _put_strip(self, column, k, glyph):
+        index = self.layout.strip_cell(column, k)
+        self._put_small(self.strips, self.strip_tile, STRIP_ROW, index, glyph)
+
     def _put_mark(self, suit, glyph):
-        if self.mark_glyph[suit] != glyph:
-            self.marks[suit][0] = sheet.small_tile(glyph)
-            self.mark_glyph[suit] = glyph
-            self.dirty = True
+        index = self.layout.mark_cell(suit)
+        self._put_small(self.marks, self.mark_tile, MARK_CELLS, index, glyph)
 
     def show_game(self, game, notice=NOTICE_NONE):
         """Show every pile and number of ``game`` (a new deal, a restart)."""
@@ -251,10 +264,10 @@ class PlayScene:
             tile = sheet.TILE_BACK if game.stock_count else sheet.TILE_EMPTY
             self._put(STOCK_SLOT, tile, self.looks[layout.stock_stop])
         elif pile == WASTE:
-            n = game.waste_count
-            under = FIRST_CARD + game.waste[n - 2] if n > 1 else HIDDEN
-            self._put(WASTE_UNDER_SLOT, under)
-            top = FIRST_CARD + game.waste[n - 1] if n else sheet.TILE_EMPTY
+            under = game.waste_card(1)
+            self._put(WASTE_UNDER_SLOT, HIDDEN if under == NO_CARD else FIRST_CARD + under)
+            top = game.waste_card(0)
+            top = sheet.TILE_EMPTY if top == NO_CARD else FIRST_CARD + top
             self._put(WASTE_SLOT, top, self.looks[layout.waste_stop])
         elif pile == FOUNDATION:
             for suit in range(4):
@@ -279,20 +292,19 @@ class PlayScene:
 
     def _show_column(self, game, c):
         layout = self.layout
-        h = game.height[c]
+        h = game.column_height(c)
         look = self.looks[c]
         if not layout.british:
             tile = FIRST_CARD + game.top(c) if h else sheet.TILE_EMPTY
             self._put(c, tile, look)
         else:
-            base = game.base[c]
-            start = c * COLUMN_CAPACITY
+            base = game.base_count(c)
             rows = layout.shown_rows(h)
             for row in range(COVERED):
                 tile = sheet.TOP_BLANK
                 if row < rows - 1:
                     k = layout.shown_card(row, h, base)
-                    tile = sheet.TOP_GAP if k == GAP else sheet.TOPS_FIRST + game.cells[start + k]
+                    tile = sheet.TOP_GAP if k == GAP else sheet.TOPS_FIRST + game.card(c, k)
                 self._put_covered(c, row, tile)
             tile = FIRST_CARD + game.top(c) if h else sheet.TILE_EMPTY
             self._put(c, tile, look, layout.card_y(c, rows - 1 if rows else 0))
@@ -313,39 +325,41 @@ class PlayScene:
 
     def show_numbers(self, game, notice=NOTICE_NONE):
         """The panel: stock count, cards home, deal number and rules, or a
-        notice with the cards home; rewritten only when one of them changed."""
+        notice with the cards home. Its words are read (from flash) only when
+        the rules or the notice change; a move changes at most its digits."""
         shown = self.shown_numbers
-        score = game.score()
-        if (
-            shown[0] == game.stock_count
-            and shown[1] == score
-            and shown[2] == game.deal_number
-            and shown[3] == game.rules
-            and shown[4] == notice
-        ):
-            return
-        shown[0] = game.stock_count
-        shown[1] = score
-        shown[2] = game.deal_number
-        shown[3] = game.rules
-        shown[4] = notice
         numbers = self.numbers
-        numbers.clear()
-        if notice == NOTICE_NONE:
-            numbers.set_colour(sheet.TEXT_WHITE)
-            numbers.write(0, 0, texts.PANEL_LABELS)
+        score = game.score()
+        if shown[3] != game.rules or shown[4] != notice:
+            shown[3] = game.rules
+            shown[4] = notice
+            shown[0] = shown[1] = shown[2] = -1
+            numbers.clear()
+            if notice == NOTICE_NONE:
+                numbers.set_colour(sheet.TEXT_WHITE)
+                self.words.write(numbers, _W_PANEL)
+                self.words.write(numbers, _W_RULE_NAMES, (), 3, game.rules, 1)
+            else:
+                numbers.set_colour(sheet.TEXT_YELLOW)
+                self.words.write(numbers, _W_PANEL + notice)
+            self.dirty = True
+        if shown[1] != score:
+            shown[1] = score
+            numbers.write_number(_HOME_ROW[notice], 6, score, 4)
+            self.dirty = True
+        if notice != NOTICE_NONE:
+            return
+        if shown[0] != game.stock_count:
+            shown[0] = game.stock_count
             numbers.write_number(0, 6, game.stock_count, 4)
-            numbers.write_number(1, 6, score, 4)
+            self.dirty = True
+        if shown[2] != game.deal_number:
+            shown[2] = game.deal_number
             if game.deal_number:
                 numbers.write_number(2, 5, game.deal_number, 5)
             else:
-                numbers.write(2, 5, texts.NO_DEAL)
-            numbers.write(3, 0, texts.RULE_SHORT[game.rules])
-        else:
-            numbers.set_colour(sheet.TEXT_YELLOW)
-            numbers.write(0, 0, texts.PANEL_NOTICES[notice])
-            numbers.write_number(2, 6, score, 4)
-        self.dirty = True
+                numbers.write(2, 5, "    -")  # set up from a position: no deal number
+            self.dirty = True
 
     # ---------------------------------------------------------------- looks
 

@@ -5,7 +5,6 @@ Each draws itself on the text page (``page.TextPage``) and says what its
 keys do. Nothing here allocates sprites: the page is made once, at start-up.
 """
 
-from british_square import texts
 from british_square.cards import const
 from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B, ticks_add, ticks_diff
 from british_square.deal import MAX_DEAL, MIN_DEAL, random_deal
@@ -21,8 +20,6 @@ from british_square.layout import (
     KINGS_TOP,
     SCREEN_W,
     WON_BIG_Y,
-    WON_LINE_ROW,
-    centred_x,
 )
 from british_square.sheet import (
     CARD_W,
@@ -52,7 +49,24 @@ OVER = const(7)
 CONFIRM = const(8)
 SCREEN_NAMES = ("play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm")
 
-# Menu rows (texts.MENU_ITEMS)
+# Texts of words.txt, by their place in it (tests/test_words.py checks the names).
+_W_RULE_NAMES = const(0)
+_W_TITLE = const(4)
+_W_MENU = const(5)
+_W_ON_OFF = const(6)
+_W_DEAL = const(7)
+_W_DEAL_REFUSED = const(8)
+_W_RULES_BRITISH = const(9)  # then American and Union
+_W_HELP_KEYS = const(12)
+_W_HELP_KEYS_UNION = const(13)
+_W_HELP_MARKS = const(14)
+_W_HELP_MARKS_PILES = const(15)
+_W_WON = const(16)
+_W_OVER = const(17)
+_W_CONFIRM_ABANDON = const(18)
+_W_CONFIRM_END = const(19)
+
+# Menu rows (the body lines of words.txt's "menu")
 _RESUME = const(0)
 _NEW = const(1)
 _DEAL = const(2)
@@ -78,12 +92,14 @@ class Screens:
     def __init__(self, app):
         self.app = app
         self.page = app.view.page
+        self.words = app.words
         self.current = PLAY
         self.handler = None
         self.row = 0  # menu: the chosen row, and the first row on show
         self.top = 0
         self.number = 1  # deal number entry: the number and the digit being set
         self.digit = 4
+        self.refused = False  # and whether the footer says the number is out of range
         self.choice = 0  # rules: the rule set on show
         self.help_page = 0
         self.pending = _ASK_NEW  # the confirmation: what for, and where B goes back to
@@ -128,16 +144,12 @@ class Screens:
     def title(self):
         self._open(TITLE, self._title)
         page, game = self.page, self.app.game
-        for row, word in enumerate(texts.TITLE_WORDS):  # each line centred
-            page.big[row].write(0, 0, word)
-            page.big[row].move(centred_x(len(word), 2), 2 + 24 * row, 2)
+        for row in range(2):
+            page.big[row].move(0, 2 + 24 * row, 2)
         for suit in range(4):
             page.show_card(suit, FIRST_CARD + suit * 13, ACES_X + ACES_PITCH * suit, ACES_Y)
-        page.body.centre(
-            BODY_ROWS - 1, texts.TITLE_DEAL.format(_deal_text(game), _rules_name(game))
-        )
         page.footer.set_colour(TEXT_WHITE)
-        page.footer.centre(0, texts.TITLE_FOOTER)
+        self.words.show(page, _W_TITLE, (_deal_text(game), self.rules_name(game.rules)))
 
     def _title(self, action):
         if action == START:
@@ -151,8 +163,6 @@ class Screens:
         """The menu: a bar behind the chosen row; the rows scroll when there are
         more than the page holds."""
         self._open(MENU, self._menu)
-        self.page.title.centre(0, texts.MENU_TITLE)
-        self.page.footer.centre(0, texts.MENU_FOOTER)
         self._choose(row)
 
     def _choose(self, row):
@@ -161,31 +171,29 @@ class Screens:
             self.top = row
         elif row >= self.top + BODY_ROWS:
             self.top = row - BODY_ROWS + 1
-        self._draw_menu()
-
-    def _draw_menu(self):
         app, page = self.app, self.page
-        body = page.body
-        body.clear()
-        items = texts.MENU_ITEMS
-        for i in range(BODY_ROWS):
-            item = self.top + i
-            if item >= len(items):
-                break
-            end = body.write(i, 3, items[item])
-            if item == _RULES:
-                body.write(i, end, texts.RULE_SHORT[app.rules])
-            elif item == _AUTOPLAY:
-                body.write(i, end, texts.ON_OFF[app.autoplay])
+        page.body.clear()
+        values = (self.rules_name(app.rules), self.on_off(app.autoplay))
+        self.words.show(page, _W_MENU, values, 3, self.top)
         if self.top:
-            body.write(0, 24, "^")
-        if self.top + BODY_ROWS < len(items):
-            body.write(BODY_ROWS - 1, 24, "v")
-        page.show_bar(self.row - self.top)
+            page.body.write(0, 24, "^")
+        if self.top + BODY_ROWS < self.words.lines(_W_MENU):
+            page.body.write(BODY_ROWS - 1, 24, "v")
+        page.show_bar(row - self.top)
+
+    def rules_name(self, rules):
+        """The name of rule set ``rules`` as the player reads it (a new string)."""
+        return self._word(_W_RULE_NAMES, rules)
+
+    def on_off(self, flag):
+        return self._word(_W_ON_OFF, flag)
+
+    def _word(self, text, line):
+        return self.words.line_text(text, line)
 
     def _menu(self, action):
         app = self.app
-        count = len(texts.MENU_ITEMS)
+        count = self.words.lines(_W_MENU)
         if action == UP or action == DOWN:
             self._choose((self.row + (1 if action == DOWN else count - 1)) % count)
             return
@@ -214,7 +222,7 @@ class Screens:
             self.rules(app.rules)
         elif row == _AUTOPLAY:
             app.autoplay = not app.autoplay
-            self._draw_menu()
+            self._choose(row)
         elif row == _HELP:
             self.help(0)
         elif row == _END:
@@ -238,10 +246,9 @@ class Screens:
             return
         self._open(CONFIRM, self._confirm)
         page, game = self.page, app.game
-        page.title.centre(0, texts.CONFIRM_TITLE[what == _ASK_END])
-        page.body.write(1, 1, texts.CONFIRM_BODY.format(game.history_count, game.score()))
         page.footer.set_colour(TEXT_WHITE)
-        page.footer.centre(0, texts.CONFIRM_FOOTER)
+        text = _W_CONFIRM_END if what == _ASK_END else _W_CONFIRM_ABANDON
+        self.words.show(page, text, (game.history_count, game.score()))
 
     def _do_pending(self):
         app, what = self.app, self.pending
@@ -273,10 +280,9 @@ class Screens:
     def deal(self, number, digit=4):
         """Five large digits, a mark under the one being set (the last at first)."""
         self._open(DEAL, self._deal)
+        self.refused = False
         page = self.page
-        page.title.centre(0, texts.DEAL_TITLE)
-        page.body.centre(BODY_ROWS - 1, texts.DEAL_RANGE)
-        page.footer.centre(0, texts.DEAL_FOOTER)
+        self.words.show(page, _W_DEAL)
         page.big[0].move(DEAL_DIGITS_X, DEAL_DIGITS_Y, 3)
         page.big[1].write(0, 0, "^")
         self._set_deal(number, digit)
@@ -307,14 +313,17 @@ class Screens:
             if MIN_DEAL <= number <= MAX_DEAL:
                 self.ask(_ASK_DEAL, DEAL, number)
             else:  # say what is allowed; deal nothing
+                self.refused = True
                 page.footer.set_colour(TEXT_RED)
-                page.footer.centre(0, texts.DEAL_REFUSED)
+                self.words.show(page, _W_DEAL_REFUSED)
             return
         elif action == B or action == START:
             self.menu(_DEAL)
             return
-        page.footer.set_colour(TEXT_GREY)
-        page.footer.centre(0, texts.DEAL_FOOTER)
+        if self.refused:  # after a refusal: the keys again
+            self.refused = False
+            page.footer.set_colour(TEXT_GREY)
+            self.words.show(page, _W_DEAL)
         self._set_deal(number, digit)
 
     # ---------------------------------------------------------------- rules
@@ -323,11 +332,7 @@ class Screens:
         """What a rule set is like, in plain words; left and right show the others."""
         self._open(RULES, self._rules)
         self.choice = rules
-        name, body = texts.RULES[rules]
-        page = self.page
-        page.title.centre(0, name)
-        page.body.write(0, 0, body)
-        page.footer.centre(0, texts.RULES_FOOTER)
+        self.words.show(self.page, _W_RULES_BRITISH + rules)
 
     def _rules(self, action):
         if action == LEFT or action == RIGHT:
@@ -345,22 +350,15 @@ class Screens:
         self._open(HELP, self._help)
         self.help_page = number
         page, game = self.page, self.app.game
-        page.title.centre(0, texts.HELP_TITLES[number])
-        page.footer.centre(0, texts.HELP_FOOTER)
-        body = page.body
         if number == 0:
-            body.write(0, 0, texts.HELP_KEYS)
-            body.write(BODY_ROWS - 1, 0, texts.HELP_SPACE[game.rules == UNION])
+            self.words.show(page, _W_HELP_KEYS_UNION if game.rules == UNION else _W_HELP_KEYS)
             return
-        body.write(0, 2, texts.HELP_MARKS)
+        piles = game.columns != 4
+        self.words.show(page, _W_HELP_MARKS_PILES if piles else _W_HELP_MARKS)
         for row, glyph in enumerate((SMALL_UP, SMALL_DOWN, SMALL_FREE, SMALL_KING, SMALL_DONE)):
             page.glyph(row, glyph)
-        if game.columns == 4:
-            body.write(5, 0, texts.HELP_GAP)
-        else:
+        if piles:
             page.glyph(5, 9)
-            body.write(5, 2, texts.HELP_COUNT)
-        body.write(BODY_ROWS - 1, 0, texts.HELP_HOME)
 
     def _help(self, action):
         if action == LEFT or action == RIGHT:
@@ -374,17 +372,15 @@ class Screens:
         """The celebration: four kings bounce under "You won!" until a key."""
         self._open(WON, self._end)
         page = self.page
-        page.big[0].write(0, 0, texts.WON_BIG)
-        page.big[0].move(centred_x(len(texts.WON_BIG), 2), WON_BIG_Y, 2)
+        page.big[0].move(0, WON_BIG_Y, 2)
+        page.footer.set_colour(TEXT_WHITE)
+        self.words.show(page, _W_WON)
         b = self.bounce
         for suit in range(4):  # spread out, each with its own speed
             x, y = 8 + 40 * suit, KINGS_TOP + 6 * suit
             b[4 * suit : 4 * suit + 4] = (x, y, 2 - suit if suit != 2 else 1, 1 + suit % 2)
         for suit in range(4):
             page.show_card(suit, FIRST_CARD + suit * 13 + 12, b[4 * suit], b[4 * suit + 1])
-        page.body.centre(WON_LINE_ROW, texts.WON_LINES)
-        page.footer.set_colour(TEXT_WHITE)
-        page.footer.centre(0, texts.WON_FOOTER)
         self.celebrating = True
         self.frame_due = self.app.now
 
@@ -408,12 +404,9 @@ class Screens:
     def over(self):
         """The game ended where it stood: its score."""
         self._open(OVER, self._end)
-        page, game = self.page, self.app.game
-        page.title.centre(0, texts.OVER_TITLE)
-        page.body.write(
-            1, 1, texts.OVER_BODY.format(game.score(), _deal_text(game), _rules_name(game))
-        )
-        page.footer.centre(0, texts.OVER_FOOTER)
+        game = self.app.game
+        values = (game.score(), _deal_text(game), self.rules_name(game.rules))
+        self.words.show(self.page, _W_OVER, values)
 
     def _end(self, action):
         app = self.app
@@ -426,8 +419,4 @@ class Screens:
 
 
 def _deal_text(game):
-    return str(game.deal_number) if game.deal_number else texts.NO_DEAL
-
-
-def _rules_name(game):
-    return texts.RULE_SHORT[game.rules]
+    return str(game.deal_number) if game.deal_number else "-"  # "-": set up from a position

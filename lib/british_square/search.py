@@ -29,7 +29,7 @@ class DeadSearch:
     every move without the heap moving.
 
     Repeats are pruned by two independent hashes of the position
-    (``position_key`` with two bases and moduli): a new position is skipped
+    (``position_keys``: two bases and moduli): a new position is skipped
     only when its 30-bit first hash and 16 bits of its second equal those of
     one already seen. A false ``DEAD`` needs two different positions among
     at most ``budget`` to agree on all 46 bits: for a budget of 300 a chance
@@ -48,6 +48,7 @@ class DeadSearch:
         self.path = bytearray(budget * 5)  # per level: source, target, undo flag, next move (2)
         self.buffer = buffer if buffer is not None else bytearray(2 * MAX_MOVES)
         self.game = None  # the copy searched
+        self.second = [0]  # where ``position_keys`` leaves the second hash
         self.seen = 0
         self.depth = 0
         self.next_index = 0
@@ -84,9 +85,8 @@ class DeadSearch:
     def _add(self, game):
         """Note the position of ``game``: ``_NEW``, ``_SEEN`` (both its hashes
         were), or ``_FULL`` (new, but ``budget`` positions are seen already)."""
-        whole = self.whole_waste
-        a = position_key(game, whole, 127, 0x7FFFFF, 23)
-        b = position_key(game, whole, 251, 0x3FFFFF, 22) & 0xFFFF
+        a = position_keys(game, self.whole_waste, self.second)
+        b = self.second[0] & 0xFFFF
         keys_a, keys_b, mask = self.keys_a, self.keys_b, self.mask
         i = a & mask
         a += 1
@@ -167,24 +167,33 @@ def dead_search(game, budget=1000, buffer=None, every=0):
         yield None
 
 
-def position_key(game, whole_waste=True, base=127, low=0x7FFFFF, shift=23):
-    """A 30-bit polynomial hash of the position, kept in small ints so that it
-    allocates nothing: ``h * base`` modulo ``base * 2**shift - 1`` (``low`` is
-    ``2**shift - 1``), one step per byte. Foundations follow from the rest, so
-    they are left out; the waste is hashed by its length alone unless
-    ``whole_waste``. Lengths come before the cards they count, so two
-    different positions give different byte sequences."""
-    h = game.stock_count * 89 + game.waste_count
+def position_keys(game, whole_waste=True, second=None):
+    """Two independent 30-bit polynomial hashes of the position, in one pass
+    and in small ints, so that nothing is allocated: ``h * 127`` modulo
+    ``127 * 2**23 - 1`` (returned) and ``h * 251`` modulo ``251 * 2**22 - 1``
+    (left in ``second[0]`` when given), one step per byte. Foundations follow
+    from the rest, so they are left out; the waste is hashed by its length
+    alone unless ``whole_waste``. Lengths come before the cards they count, so
+    two different positions give different byte sequences."""
+    a = b = game.stock_count * 89 + game.waste_count
     if whole_waste:
         waste = game.waste
         for i in range(game.waste_count):
-            h = (h & low) * base + (h >> shift) + waste[i] + 1
+            v = waste[i] + 1
+            a = (a & 0x7FFFFF) * 127 + (a >> 23) + v
+            b = (b & 0x3FFFFF) * 251 + (b >> 22) + v
     cells = game.cells
     height = game.height
-    game_base = game.base
+    base = game.base
     for c in range(game.columns):
-        h = (h & low) * base + (h >> shift) + game_base[c] * 17 + height[c] + 1
+        v = base[c] * 17 + height[c] + 1
+        a = (a & 0x7FFFFF) * 127 + (a >> 23) + v
+        b = (b & 0x3FFFFF) * 251 + (b >> 22) + v
         start = c * COLUMN_CAPACITY
         for i in range(start, start + height[c]):
-            h = (h & low) * base + (h >> shift) + cells[i] + 1
-    return h
+            v = cells[i] + 1
+            a = (a & 0x7FFFFF) * 127 + (a >> 23) + v
+            b = (b & 0x3FFFFF) * 251 + (b >> 22) + v
+    if second is not None:
+        second[0] = b
+    return a

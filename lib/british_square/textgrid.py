@@ -102,6 +102,18 @@ class TextGrid:
             tiles[at] = _ZERO + value % 10 if value or zeros or at == last else 0
             value //= 10
 
+    def put_line(self, row, buffer, size, centred=False, column=0):
+        """Blank ``row`` from ``column`` and write the first ``size`` bytes of
+        ``buffer`` there, or centred on the row."""
+        self.fill(row, column, self.columns - column)
+        if centred:
+            column = (self.columns - size) // 2
+        tiles = self.tiles
+        at = row * self.columns + column
+        for i in range(min(size, self.columns - column)):
+            code = buffer[i]
+            tiles[at + i] = code - FIRST_CHAR if FIRST_CHAR <= code <= LAST_CHAR else _UNKNOWN
+
     def centre(self, row, text):
         """Clear ``row`` and write ``text`` centred on it."""
         self.fill(row, 0, self.columns)

@@ -48,14 +48,14 @@ def make_palettes():
 class View:
     """The screen: the felt, and the play scene or the text page on it."""
 
-    def __init__(self, display, font=None, path=None):
+    def __init__(self, display, words, font=None, path=None):
         self.display = display
         self.sheet = displayio.OnDiskBitmap(path or sheet_path())
         self.palettes = make_palettes()
         font = font or font_bitmap()
         self.root = displayio.Group()
         self.root.append(solid(SCREEN_W, SCREEN_H, sheet.PALETTE[sheet.FELT]))
-        self.scene = PlayScene(self.sheet, self.palettes, font)
+        self.scene = PlayScene(self.sheet, self.palettes, font, words)
         self.page = TextPage(self.sheet, self.palettes[NORMAL], font)
         self.root.append(self.scene.group)
         self.root.append(self.page.group)
