@@ -24,7 +24,7 @@ def rgb565(rgb):
 
 
 FELT = rgb565(sheet.PALETTE[sheet.FELT])
-CURSOR = rgb565(sheet.PALETTE[sheet.CURSOR])
+CURSOR = rgb565(sheet.PALETTE[sheet._CURSOR])
 
 
 def read_bmp(path=SHEET):
@@ -60,14 +60,14 @@ class Sprites:
         return None if index == sheet.FELT else self.colours[index]
 
     def card_tile(self, tile):
-        x0 = (tile % sheet.SHEET_COLUMNS) * CARD_W
-        y0 = (tile // sheet.SHEET_COLUMNS) * CARD_H
+        x0 = (tile % sheet._SHEET_COLUMNS) * CARD_W
+        y0 = (tile // sheet._SHEET_COLUMNS) * CARD_H
         return [[self.pixel(x0 + i, y0 + j) for i in range(CARD_W)] for j in range(CARD_H)]
 
     def small(self, k):
         t = sheet.small_tile(k)
-        x0 = (t % sheet.SMALL_PER_ROW) * sheet.SMALL_W
-        y0 = (t // sheet.SMALL_PER_ROW) * sheet.SMALL_H
+        x0 = (t % sheet._SMALL_PER_ROW) * sheet.SMALL_W
+        y0 = (t // sheet._SMALL_PER_ROW) * sheet.SMALL_H
         return [
             [self.pixel(x0 + i, y0 + j) for i in range(sheet.SMALL_W)] for j in range(sheet.SMALL_H)
         ]

@@ -279,17 +279,17 @@ def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
     press(app, A, B)
     assert app.outcome == WON and app.screens.current == screens.WON
     from british_square.layout import (
+        _WON_LINE_ROW,
         BODY_Y,
         KINGS_BOTTOM,
         KINGS_TOP,
         TEXT_LINE,
         WON_BIG_Y,
-        WON_LINE_ROW,
     )
     from british_square.sheet import CARD_H
 
     assert KINGS_TOP >= WON_BIG_Y + 2 * 12  # under "You won!" (scale 2)
-    assert KINGS_BOTTOM + CARD_H <= BODY_Y + TEXT_LINE * WON_LINE_ROW  # above the lines
+    assert KINGS_BOTTOM + CARD_H <= BODY_Y + TEXT_LINE * _WON_LINE_ROW  # above the lines
     for _ in range(300):
         wait(app, 50)
         for king in app.view.page.cards:

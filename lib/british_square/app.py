@@ -30,7 +30,7 @@ from british_square.sheet import REFUSED, SELECTED, TARGET
 from british_square.view import NORMAL, View
 from british_square.words import Words
 
-FLASH_MS = const(180)  # a refused drop shows red this long
+_FLASH_MS = const(180)  # a refused drop shows red this long
 # Once the stock is out, the dead test looks at up to DEAD_BUDGET positions
 # after each move, PROBE_STEP of them per turn of the main loop, on a copy
 # of the game: a press never waits for it (tests/bench: about 1 000 to 2 000
@@ -364,7 +364,7 @@ class App:
         scene = self.scene
         self.flash_stop = stop
         self.flash_look = scene.looks[stop]
-        self.flash_until = ticks_add(self.now, FLASH_MS)
+        self.flash_until = ticks_add(self.now, _FLASH_MS)
         scene.set_look(stop, REFUSED)
 
     def end_flash(self):

@@ -19,17 +19,17 @@ DOWN = const(1)
 LEFT = const(2)
 RIGHT = const(3)
 
-PITCH = const(25)  # column to column: five small glyph cells, so a row's strips are one grid
-STRIP_CELLS = const(5)  # small glyph cells a column's strip spans: arrow, gap, two digits, gap
-STRIP_ROW = const(4 * STRIP_CELLS)  # cells of a row's strip grid
-BRITISH_TOP = const(7)  # first card row under the direction strip
-OVERLAP_STEP = const(9)  # rows of an overlapped card that show: its rank and suit
-# Cards of a British column drawn at most: 11 fit in 128 rows at OVERLAP_STEP.
+_PITCH = const(25)  # column to column: five small glyph cells, so a row's strips are one grid
+_STRIP_CELLS = const(5)  # small glyph cells a column's strip spans: arrow, gap, two digits, gap
+STRIP_ROW = const(4 * _STRIP_CELLS)  # cells of a row's strip grid
+_BRITISH_TOP = const(7)  # first card row under the direction strip
+_OVERLAP_STEP = const(9)  # rows of an overlapped card that show: its rank and suit
+# Cards of a British column drawn at most: 11 fit in 128 rows at _OVERLAP_STEP.
 # A taller column leaves out the middle of its built run (see ``shown_card``).
 BRITISH_ROWS = const(11)
 GAP = const(254)  # ``shown_card``: this row stands for the cards left out
-PANEL_X = const(100)  # stock, waste, foundations and text on the right
-FOUNDATION_PITCH = const(30)  # room for a mark beside each foundation; six glyph cells
+_PANEL_X = const(100)  # stock, waste, foundations and text on the right
+_FOUNDATION_PITCH = const(30)  # room for a mark beside each foundation; six glyph cells
 MARK_CELLS = const(7)  # a row of two foundations' marks, cells 0 and 6
 TEXT_Y = const(80)  # first text line of the panel
 TEXT_LINE = const(12)  # the built-in font's line height
@@ -54,14 +54,12 @@ ACES_Y = const(56)
 # digit d is at body column DEAL_MARK_COLUMN + 3 * d, right under its middle.
 DEAL_DIGITS_X = const(32)
 DEAL_DIGITS_Y = const(40)
-DEAL_MARK_ROW = const(5)
-DEAL_MARK_COLUMN = const(6)
 # The celebration: "You won!" at scale 2, then the kings bounce in the band
-# between it and the line of text at body row WON_LINE_ROW.
+# between it and the line of text at body row _WON_LINE_ROW.
 WON_BIG_Y = const(14)
-WON_LINE_ROW = const(7)
+_WON_LINE_ROW = const(7)
 KINGS_TOP = const(WON_BIG_Y + 26)
-KINGS_BOTTOM = BODY_Y + TEXT_LINE * WON_LINE_ROW - CARD_H - 1
+KINGS_BOTTOM = BODY_Y + TEXT_LINE * _WON_LINE_ROW - CARD_H - 1
 
 
 def centred_x(characters, scale=1):
@@ -84,10 +82,10 @@ class Layout:
         self.pile_y = bytearray(columns)
         for c in range(columns):
             if self.british:
-                self.pile_x[c] = 2 + PITCH * c
-                self.pile_y[c] = BRITISH_TOP
+                self.pile_x[c] = 2 + _PITCH * c
+                self.pile_y[c] = _BRITISH_TOP
             else:
-                self.pile_x[c] = 2 + PITCH * (c % 4)
+                self.pile_x[c] = 2 + _PITCH * (c % 4)
                 self.pile_y[c] = 1 + 32 * (c // 4)
         # the small strips: one grid of glyph cells per row of columns, the
         # direction (and on 16 piles the count) of each column in its cells
@@ -100,20 +98,20 @@ class Layout:
             else:  # under each pile
                 self.strip_x[row] = self.pile_x[0]
                 self.strip_y[row] = self.pile_y[4 * row] + CARD_H + 1
-        self.stock_x, self.stock_y = PANEL_X, 1
-        self.waste_under_x = PANEL_X + 21  # the card under the top one peeks out
-        self.waste_x, self.waste_y = PANEL_X + FOUNDATION_PITCH, 1
+        self.stock_x, self.stock_y = _PANEL_X, 1
+        self.waste_under_x = _PANEL_X + 21  # the card under the top one peeks out
+        self.waste_x, self.waste_y = _PANEL_X + _FOUNDATION_PITCH, 1
         self.foundation_x = bytearray(4)
         self.foundation_y = bytearray(4)
         for suit in range(4):
-            self.foundation_x[suit] = PANEL_X + FOUNDATION_PITCH * (suit % 2)
+            self.foundation_x[suit] = _PANEL_X + _FOUNDATION_PITCH * (suit % 2)
             self.foundation_y[suit] = 27 + 26 * (suit // 2)
         # the way each foundation goes next, beside it: a grid per row of two
-        self.mark_x = PANEL_X + CARD_W + 2
+        self.mark_x = _PANEL_X + CARD_W + 2
         self.mark_y = bytearray(2)
         for row in range(2):
             self.mark_y[row] = self.foundation_y[2 * row] + 9
-        self.text_x = PANEL_X
+        self.text_x = _PANEL_X
         self.neighbours = bytearray(self.stops * 4)
         self._link_stops()
 
@@ -143,15 +141,15 @@ class Layout:
 
     def card_y(self, column, row):
         """Top pixel row of card row ``row`` of ``column``."""
-        return self.pile_y[column] + (OVERLAP_STEP * row if self.british else 0)
+        return self.pile_y[column] + (_OVERLAP_STEP * row if self.british else 0)
 
     def strip_cell(self, column, k):
         """Where small glyph ``k`` of ``column``'s strip goes, counting cells
         through the row grids (``STRIP_ROW`` cells a row; an int, so that
         asking allocates nothing)."""
         if self.british:
-            return STRIP_CELLS * column + k
-        return STRIP_ROW * (column // 4) + STRIP_CELLS * (column % 4) + k
+            return _STRIP_CELLS * column + k
+        return STRIP_ROW * (column // 4) + _STRIP_CELLS * (column % 4) + k
 
     def mark_cell(self, suit):
         """Where the mark beside the foundation of ``suit`` goes, counting cells

@@ -27,8 +27,8 @@ from british_square.sheet import CARD_H, CARD_W
 from british_square.textgrid import TextGrid
 
 _SOLID_TILE = const(16)
-BIG_COLUMNS = 13  # characters of a large line at scale 2
-GLYPH_ROWS = 2 * BODY_ROWS  # small glyphs are half a text line tall
+_BIG_COLUMNS = 13  # characters of a large line at scale 2
+_GLYPH_ROWS = 2 * BODY_ROWS  # small glyphs are half a text line tall
 
 
 def solid(width, height, colour, tile_w=_SOLID_TILE, tile_h=_SOLID_TILE):
@@ -72,7 +72,7 @@ class TextPage:
             tile_width=sheet.SMALL_W,
             tile_height=sheet.SMALL_H,
             width=1,
-            height=GLYPH_ROWS,
+            height=_GLYPH_ROWS,
             default_tile=sheet.small_tile(sheet.SMALL_NONE),
             x=BODY_X,
             y=BODY_Y + 3,
@@ -80,8 +80,8 @@ class TextPage:
         self.group.append(self.glyphs)
         # text last: nothing (a bouncing king) ever covers it
         self.big = (
-            TextGrid(font, BIG_COLUMNS, 1, 0, 0, sheet.TEXT_YELLOW, 2),
-            TextGrid(font, BIG_COLUMNS, 1, 0, 0, sheet.TEXT_YELLOW, 2),
+            TextGrid(font, _BIG_COLUMNS, 1, 0, 0, sheet.TEXT_YELLOW, 2),
+            TextGrid(font, _BIG_COLUMNS, 1, 0, 0, sheet.TEXT_YELLOW, 2),
         )
         self.title = TextGrid(font, TEXT_COLUMNS, 1, BODY_X, TITLE_Y, sheet.TEXT_YELLOW)
         self.body = TextGrid(font, TEXT_COLUMNS, BODY_ROWS, BODY_X, BODY_Y, sheet.TEXT_WHITE)
@@ -95,7 +95,7 @@ class TextPage:
         self.bar.hidden = True
         for card in self.cards:
             card.hidden = True
-        for row in range(GLYPH_ROWS):
+        for row in range(_GLYPH_ROWS):
             self.glyphs[row] = sheet.small_tile(sheet.SMALL_NONE)
         for big in self.big:
             big.clear()

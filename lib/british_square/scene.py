@@ -27,17 +27,17 @@ from british_square.layout import (
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
 from british_square.textgrid import TextGrid
 
-HIDDEN = const(255)
+_HIDDEN = const(255)
 NORMAL = const(0)
-MAX_COLUMNS = const(16)
-MAX_STOPS = const(MAX_COLUMNS + 6)
+_MAX_COLUMNS = const(16)
+_MAX_STOPS = const(_MAX_COLUMNS + 6)
 # Card sprites: the top card of each column or pile, then the panel's cards.
-STOCK_SLOT = const(MAX_COLUMNS)
-WASTE_UNDER_SLOT = const(MAX_COLUMNS + 1)
-WASTE_SLOT = const(MAX_COLUMNS + 2)
-FOUNDATION_SLOT = const(MAX_COLUMNS + 3)  # one per suit
-SLOTS = const(MAX_COLUMNS + 7)
-COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
+_STOCK_SLOT = const(_MAX_COLUMNS)
+_WASTE_UNDER_SLOT = const(_MAX_COLUMNS + 1)
+_WASTE_SLOT = const(_MAX_COLUMNS + 2)
+_FOUNDATION_SLOT = const(_MAX_COLUMNS + 3)  # one per suit
+_SLOTS = const(_MAX_COLUMNS + 7)
+_COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
 # What the panel's text shows (``show_numbers``): the numbers, or a notice.
 NOTICE_NONE = const(0)
 NOTICE_STUCK = const(1)  # no card can go home any more
@@ -60,7 +60,7 @@ class PlayScene:
         self.group = displayio.Group()
         # the covered cards of each British column: their top strips in one grid
         self.covered = []
-        self.covered_tile = bytearray(4 * COVERED)
+        self.covered_tile = bytearray(4 * _COVERED)
         for _ in range(4):
             grid = displayio.TileGrid(
                 self.sheet,
@@ -68,21 +68,21 @@ class PlayScene:
                 tile_width=CARD_W,
                 tile_height=sheet.TOP_H,
                 width=1,
-                height=COVERED,
+                height=_COVERED,
                 default_tile=sheet.TOP_BLANK,
             )
             self.covered.append(grid)
             self.group.append(grid)
         self.grids = []
-        for _ in range(SLOTS):
+        for _ in range(_SLOTS):
             grid = self._card_grid(sheet.TILE_BLANK)
             grid.hidden = True
             self.grids.append(grid)
             self.group.append(grid)
-        self.slot_x = bytearray(SLOTS)
-        self.slot_y = bytearray(SLOTS)
-        self.slot_tile = bytearray(SLOTS)
-        self.slot_look = bytearray(SLOTS)
+        self.slot_x = bytearray(_SLOTS)
+        self.slot_y = bytearray(_SLOTS)
+        self.slot_tile = bytearray(_SLOTS)
+        self.slot_look = bytearray(_SLOTS)
         # the direction (and, for 16 piles, the count) under or above each
         # column: a grid of small glyphs for each row of columns
         self.strips = []
@@ -104,7 +104,7 @@ class PlayScene:
         self.cursor = self._card_grid(sheet.TILE_CURSOR)
         self.cursor.hidden = True
         self.group.append(self.cursor)
-        self.looks = bytearray(MAX_STOPS)
+        self.looks = bytearray(_MAX_STOPS)
 
     def _card_grid(self, tile):
         return displayio.TileGrid(
@@ -131,18 +131,18 @@ class PlayScene:
     def set_layout(self, layout):
         """Place every sprite for ``layout`` (a new rule set's shape), all empty."""
         self.layout = layout
-        for slot in range(SLOTS):
-            if slot < MAX_COLUMNS:
+        for slot in range(_SLOTS):
+            if slot < _MAX_COLUMNS:
                 column = slot if slot < layout.columns else 0  # else never shown
                 x, y = layout.pile_x[column], layout.pile_y[column]
-            elif slot == STOCK_SLOT:
+            elif slot == _STOCK_SLOT:
                 x, y = layout.stock_x, layout.stock_y
-            elif slot == WASTE_UNDER_SLOT:
+            elif slot == _WASTE_UNDER_SLOT:
                 x, y = layout.waste_under_x, layout.waste_y
-            elif slot == WASTE_SLOT:
+            elif slot == _WASTE_SLOT:
                 x, y = layout.waste_x, layout.waste_y
             else:
-                suit = slot - FOUNDATION_SLOT
+                suit = slot - _FOUNDATION_SLOT
                 x, y = layout.foundation_x[suit], layout.foundation_y[suit]
             grid = self.grids[slot]
             grid.hidden = True
@@ -151,14 +151,14 @@ class PlayScene:
             grid.pixel_shader = self.palettes[NORMAL]
             self.slot_x[slot] = x
             self.slot_y[slot] = y
-            self.slot_tile[slot] = HIDDEN
+            self.slot_tile[slot] = _HIDDEN
             self.slot_look[slot] = NORMAL
         for c in range(4):
             grid = self.covered[c]
             grid.hidden = not layout.british
             grid.x = layout.pile_x[c]
             grid.y = layout.pile_y[c]
-            for row in range(COVERED):
+            for row in range(_COVERED):
                 self._put_covered(c, row, sheet.TOP_BLANK)
         for row in range(4):
             strip = self.strips[row]
@@ -179,7 +179,7 @@ class PlayScene:
         self.numbers.move(layout.text_x, TEXT_Y)
         for i in range(len(self.shown_numbers)):
             self.shown_numbers[i] = -1
-        for stop in range(MAX_STOPS):
+        for stop in range(_MAX_STOPS):
             self.looks[stop] = NORMAL
         self.cursor.hidden = True
         self.dirty = True
@@ -191,26 +191,26 @@ class PlayScene:
         if stop < layout.columns:
             return stop
         if stop == layout.stock_stop:
-            return STOCK_SLOT
+            return _STOCK_SLOT
         if stop == layout.waste_stop:
-            return WASTE_SLOT
-        return FOUNDATION_SLOT + stop - layout.foundation_stop
+            return _WASTE_SLOT
+        return _FOUNDATION_SLOT + stop - layout.foundation_stop
 
     # -------------------------------------------------------------- drawing
 
     def _put(self, slot, tile, look=NORMAL, y=-1):
-        """Show ``tile`` (or nothing: ``HIDDEN``) in ``slot``, at row ``y`` if
+        """Show ``tile`` (or nothing: ``_HIDDEN``) in ``slot``, at row ``y`` if
         given, touching only what differs."""
         old = self.slot_tile[slot]
         grid = self.grids[slot]
-        if tile == HIDDEN:
-            if old != HIDDEN:
+        if tile == _HIDDEN:
+            if old != _HIDDEN:
                 grid.hidden = True
-                self.slot_tile[slot] = HIDDEN
+                self.slot_tile[slot] = _HIDDEN
                 self.dirty = True
             return
         if old != tile:
-            if old == HIDDEN:
+            if old == _HIDDEN:
                 grid.hidden = False
             grid[0] = tile
             self.slot_tile[slot] = tile
@@ -225,7 +225,7 @@ class PlayScene:
             self.dirty = True
 
     def _put_covered(self, column, row, tile):
-        i = COVERED * column + row
+        i = _COVERED * column + row
         if self.covered_tile[i] != tile:
             self.covered[column][row] = tile
             self.covered_tile[i] = tile
@@ -262,13 +262,13 @@ class PlayScene:
             self._show_column(game, pile)
         elif pile == STOCK:
             tile = sheet.TILE_BACK if game.stock_count else sheet.TILE_EMPTY
-            self._put(STOCK_SLOT, tile, self.looks[layout.stock_stop])
+            self._put(_STOCK_SLOT, tile, self.looks[layout.stock_stop])
         elif pile == WASTE:
             under = game.waste_card(1)
-            self._put(WASTE_UNDER_SLOT, HIDDEN if under == NO_CARD else FIRST_CARD + under)
+            self._put(_WASTE_UNDER_SLOT, _HIDDEN if under == NO_CARD else FIRST_CARD + under)
             top = game.waste_card(0)
             top = sheet.TILE_EMPTY if top == NO_CARD else FIRST_CARD + top
-            self._put(WASTE_SLOT, top, self.looks[layout.waste_stop])
+            self._put(_WASTE_SLOT, top, self.looks[layout.waste_stop])
         elif pile == FOUNDATION:
             for suit in range(4):
                 card = game.foundation_top(suit)
@@ -276,7 +276,7 @@ class PlayScene:
                     tile = sheet.TILE_FOUNDATION + suit
                 else:
                     tile = FIRST_CARD + card
-                self._put(FOUNDATION_SLOT + suit, tile, self.looks[layout.foundation_stop + suit])
+                self._put(_FOUNDATION_SLOT + suit, tile, self.looks[layout.foundation_stop + suit])
                 done = game.foundations[suit]
                 if not done:
                     glyph = sheet.SMALL_NONE  # the empty place shows its suit: an ace next
@@ -300,7 +300,7 @@ class PlayScene:
         else:
             base = game.base_count(c)
             rows = layout.shown_rows(h)
-            for row in range(COVERED):
+            for row in range(_COVERED):
                 tile = sheet.TOP_BLANK
                 if row < rows - 1:
                     k = layout.shown_card(row, h, base)
@@ -370,7 +370,7 @@ class PlayScene:
             return
         self.looks[stop] = look
         slot = self._slot(stop)
-        if self.slot_tile[slot] != HIDDEN and self.slot_look[slot] != look:
+        if self.slot_tile[slot] != _HIDDEN and self.slot_look[slot] != look:
             self.grids[slot].pixel_shader = self.palettes[look]
             self.slot_look[slot] = look
             self.dirty = True

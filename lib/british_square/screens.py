@@ -34,7 +34,7 @@ from british_square.sheet import (
     TEXT_WHITE,
 )
 
-FRAME_MS = const(50)  # the celebration's frame time
+_FRAME_MS = const(50)  # the celebration's frame time
 _POWERS = (10000, 1000, 100, 10, 1)
 
 # The screens, as ``Screens.current`` names them (SCREEN_NAMES for people).
@@ -136,7 +136,7 @@ class Screens:
     def tick(self, now):
         """A frame of the celebration when one is due."""
         if self.celebrating and ticks_diff(now, self.frame_due) >= 0:
-            self.frame_due = ticks_add(now, FRAME_MS)
+            self.frame_due = ticks_add(now, _FRAME_MS)
             self._animate()
 
     # ---------------------------------------------------------------- title

@@ -10,7 +10,7 @@ constants where they are used; tests/test_words.py checks them).
 from british_square.cards import const
 
 FILE = "words.txt"
-LINE = const(40)  # longest line, placeholders filled in
+_LINE = const(40)  # longest line, placeholders filled in
 _SECTION = const(64)  # "@"
 _COMMENT = const(35)  # "#"
 _NEWLINE = const(10)
@@ -33,7 +33,7 @@ class Words:
 
     def __init__(self, path=None):
         self.path = path or words_path()
-        self.line = bytearray(LINE)
+        self.line = bytearray(_LINE)
         self.starts = []  # where each text's first line starts in the file
         self.body_lines = bytearray(32)  # and how many body lines it has
         with open(self.path, "rb") as f:
@@ -64,13 +64,13 @@ class Words:
                     byte = raw[i]
                     if byte == _OPEN and i + 1 < end and raw[i + 1] == 125 and used < len(values):
                         for char in str(values[used]):
-                            if size < LINE:
+                            if size < _LINE:
                                 line[size] = ord(char)
                                 size += 1
                         used += 1
                         i += 2
                         continue
-                    if size < LINE:
+                    if size < _LINE:
                         line[size] = byte
                         size += 1
                     i += 1
