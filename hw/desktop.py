@@ -144,7 +144,7 @@ class ScriptActions(ScriptPlayer):
     """Actions from a key script; ``shot:NAME`` saves the screen as NAME.png."""
 
     def __init__(self, source, display, shot_folder, scale=1):
-        super().__init__(source[0], source[1], self.save_shot)
+        super().__init__(source, self.save_shot)
         self.display = display
         self.shot_folder = shot_folder
         self.scale = scale

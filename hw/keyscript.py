@@ -13,7 +13,8 @@ ends) or commas:
 
 ``--keys`` and ``--keys-file`` are read by one tokenizer (``WordReader``), a
 word at a time, so a long script never sits whole on the heap; every word is
-checked (``check_script``) before the game starts.
+checked (``script_source``) before the game starts. Under the VM this module
+is part of what the heap holds, so it keeps few names.
 """
 
 from british_square.controls import (
@@ -28,14 +29,22 @@ from british_square.controls import (
     ticks_diff,
 )
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(value):
+        return value
+
+
 _SHORT = {"u": UP, "d": DOWN, "l": LEFT, "r": RIGHT, "sel": SELECT}
 _SEPARATORS = b" \t\n\r\x0b\x0c,"
 _NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."
-MAX_WORD = 64
+_MAX_WORD = const(64)
 # What a word is (``parse_word``).
-ACTION = 0
-SHOT = 1
-WAIT = 2
+ACTION = const(0)
+SHOT = const(1)
+WAIT = const(2)
 
 
 class WordReader:
@@ -48,7 +57,7 @@ class WordReader:
         self.chunk = bytearray(64)
         self.chunk_end = 0
         self.chunk_at = 0
-        self.word = bytearray(MAX_WORD)
+        self.word = bytearray(_MAX_WORD)
         self.count = 0  # words read so far
 
     def _byte(self):
@@ -76,16 +85,12 @@ class WordReader:
             return None
         size = 0
         while byte >= 0 and byte not in _SEPARATORS:
-            if size == MAX_WORD:
-                self.close()
-                raise ValueError("word {} of the key script is too long".format(self.count + 1))
+            problem = "is too long" if size == _MAX_WORD else None
             if byte > 126 or byte < 32:
+                problem = "has a byte that is not printable ASCII"
+            if problem:
                 self.close()
-                raise ValueError(
-                    "word {} of the key script has a byte that is not printable ASCII".format(
-                        self.count + 1
-                    )
-                )
+                raise ValueError("word {} of the key script {}".format(self.count + 1, problem))
             self.word[size] = byte
             size += 1
             byte = self._byte()
@@ -98,56 +103,50 @@ class WordReader:
             self.file = None
 
 
-def _number(text, word, low, high):
-    if not text or len(text) > 6 or not all("0" <= c <= "9" for c in text):
-        raise ValueError("bad key {!r} in the key script".format(word))
-    value = int(text)
-    if not low <= value <= high:
-        raise ValueError("bad key {!r} in the key script: {} to {}".format(word, low, high))
-    return value
-
-
 def parse_word(word):
     """``(ACTION, action, count)``, ``(SHOT, name, 1)`` or ``(WAIT, ms, 1)`` for one
     script word; ``ValueError`` naming it if it is none of those."""
+    kind, low, high = ACTION, 1, 9999
+    name, star, digits = word.lower().partition("*")
     if word.startswith("shot:"):
         name = word[5:]
-        if not name or name[0] == "." or len(name) > 40 or not all(c in _NAME_CHARS for c in name):
-            raise ValueError("bad shot name {!r} in the key script".format(word))
-        return SHOT, name, 1
-    if word.startswith("wait:"):
-        return WAIT, _number(word[5:], word, 0, 999999), 1
-    name, star, count = word.lower().partition("*")
+        if name and name[0] != "." and len(name) <= 40 and all(c in _NAME_CHARS for c in name):
+            return SHOT, name, 1
+        name = ""
+    elif word.startswith("wait:"):
+        kind, low, high, star, digits = WAIT, 0, 999999, True, word[5:]
+    if star:  # a number: ASCII digits only, in range
+        if 0 < len(digits) <= 6 and all("0" <= c <= "9" for c in digits):
+            count = int(digits)
+            if low <= count <= high:
+                return (kind, count, 1) if kind == WAIT else _action(name, word, count)
+        raise ValueError("bad key {!r} in the key script: {} to {}".format(word, low, high))
+    return _action(name, word, 1)
+
+
+def _action(name, word, count):
     if name in _SHORT:
-        action = _SHORT[name]
-    elif name in ACTION_NAMES:
-        action = ACTION_NAMES.index(name)
-    else:
-        raise ValueError("bad key {!r} in the key script".format(word))
-    return ACTION, action, _number(count, word, 1, 9999) if star else 1
+        return ACTION, _SHORT[name], count
+    if name in ACTION_NAMES:
+        return ACTION, ACTION_NAMES.index(name), count
+    raise ValueError("bad key {!r} in the key script".format(word))
 
 
-def check_script(text="", path=None):
-    """Read the whole script once and check every word (``ValueError`` names the
-    first bad one); returns the number of words."""
+def script_source(options, default=""):
+    """``(text, path)`` of the key script the options give: ``--keys`` (else
+    ``default``), then the file named by ``--keys-file``; every word is read
+    and checked first (``ValueError`` names the first bad one)."""
+    text = options.get("keys") or default
+    path = options.get("keys-file")
     reader = WordReader(text, path)
     try:
         while True:
             word = reader.next_word()
             if word is None:
-                return reader.count
+                return text, path
             parse_word(word)
     finally:
         reader.close()
-
-
-def script_source(options, default=""):
-    """``(text, path)`` of the key script the options give: ``--keys`` (else
-    ``default``), then the file named by ``--keys-file``. Checked first."""
-    text = options.get("keys") or default
-    path = options.get("keys-file")
-    check_script(text, path)
-    return text, path
 
 
 class ScriptPlayer:
@@ -155,8 +154,8 @@ class ScriptPlayer:
     when the game has taken the last one. ``save_shot(name)`` is called for
     ``shot:`` words; ``finished`` turns true after the last word."""
 
-    def __init__(self, text, path, save_shot):
-        self.reader = WordReader(text, path)
+    def __init__(self, source, save_shot):
+        self.reader = WordReader(source[0], source[1])
         self.save_shot = save_shot
         self.action = NONE  # the action of the current word, and how many more times
         self.left = 0

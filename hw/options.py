@@ -1,8 +1,11 @@
 """Options of a desktop or VM run of ``code.py`` (a board gives it none).
 
-Loaded only when there are options, and let go once they are read: a board
-never holds this code.
+Loaded only when there are options, and let go (with the position reader)
+once the game is under way: a board never holds this code.
 """
+
+import gc
+import sys
 
 USAGE = """usage: code.py [options]
   --rules british|american|union  the rule set (default british)
@@ -74,3 +77,48 @@ def first_game(options):
 
     rules = RULE_NAMES.index(options.get("rules", "british"))
     return Game.new_deal(options.get("deal") or random_deal(), rules)
+
+
+def error_line(message):
+    """One line on standard error, and the exit status for it."""
+    print("error: {} (code.py --help lists the options)".format(message), file=sys.stderr)
+    return 2
+
+
+def unload(*names):
+    """Let modules go that the game does not need any more (imported again if asked)."""
+    for name in names:
+        if name in sys.modules:
+            del sys.modules[name]
+            package, _, short = name.rpartition(".")
+            if package in sys.modules and hasattr(sys.modules[package], short):
+                delattr(sys.modules[package], short)
+
+
+def run(argv, machine, play):
+    """Read ``argv``, make the ``machine(options)`` adapter, ``play(adapter,
+    options, game)`` and print the final position. The exit status: 0, or 2
+    after one ``error:`` line."""
+    try:
+        options = parse(argv)
+        if options.get("help"):
+            print(USAGE)
+            return 0
+        game = first_game(options)
+    except ValueError as error:
+        return error_line(error)
+    finally:
+        unload(__name__, "british_square.notation")
+    try:
+        hardware = machine(options)
+    except (ValueError, OSError) as error:  # a key script or a file the adapter refused
+        return error_line(error)
+    game = play(hardware, options, game)
+    hardware = None
+    # The position, for tests and bug reports, once the game and its screen
+    # are gone: the text module then finds room however full the heap was.
+    gc.collect()
+    from british_square.notation import position_text
+
+    print("position:", position_text(game))
+    return 0

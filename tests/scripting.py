@@ -10,7 +10,7 @@ it from the stock).
 from test_words import body
 
 from british_square.controls import ACTION_NAMES
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game, IllegalMoveError, move_text
+from british_square.engine import FOUNDATION, STOCK, WASTE, Game, IllegalMoveError
 from british_square.layout import Layout
 
 
@@ -65,7 +65,7 @@ class ScriptWriter:
         """Press the keys that play the legal move ``m``."""
         game, layout = self.game, self.layout
         if not game.is_legal(m):
-            raise IllegalMoveError("illegal move {!r}".format(move_text(m)))
+            raise IllegalMoveError(m, game.columns)
         source, target = m >> 8, m & 0xFF
         if source == STOCK:
             self.go(layout.stock_stop if target == WASTE else target)

@@ -24,7 +24,7 @@ def words(text="", path=None):
 def played(text="", path=None):
     """What a ScriptPlayer does with the script: actions, shots and waits in order."""
     shots = []
-    player = keyscript.ScriptPlayer(text, path, lambda name: shots.append(name))
+    player = keyscript.ScriptPlayer((text, path), lambda name: shots.append(name))
     out = []
     now = 0
     while not player.finished:
@@ -49,7 +49,7 @@ def test_words_split_on_any_white_space_and_commas(tmp_path):
 def test_a_file_script_plays_as_checked(tmp_path):
     path = tmp_path / "keys.txt"
     path.write_text("a\nright*2\nshot:first\n")  # newlines, and one at the very end
-    assert keyscript.check_script("", path) == 3
+    assert keyscript.script_source({"keys-file": path}) == ("", path)
     assert played("", path) == ["a", "right", "right", "shot:first"]  # no newline in the name
 
 
@@ -58,7 +58,10 @@ def test_a_long_file_is_read_in_small_pieces(tmp_path):
     path.write_text(" ".join(["a", "left", "b"] * 3000))
     reader = keyscript.WordReader("", path)
     assert len(reader.chunk) <= 64  # what it holds of the file at a time
-    assert keyscript.check_script("", path) == 9000
+    reader = keyscript.WordReader("", path)
+    while reader.next_word() is not None:
+        pass
+    assert reader.count == 9000
 
 
 @pytest.mark.parametrize(
@@ -81,21 +84,21 @@ def test_a_long_file_is_read_in_small_pieces(tmp_path):
 )
 def test_bad_words_are_named_before_the_game_starts(bad, tmp_path):
     with pytest.raises(ValueError) as error:
-        keyscript.check_script("a " + bad)
+        keyscript.script_source({"keys": "a " + bad})
     assert "key script" in str(error.value)
     path = tmp_path / "keys.txt"
     path.write_text("a\n" + bad + "\n")
     with pytest.raises(ValueError):
-        keyscript.check_script("", path)
+        keyscript.script_source({"keys-file": path})
 
 
 def test_a_word_too_long_or_not_ascii_is_refused(tmp_path):
     with pytest.raises(ValueError, match="too long"):
-        keyscript.check_script("a" * 100)
+        keyscript.script_source({"keys": "a" * 100})
     path = tmp_path / "keys.bin"
     path.write_bytes(b"a \x00\xff b")
     with pytest.raises(ValueError, match="printable"):
-        keyscript.check_script("", path)
+        keyscript.script_source({"keys-file": path})
 
 
 def test_actions_and_their_short_names():

@@ -35,7 +35,7 @@ _FLASH_MS = const(180)  # a refused drop shows red this long
 # after each move, PROBE_STEP of them per turn of the main loop, on a copy
 # of the game: a press never waits for it (tests/bench: about 1 000 to 2 000
 # loop units a position with 16 piles: a turn, under 15 ms on a SAMD51).
-DEAD_BUDGET = const(300)
+DEAD_BUDGET = const(200)
 PROBE_STEP = const(2)
 
 # Where a game stands, as the player sees it.

@@ -72,7 +72,24 @@ _PILE_LETTERS = {STOCK: "S", WASTE: "W", FOUNDATION: "F"}
 
 class IllegalMoveError(ValueError):
     """``Game.play`` was given something that is not a legal move in the game's
-    position (as python-chess's ``IllegalMoveError``, a ``ValueError``)."""
+    position (as python-chess's ``IllegalMoveError``, a ``ValueError``).
+
+    It holds the move and the game's column count, and words its message only
+    when asked: the game on a board refuses moves often and never prints them,
+    so a refusal there costs one small object and no text."""
+
+    def __str__(self):
+        m, columns = self.args
+        if type(m) is not int:
+            return "illegal move: a {} is not a move".format(type(m).__name__)
+        if not 0 <= m <= 0xFFFF:  # never printed whole: it may be any size
+            return "illegal move: an int out of 0-0xFFFF is not a move"
+        source, target = m >> 8, m & 0xFF
+        if (source < columns or STOCK <= source <= FOUNDATION) and (
+            target < columns or STOCK <= target <= FOUNDATION
+        ):
+            return "illegal move '{}'".format(move_text(m))
+        return "illegal move {:#06x}: no such pile in this game".format(m)
 
 
 def move(source: int, target: int) -> int:
@@ -460,21 +477,8 @@ class Game:
         ``IllegalMoveError`` naming it, and changes nothing.
         """
         if type(m) is not int or not self.is_legal(m):  # type, not isinstance: True is no move
-            raise IllegalMoveError(self._illegal_text(m))
+            raise IllegalMoveError(m, self.columns)
         self.push(m)
-
-    def _illegal_text(self, m):
-        """The message for ``play``'s refusal of ``m``."""
-        if type(m) is not int:
-            return "illegal move: a {} is not a move".format(type(m).__name__)
-        if not 0 <= m <= 0xFFFF:  # never printed whole: it may be any size
-            return "illegal move: an int out of 0-0xFFFF is not a move"
-        if self._has_pile(m >> 8) and self._has_pile(m & 0xFF):
-            return "illegal move '{}'".format(move_text(m))
-        return "illegal move {:#06x}: no such pile in this game".format(m)
-
-    def _has_pile(self, pile):
-        return pile < self.columns or STOCK <= pile <= FOUNDATION
 
     def _grow_history(self):
         bigger = bytearray(len(self.history) * 2)

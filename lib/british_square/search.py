@@ -25,27 +25,32 @@ class DeadSearch:
     foundation move allows one, ``ALIVE`` once one does (a won game is
     ``ALIVE``), ``UNKNOWN`` once ``budget`` positions are seen. Iterative (no
     recursion), and its memory is made once, in ``__init__``: a table of
-    position keys and a path of five bytes per level. A game can run it after
-    every move without the heap moving.
+    position keys (six bytes a slot, at most four fifths full) and a path of
+    three bytes per level: about 2 KB for the game's budget of 200. A game
+    can run it after every move without the heap moving.
 
     Repeats are pruned by two independent hashes of the position
     (``position_keys``: two bases and moduli): a new position is skipped
     only when its 30-bit first hash and 16 bits of its second equal those of
     one already seen. A false ``DEAD`` needs two different positions among
-    at most ``budget`` to agree on all 46 bits: for a budget of 300 a chance
-    below 300**2 / 2**47, about 1 in 1.5 billion searches (one 30-bit hash
-    alone, as before, was about 1 in 24 000).
+    at most ``budget`` to agree on all 46 bits: for a budget of 200 a chance
+    below 200**2 / 2**47, about 1 in 3.5 billion searches (one 30-bit hash
+    alone, as before, was about 1 in 24 000 at a budget of 300).
     """
 
-    def __init__(self, budget=300, buffer=None):
-        size = 1
-        while size <= budget + budget // 2:  # at most two thirds full: short probe runs
+    def __init__(self, budget=200, buffer=None):
+        size = 2
+        while size * 4 < budget * 5:  # at most four fifths full
             size <<= 1
         self.budget = budget
         self.mask = size - 1
-        self.keys_a = array("l", range(size))  # first hash + 1; 0 is an empty slot
-        self.keys_b = array("H", range(size))  # 16 bits of the second hash
-        self.path = bytearray(budget * 5)  # per level: source, target, undo flag, next move (2)
+        # the first hash as its low 16 bits and its high 14 bits + 1 (0: an
+        # empty slot), then 16 bits of the second: six bytes a slot
+        self.keys_low = array("H", range(size))
+        self.keys_high = array("H", range(size))
+        self.keys_b = array("H", range(size))
+        # per level: source 5 bits, target 5, undo flag 3, next move index 9
+        self.path = bytearray(budget * 3)
         self.buffer = buffer if buffer is not None else bytearray(2 * MAX_MOVES)
         self.game = None  # the copy searched
         self.second = [0]  # where ``position_keys`` leaves the second hash
@@ -62,9 +67,9 @@ class DeadSearch:
         if probe is None or probe.rules != game.rules:
             probe = self.game = Game(game.rules)
         probe.copy_position_from(game)
-        keys_a = self.keys_a
+        keys_high = self.keys_high
         for i in range(self.mask + 1):
-            keys_a[i] = 0
+            keys_high[i] = 0
         self.seen = 0
         self.depth = 0
         self.next_index = 0
@@ -87,19 +92,21 @@ class DeadSearch:
         were), or ``_FULL`` (new, but ``budget`` positions are seen already)."""
         a = position_keys(game, self.whole_waste, self.second)
         b = self.second[0] & 0xFFFF
-        keys_a, keys_b, mask = self.keys_a, self.keys_b, self.mask
+        low = a & 0xFFFF
+        high = (a >> 16) + 1
+        keys_low, keys_high, keys_b, mask = self.keys_low, self.keys_high, self.keys_b, self.mask
         i = a & mask
-        a += 1
         while True:
-            there = keys_a[i]
+            there = keys_high[i]
             if not there:
                 if self.seen >= self.budget:
                     return _FULL
-                keys_a[i] = a
+                keys_low[i] = low
+                keys_high[i] = high
                 keys_b[i] = b
                 self.seen += 1
                 return _NEW
-            if there == a and keys_b[i] == b:
+            if there == high and keys_low[i] == low and keys_b[i] == b:
                 return _SEEN
             i = (i + 1) & mask
 
@@ -131,16 +138,16 @@ class DeadSearch:
                 if not depth:
                     return self._finish(DEAD)
                 depth -= 1
-                p = depth * 5
-                game.retract(path[p] << 8 | path[p + 1], path[p + 2])
-                next_index = path[p + 3] << 8 | path[p + 4]
+                p = depth * 3
+                level = path[p] | path[p + 1] << 8 | path[p + 2] << 16
+                game.retract((level & 0x1F) << 8 | level >> 5 & 0x1F, (level >> 10 & 7) << 5)
+                next_index = level >> 13
                 continue
-            p = depth * 5
-            path[p] = m >> 8
-            path[p + 1] = m & 0xFF
-            path[p + 2] = flag
-            path[p + 3] = next_index >> 8
-            path[p + 4] = next_index & 0xFF
+            p = depth * 3
+            level = m >> 8 | (m & 0x1F) << 5 | (flag >> 5) << 10 | next_index << 13
+            path[p] = level & 0xFF
+            path[p + 1] = level >> 8 & 0xFF
+            path[p + 2] = level >> 16
             depth += 1
             next_index = 0
             if self.seen >= stop_at:
