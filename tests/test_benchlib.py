@@ -51,11 +51,11 @@ class SlowingClock:
 def test_cost_holds_when_the_machine_slows_after_calibration(monkeypatch):
     # the slow-down comes right after the first loop-unit batches: a unit
     # taken once up front then makes every later cost look twice as large
-    steady = benchlib.cost(work, 20, benchlib.loop_unit())
+    steady = benchlib.measure(work, 20).value
     clock = SlowingClock(reads=6)
     monkeypatch.setattr(benchlib, "_now_ns", clock)
     monkeypatch.setattr(benchlib, "_cpu_ns", clock.cpu)
-    slowed = benchlib.cost(work, 20, benchlib.loop_unit())
+    slowed = benchlib.measure(work, 20).value
     assert 0.7 < slowed / steady < 1.4, (steady, slowed)
 
 
@@ -69,7 +69,9 @@ def test_rounds_that_lost_the_cpu_are_left_out():
 
 def test_measure_reports_median_lowest_and_spread(monkeypatch):
     measured = benchlib.measure(work, 20, rounds=9)
-    assert len(measured.ratios) == 9
+    # nine rounds; on a busy machine more are taken (up to MORE_ROUNDS times) and
+    # the disturbed ones are left out, keeping at least MIN_ROUNDS
+    assert benchlib.MIN_ROUNDS <= len(measured.ratios) <= benchlib.MORE_ROUNDS * 9
     assert measured.low == min(measured.ratios)
     assert measured.low <= measured.value <= max(measured.ratios)
     assert measured.spread >= 0
@@ -172,7 +174,8 @@ def test_engine_bench_reports_every_cost_with_its_rounds(vm):
     )
     rows = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     timed = [row for row in rows if row["unit"] in ("loops", "ns")]
-    assert len(timed) == 1 + 3 * 4  # the loop unit; deal, moves, apply+undo, dead test
+    # the loop unit; deal, moves, apply+undo, reading the position, dead test
+    assert len(timed) == 1 + 3 * 5
     for row in timed:
         assert 0 < row["min"] <= row["value"], row
         assert row["spread"] >= 0, row

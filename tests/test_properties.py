@@ -221,6 +221,9 @@ def test_the_dead_test_agrees_with_an_exhaustive_search(g, picks, greedy):
     verdict = dead_verdict(g, 2000)
     assert (text(g), bytes(g.history), g.history_count, g.history_end) == before
     truth = model_dead(position_dict(g), 2000)
+    if g.is_won():  # nothing is left to go home: the dead test calls that alive, by its docstring
+        assert verdict == ALIVE
+        return
     if UNKNOWN not in (verdict, truth):
         assert verdict == truth, text(g)
     event("dead: engine {}, model {}".format(DEAD_NAMES[verdict], DEAD_NAMES[truth]))

@@ -163,6 +163,9 @@ def test_bench_script_runs(vm, tmp_path):
     # the main loop allocates nothing while waiting, nor for a cursor step
     assert metrics["idle_frame_alloc"]["value"] == 0
     assert metrics["cursor_press_alloc"]["value"] == 0
+    # nor does the dead test, which runs a step per loop turn once the stock is out
+    assert metrics["dead_probe_step_alloc_british"]["value"] == 0
+    assert metrics["dead_probe_step_alloc_union"]["value"] == 0
 
 
 def test_code_py_refuses_a_bad_option_on_the_vm(vm, mpy_board):

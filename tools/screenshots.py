@@ -3,7 +3,7 @@
     .venv/bin/python tools/screenshots.py [--scale 3] [--out docs]
 
 Each screen is reached the way a player would: a key script run by
-``code.py --headless`` (see ``british_square.keyscript``).
+``code.py --headless`` (see ``hw/keyscript.py``).
 """
 
 import subprocess
@@ -13,13 +13,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from scripting import ScriptWriter  # noqa: E402
 
 from british_square.engine import AMERICAN, BRITISH, UNION, Game  # noqa: E402
-from british_square.scripting import ScriptWriter  # noqa: E402
 
-# One card left to go home; and one card to go home before nothing can move.
+# One card left to go home; one card to go home before nothing can, while
+# 5H can still shuttle; a long British column and foundations on their way.
 WON_POSITION = "british AC/-/-/- - - 25,26,26,26"
-NO_MOVES_POSITION = "british KC/-/-/- - AH 0,0,0,0"
+NO_MOVES_POSITION = "british KC/5H/6H/6H - AS 0,0,0,0"
+LONG_POSITION = "british 9C8C7S.6S/AH2H3H4H.5H6H7H8H9HTHJHQHKH/QH/- 4C - 13,14,0,26"
 
 
 def played(deal, rules, moves, name):
@@ -33,6 +37,14 @@ def menu_then(item, name, extra=""):
     writer = ScriptWriter(Game.new_deal(7, BRITISH))
     writer.menu(item)
     return writer.text() + " " + extra + " shot:" + name
+
+
+def after_moves(item, name):
+    """A few moves, then ``item`` from the menu: the question before a game is left."""
+    writer = ScriptWriter(Game.new_deal(7, BRITISH))
+    writer.play_some(3)
+    writer.menu(item)
+    return writer.text() + " shot:" + name
 
 
 def screens():
@@ -53,8 +65,11 @@ def screens():
         ("play-union", ["--deal", "7", "--rules", "union", "--keys", played(7, UNION, 10, "x")]),
         ("menu", ["--deal", "7", "--keys", "a start shot:menu"]),
         ("help", ["--deal", "7", "--keys", menu_then("Help", "help")]),
+        ("help-marks", ["--deal", "7", "--keys", menu_then("Help", "help-marks", "right")]),
         ("rules", ["--deal", "7", "--keys", menu_then("Rules: ", "rules")]),
         ("deal-number", ["--deal", "7", "--keys", menu_then("Deal number", "deal-number", "up")]),
+        ("confirm", ["--deal", "7", "--keys", after_moves("New game", "confirm")]),
+        ("long-column", ["--position", LONG_POSITION, "--keys", "a shot:long-column"]),
         ("won", ["--position", WON_POSITION, "--keys", "a b wait:700 shot:won"]),
         ("no-more-moves", ["--position", NO_MOVES_POSITION, "--keys", no_moves.text()]),
     ]

@@ -94,7 +94,11 @@ class DeadSearch:
         b = self.second[0] & 0xFFFF
         low = a & 0xFFFF
         high = (a >> 16) + 1
-        keys_low, keys_high, keys_b, mask = self.keys_low, self.keys_high, self.keys_b, self.mask
+        # (one by one: MicroPython builds a tuple to unpack four at once)
+        keys_low = self.keys_low
+        keys_high = self.keys_high
+        keys_b = self.keys_b
+        mask = self.mask
         i = a & mask
         while True:
             there = keys_high[i]

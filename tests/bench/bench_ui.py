@@ -13,7 +13,14 @@ import time
 
 _here = __file__.replace("\\", "/").rpartition("/")[0] or "."
 sys.path.append(_here)
-from benchlib import add_game_paths, allocated, cost, loop_unit, report  # noqa: E402
+from benchlib import (  # noqa: E402
+    add_game_paths,
+    allocated,
+    measure,
+    measure_sample,
+    report,
+    report_cost,
+)
 
 add_game_paths(_here + "/../..")
 
@@ -25,39 +32,41 @@ from british_square.controls import LEFT, RIGHT, SELECT, A, KeypadActions  # noq
 from british_square.engine import BRITISH, RULE_NAMES, STOCK, UNION, WASTE, Game  # noqa: E402
 
 BENCH = "ui"
-REPEAT = 20
 
 
 def now_ns():
     return time.monotonic_ns()
 
 
-def full_redraw_ns(display, root):
-    """One redraw of the whole screen (setting the root group dirties all of it)."""
-    best = None
-    for _ in range(REPEAT):
+def full_redraw_sample(display, root):
+    """A sample: one redraw of the whole screen (setting the root group
+    dirties all of it), in nanoseconds."""
+
+    def sample_ns():
         display.root_group = None
         display.root_group = root
         t0 = now_ns()
         display.refresh()
-        t = now_ns() - t0
-        best = t if best is None or t < best else best
-    return best
+        return now_ns() - t0
+
+    return sample_ns
 
 
-def move_redraw_ns(app, m):
-    """The refresh after move ``m`` (the move itself not timed), best of REPEAT."""
+def move_redraw_sample(app, m):
+    """A sample: the refresh after move ``m`` (the move itself, and its undo,
+    not timed), in nanoseconds."""
     display = app.view.display
-    best = None
-    for _ in range(REPEAT):
+
+    def sample_ns():
         app.play(m)
         t0 = now_ns()
         display.refresh()
-        t = now_ns() - t0
-        best = t if best is None or t < best else best
+        taken = now_ns() - t0
         app.undo()
         display.refresh()
-    return best
+        return taken
+
+    return sample_ns
 
 
 def typical_move(game):
@@ -75,7 +84,6 @@ def move_name(m):
 
 
 def main():
-    unit = loop_unit()
     display = board.DISPLAY
     display.auto_refresh = False
     actions = KeypadActions(keypad.FakeKeys(key_count=8), keypad.Event())
@@ -94,31 +102,24 @@ def main():
         BENCH, "heap_live", gc.mem_alloc(), "bytes", "whole heap in use, modules from ." + source
     )
 
-    full = full_redraw_ns(display, app.view.root)
+    full = measure_sample(full_redraw_sample(display, app.view.root))
     m = typical_move(app.game)
-    moved = move_redraw_ns(app, m)
-    report(
-        BENCH,
-        "redraw_fraction",
-        round(moved / full, 3),
-        "ratio",
-        "refresh after move {} / full redraw (<= 0.25)".format(move_name(m)),
-    )
-    report(
-        BENCH,
-        "full_redraw",
-        round(full / unit),
-        "render loops",
-        "whole 160x128 screen, framebuffer",
-    )
+    moved = measure_sample(move_redraw_sample(app, m))
+    note = "refresh after move {} / full redraw (<= 0.25)".format(move_name(m))
+    spread = max(moved.spread, full.spread)
+    fraction = round(moved.value / full.value, 3)
+    report(BENCH, "redraw_fraction", fraction, "ratio", note, None, spread)
+    report_cost(BENCH, "full_redraw", full, "whole 160x128 screen, framebuffer", "render loops")
     # a card from one column onto another (deal 10 opens with one)
     app.start_game(Game.new_deal(10))
     app.show_play()
     display.refresh()
     column_move = typical_move(app.game)
-    moved = move_redraw_ns(app, column_move)
+    moved = measure_sample(move_redraw_sample(app, column_move))
     note = "refresh after move {} / full redraw (<= 0.25)".format(move_name(column_move))
-    report(BENCH, "redraw_fraction_column", round(moved / full, 3), "ratio", note)
+    spread = max(moved.spread, full.spread)
+    fraction = round(moved.value / full.value, 3)
+    report(BENCH, "redraw_fraction_column", fraction, "ratio", note, None, spread)
     app.start_game(Game.new_deal(7))
     display.refresh()
 
@@ -145,8 +146,7 @@ def main():
         app.handle(RIGHT)
         app.handle(LEFT)
 
-    press_cursor = round(cost(cursor_pair, REPEAT, unit) / 2)
-    report(BENCH, "press_cursor", press_cursor, "loops", "a cursor step, Python only")
+    report_cost(BENCH, "press_cursor", measure(cursor_pair).per(2), "a cursor step, Python only")
 
     # a move as the player makes it: pick up, walk to the target, drop; then undo
     source_stop = app.layout.pile_stop(m >> 8)
@@ -159,44 +159,49 @@ def main():
         app.handle(A)
         app.handle(SELECT)
 
-    per_press = round(cost(move_cycle, REPEAT, unit) / 3)
-    report(BENCH, "press_cost", per_press, "loops", "pick up / drop / undo, Python only (< 30 ms)")
+    note = "pick up / drop / undo, Python only (< 30 ms)"
+    report_cost(BENCH, "press_cost", measure(move_cycle).per(3), note)
 
     def move_cycle_drawn():
         move_cycle()
         display.refresh()
 
-    drawn = round(cost(move_cycle_drawn, REPEAT, unit) / 3)
-    report(
-        BENCH, "press_cost_drawn", drawn, "render loops", "same, with each refresh (VM framebuffer)"
-    )
+    note = "same, with each refresh (VM framebuffer)"
+    report_cost(BENCH, "press_cost_drawn", measure(move_cycle_drawn).per(3), note, "render loops")
 
     # the dead test once the stock is out: the loop runs it a step per turn
     for rules in (BRITISH, UNION):
-        step, steps = probe_step_cost(rules, app.moves, unit)
-        report(
-            BENCH,
-            "dead_probe_step_" + RULE_NAMES[rules],
-            step,
-            "loops",
-            "one loop turn of the dead test ({} positions); loop turns to its verdict: {}".format(
-                app_module.PROBE_STEP, steps
-            ),
-        )
+        step, steps, alloc = probe_step_cost(rules, app.moves)
+        note = "heap one loop turn of the dead test allocates (0)"
+        report(BENCH, "dead_probe_step_alloc_" + RULE_NAMES[rules], alloc, "bytes", note)
+        note = "one loop turn of the dead test ({} positions); loop turns to its verdict: {}"
+        note = note.format(app_module.PROBE_STEP, steps)
+        report_cost(BENCH, "dead_probe_step_" + RULE_NAMES[rules], step, note)
 
 
-def probe_step_cost(rules, buffer, unit):
-    """Mean cost of one step of the app's dead test on deal 7 with the stock dealt out."""
-    from british_square.search import dead_search  # after the heap figures, as in the game
+def probe_step_cost(rules, buffer):
+    """Cost of one step of the app's dead test on deal 7 with the stock dealt
+    out (a ``Measured``), and how many steps it takes to its verdict."""
+    from british_square.search import DeadSearch  # after the heap figures, as in the game
 
     game = Game.new_deal(7, rules)
     while game.stock_count:
         game.push(STOCK << 8 | WASTE)
-    steps = 0
-    start = time.monotonic_ns()
-    for _ in dead_search(game, app_module.DEAD_BUDGET, buffer, app_module.PROBE_STEP):
+    search = DeadSearch(app_module.DEAD_BUDGET, buffer)
+    search.start(game)
+    steps = 1
+    while search.step(app_module.PROBE_STEP) is None:
         steps += 1
-    return round((time.monotonic_ns() - start) / steps / unit), steps
+
+    def sample_ns():
+        search.start(game)  # untimed: the set-up happens once per move
+        t0 = now_ns()
+        search.step(app_module.PROBE_STEP)
+        return now_ns() - t0
+
+    search.start(game)
+    alloc = allocated(lambda: search.step(app_module.PROBE_STEP))
+    return measure_sample(sample_ns), steps, alloc
 
 
 main()

@@ -175,18 +175,6 @@ def loop_unit_ns(rounds=ROUNDS):
     return Measured([_unit_batch_ns() for _ in range(rounds)])
 
 
-# The single-number forms bench_ui.py still calls; both take their figures
-# from the calibrated rounds above, and ``unit_ns`` is no longer used.
-def loop_unit():
-    """Nanoseconds per empty ``for`` iteration (median of calibration batches)."""
-    return loop_unit_ns().value
-
-
-def cost(fn, repeat, unit_ns=None):
-    """Cost of one ``fn()`` call in loop units (``measure(fn, repeat).value``)."""
-    return measure(fn, repeat).value
-
-
 def allocated(fn):
     """Heap bytes ``fn()`` allocates (with the collector held off)."""
     gc.collect()
