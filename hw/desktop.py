@@ -26,9 +26,9 @@ from british_square.controls import (
     B,
     Repeater,
 )
+from british_square.layout import SCREEN_H as HEIGHT  # noqa: E402
+from british_square.layout import SCREEN_W as WIDTH  # noqa: E402
 
-WIDTH = 160
-HEIGHT = 128
 WINDOW_SCALE = 4
 DEFAULT_SHOT = "shots/play.png"
 

@@ -7,6 +7,8 @@ once the game is under way: a board never holds this code.
 import gc
 import sys
 
+from british_square.engine import RULE_NAMES
+
 USAGE = """usage: code.py [options]
   --rules british|american|union  the rule set (default british)
   --deal N          deal number N, 1-31999 (default: one at random)
@@ -20,7 +22,6 @@ USAGE = """usage: code.py [options]
   --help            this text"""
 _VALUES = ("rules", "deal", "position", "keys", "keys-file", "shot", "scale")
 _FLAGS = ("headless", "autoplay", "help")
-RULE_NAMES = ("british", "american", "union")
 
 
 def whole_number(text, name, low, high):

@@ -9,14 +9,15 @@ for a game; ``mismatches`` compares the two pile by pile.
 import struct
 from pathlib import Path
 
+from conftest import ROOT  # noqa: E402
+
 from british_square import sheet
-from british_square.engine import DOWN, UP
-from british_square.layout import MARK_CELLS, STRIP_ROW, Layout
+from british_square.engine import BUILDS_DOWN, BUILDS_UP
+from british_square.layout import MARK_CELLS, SCREEN_H, SCREEN_W, STRIP_ROW, Layout
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
 
-ROOT = Path(__file__).resolve().parents[1]
 SHEET = ROOT / "lib" / "british_square" / sheet.SHEET_FILE
-W, H = 160, 128
+W, H = SCREEN_W, SCREEN_H
 
 
 def rgb565(rgb):
@@ -140,7 +141,8 @@ def expected_screen(game, sprites=None):
             tile = sprites.card_tile(FIRST_CARD + game.top(c))
             out.paint(tile, layout.pile_x[c], layout.pile_y[c], name)
         way = game.direction(c) if h else None
-        glyphs = [{UP: sheet.SMALL_UP, DOWN: sheet.SMALL_DOWN}.get(way, sheet.SMALL_FREE)]
+        arrows = {BUILDS_UP: sheet.SMALL_UP, BUILDS_DOWN: sheet.SMALL_DOWN}
+        glyphs = [arrows.get(way, sheet.SMALL_FREE)]
         if not h:
             glyphs = [sheet.SMALL_NONE]
         if not layout.british and h:

@@ -25,15 +25,15 @@ from positions import (
 from british_square.cards import parse_card
 from british_square.engine import (
     ALIVE,
+    BUILDS_DOWN,
+    BUILDS_FREE,
+    BUILDS_UP,
     DEAD,
-    DOWN,
     FOUNDATION,
-    FREE,
     LOST,
     PLAYING,
     STOCK,
     UNKNOWN,
-    UP,
     WASTE,
     WON,
     Game,
@@ -157,12 +157,12 @@ def test_nothing_wraps_between_king_and_ace(rules):
 def test_the_first_built_card_sets_the_direction_up(rules):
     # RULES.md's example: 8H on 7H, then 9H may follow; another 7H may not.
     g = game(rules, "7H", "8H", "9H", "7H")
-    assert g.direction(0) == FREE
+    assert g.direction(0) == BUILDS_FREE
     play(g, "ba")
-    assert column_text(g, 0) == "7H.8H" and g.direction(0) == UP
+    assert column_text(g, 0) == "7H.8H" and g.direction(0) == BUILDS_UP
     assert legal(g, "ca") and not legal(g, "da")
     play(g, "ca")
-    assert column_text(g, 0) == "7H.8H9H" and g.direction(0) == UP
+    assert column_text(g, 0) == "7H.8H9H" and g.direction(0) == BUILDS_UP
 
 
 @each_rules
@@ -170,7 +170,7 @@ def test_the_first_built_card_sets_the_direction_down(rules):
     # Had 6H been placed first, the column would build down.
     g = game(rules, "7H", "6H", "5H", "7H")
     play(g, "ba")
-    assert column_text(g, 0) == "7H.6H" and g.direction(0) == DOWN
+    assert column_text(g, 0) == "7H.6H" and g.direction(0) == BUILDS_DOWN
     assert legal(g, "ca") and not legal(g, "da")
 
 
@@ -178,8 +178,8 @@ def test_the_first_built_card_sets_the_direction_down(rules):
 @pytest.mark.parametrize(
     "built, others, direction, fresh",
     [
-        ("QH.KH", ("QH", "AH", "KH"), UP, ("KH", "QH")),
-        ("2H.AH", ("2H", "KH", "AH"), DOWN, ("AH", "2H")),
+        ("QH.KH", ("QH", "AH", "KH"), BUILDS_UP, ("KH", "QH")),
+        ("2H.AH", ("2H", "KH", "AH"), BUILDS_DOWN, ("AH", "2H")),
     ],
 )
 def test_an_up_sequence_ends_at_the_king_and_a_down_one_at_the_ace(
@@ -196,18 +196,18 @@ def test_an_up_sequence_ends_at_the_king_and_a_down_one_at_the_ace(
 def test_the_direction_is_free_again_when_the_built_sequence_is_gone(rules):
     g = game(rules, "7H.8H", "9H", "6H", "8H")
     play(g, "ab")  # 8H leaves: only the base 7H is left
-    assert column_text(g, 0) == "7H" and g.direction(0) == FREE
+    assert column_text(g, 0) == "7H" and g.direction(0) == BUILDS_FREE
     assert legal(g, "ca") and legal(g, "da")  # down and up are both open again
     play(g, "ca")
-    assert g.direction(0) == DOWN and not legal(g, "da")
+    assert g.direction(0) == BUILDS_DOWN and not legal(g, "da")
 
 
 @each_rules
 def test_changing_direction_by_moving_the_top_card_to_another_column(rules):
     g = game(rules, "6H.7H8H", "9H", "TH.9H")
-    assert g.direction(0) == UP
+    assert g.direction(0) == BUILDS_UP
     play(g, "ab")  # 8H starts column b's sequence down
-    assert column_text(g, 1) == "9H.8H" and g.direction(1) == DOWN
+    assert column_text(g, 1) == "9H.8H" and g.direction(1) == BUILDS_DOWN
     play(g, "ab")  # and 7H continues it
     assert column_text(g, 1) == "9H.8H7H" and column_text(g, 0) == "6H"
     g = game(rules, "5H.6H7H", "9H.8H")
@@ -218,21 +218,21 @@ def test_british_columns_have_four_dealt_base_cards():
     g = game("british", "2C9D5S7H.8H", "TH.9H", "6S", "4S")
     assert list(g.base) == [4, 1, 1, 1]
     play(g, "ab")  # 8H goes, then 7H: the base's next card 5S is exposed
-    assert column_text(g, 0) == "2C9D5S7H" and g.direction(0) == FREE
+    assert column_text(g, 0) == "2C9D5S7H" and g.direction(0) == BUILDS_FREE
     assert not legal(g, "ca") and not legal(g, "da")
     play(g, "ab")
     assert column_text(g, 0) == "2C9D5S" and g.base_count(0) == 3
-    assert g.direction(0) == FREE  # 5S is unrelated to the 7H that left
+    assert g.direction(0) == BUILDS_FREE  # 5S is unrelated to the 7H that left
     assert legal(g, "ca") and legal(g, "da")
     play(g, "ca")
-    assert column_text(g, 0) == "2C9D5S.6S" and g.direction(0) == UP
+    assert column_text(g, 0) == "2C9D5S.6S" and g.direction(0) == BUILDS_UP
     assert not legal(g, "da")
 
 
 def test_british_dealt_cards_in_sequence_do_not_set_a_direction():
     # PySolFC reads the direction off the bottom two cards; RULES.md does not.
     g = game("british", "6H7H", "8H", "6H", "2C")
-    assert g.direction(0) == FREE
+    assert g.direction(0) == BUILDS_FREE
     assert legal(g, "ba") and legal(g, "ca")
 
 
@@ -280,10 +280,10 @@ def test_a_union_space_takes_any_playable_card_but_not_the_stock_card():
 def test_a_card_that_fills_a_space_is_its_base_and_builds_either_way(rules):
     g = game(rules, "JC", "-", "KC", stock="4S", waste="QC")
     play(g, "Wb")
-    assert column_text(g, 1) == "QC" and g.base_count(1) == 1 and g.direction(1) == FREE
+    assert column_text(g, 1) == "QC" and g.base_count(1) == 1 and g.direction(1) == BUILDS_FREE
     assert legal(g, "ab") and legal(g, "cb")
     play(g, "ab")
-    assert column_text(g, 1) == "QC.JC" and g.direction(1) == DOWN
+    assert column_text(g, 1) == "QC.JC" and g.direction(1) == BUILDS_DOWN
 
 
 @not_union

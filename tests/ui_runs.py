@@ -11,14 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import ROOT  # noqa: E402
 from scripting import ScriptWriter
 
 from british_square.engine import AMERICAN, Game
 
-ROOT = Path(__file__).resolve().parents[1]
 CODE = ROOT / "code.py"
-LIB = ROOT / "lib"
-HW = ROOT / "hw"
 sys.path.insert(0, str(ROOT / "tools"))
 import deploy_plan  # noqa: E402
 

@@ -11,7 +11,15 @@ import sys
 
 from british_square.cards import NO_CARD, SUITS, card_name
 from british_square.deal import MAX_DEAL, MIN_DEAL
-from british_square.engine import DEAD_NAMES, DOWN, RULE_NAMES, RULE_TITLES, STATUS_NAMES, UP, Game
+from british_square.engine import (
+    BUILDS_DOWN,
+    BUILDS_UP,
+    DEAD_NAMES,
+    RULE_NAMES,
+    RULE_TITLES,
+    STATUS_NAMES,
+    Game,
+)
 from british_square.notation import (
     game_from_dict,
     move_dict,
@@ -120,7 +128,7 @@ def show(game):
             RULE_TITLES[game.rules], game.score(), STATUS_NAMES[game.status()]
         )
     )
-    arrows = {UP: "up", DOWN: "down"}
+    arrows = {BUILDS_UP: "up", BUILDS_DOWN: "down"}
     if game.columns == 4:
         names = ["  {:<5}".format(pile_text(c)) for c in range(4)]
         lines.append("".join(names))

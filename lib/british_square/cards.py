@@ -17,20 +17,6 @@ SUITS = "CSHD"
 NO_CARD = const(255)
 
 
-def rank(card):
-    """Rank 1 (ace) to 13 (king)."""
-    return card % 13 + 1
-
-
-def suit(card):
-    """Suit index 0-3 in ``SUITS`` order."""
-    return card // 13
-
-
-def is_red(card):
-    return card >= 26
-
-
 def card_name(card):
     """Two-letter name: ``"7H"``, ``"TD"``, ``"AS"``."""
     return RANKS[card % 13] + SUITS[card // 13]

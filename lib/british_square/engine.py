@@ -46,9 +46,9 @@ DEAD = const(1)
 UNKNOWN = const(2)
 DEAD_NAMES = ("alive", "dead", "unknown")
 
-FREE = const(0)
-UP = const(1)
-DOWN = const(2)
+BUILDS_FREE = const(0)
+BUILDS_UP = const(1)
+BUILDS_DOWN = const(2)
 
 # A column holds at most 4 dealt cards plus 12 built on them (no wrap past K or A).
 COLUMN_CAPACITY = const(16)
@@ -216,12 +216,12 @@ class Game:
         return bytes(self.cells[start : start + self.height[c]])
 
     def direction(self, c: int) -> int:
-        """``FREE``, ``UP`` or ``DOWN``: the way column ``c`` builds."""
+        """``BUILDS_FREE``, ``BUILDS_UP`` or ``BUILDS_DOWN``: the way column ``c`` builds."""
         h = self.height[c]
         if h <= self.base[c]:
-            return FREE
+            return BUILDS_FREE
         i = c * COLUMN_CAPACITY + h
-        return UP if self.cells[i - 1] > self.cells[i - 2] else DOWN
+        return BUILDS_UP if self.cells[i - 1] > self.cells[i - 2] else BUILDS_DOWN
 
     def needs(self, suit: int) -> int:
         """Rank the foundation of ``suit`` takes next (0 when complete)."""

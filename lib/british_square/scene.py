@@ -14,7 +14,7 @@ import displayio
 
 from british_square import sheet
 from british_square.cards import NO_CARD, const
-from british_square.engine import DOWN, FOUNDATION, STOCK, UP, WASTE
+from british_square.engine import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
 from british_square.layout import (
     BRITISH_ROWS,
     GAP,
@@ -314,9 +314,9 @@ class PlayScene:
         else:
             way = game.direction(c)
             arrow = sheet.SMALL_FREE
-            if way == UP:
+            if way == BUILDS_UP:
                 arrow = sheet.SMALL_UP
-            elif way == DOWN:
+            elif way == BUILDS_DOWN:
                 arrow = sheet.SMALL_DOWN
         self._put_strip(c, 0, arrow)
         if not layout.british:  # the count, right-aligned after a gap
