@@ -49,7 +49,7 @@ def add_game_paths(root):
         if folder not in sys.path:
             sys.path.append(folder)
     try:
-        import adafruit_display_text  # noqa: F401
+        import adafruit_ticks  # noqa: F401  (the one library the game imports)
     except ImportError:
         venv = root + "/.venv/lib"
         for python in os.listdir(venv):
