@@ -10,12 +10,10 @@ test_stress_vm.py.
 import json
 
 import pytest
+from conftest import HW, LIB, ROOT
 from screen_check import expected_screen, load_raw, mismatches
 from scripting import ScriptWriter
 from ui_runs import (
-    HW,
-    LIB,
-    ROOT,
     board_tree,
     keys_file,
     position_line,
