@@ -4,7 +4,6 @@ compares the two, and the space that plan takes on a FAT drive."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -12,7 +11,6 @@ import shutil
 import stat
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +23,8 @@ from deploy_shared import (
     ROOT,
     TEMP_SUFFIX,
     DeployError,
+    Item,
+    Plan,
     Reporter,
 )
 from mpy_compiler import Compiler, compile_modules, compiler_info
@@ -52,19 +52,6 @@ def asset_files(root: str | Path) -> list[Path]:
     return sorted(
         p for p in package_dir.rglob("*") if p.is_file() and p.suffix.lower() in ASSET_SUFFIXES
     )
-
-
-@dataclass
-class Item:
-    """One file to have on the drive."""
-
-    path: str  # posix, relative to the drive root
-    data: bytes
-    kind: str
-
-    @property
-    def digest(self):
-        return hashlib.sha256(self.data).hexdigest()
 
 
 KIND_ORDER = {"library": 0, "game": 1, "asset": 2, "adapter": 3, "entry": 4}
@@ -254,28 +241,6 @@ def _twin(path):
     if path.endswith(".py"):
         return path[:-3] + ".mpy"
     return None
-
-
-@dataclass
-class Plan:
-    items: list
-    writes: list = field(default_factory=list)
-    unchanged: list = field(default_factory=list)
-    removals: list = field(default_factory=list)  # drive paths
-    replaced: list = field(default_factory=list)  # not ours, overwritten or removed (--replace)
-    kept: list = field(default_factory=list)  # stale files of ours the user changed
-    conflicts: list = field(default_factory=list)  # files not ours: --replace overwrites them
-    blocked: list = field(default_factory=list)  # folders, links...: never touched, even so
-    existing: set = field(default_factory=set)  # writes that replace a file
-    leftovers: list = field(default_factory=list)  # temporary files of an interrupted deploy
-
-    @property
-    def bytes_total(self):
-        return sum(len(i.data) for i in self.items)
-
-    @property
-    def bytes_to_write(self):
-        return sum(len(i.data) for i in self.writes)
 
 
 def plan_changes(

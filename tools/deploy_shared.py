@@ -3,7 +3,9 @@ the error that stops a deploy, and the reporter that prints or collects."""
 
 from __future__ import annotations
 
+import hashlib
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
@@ -46,3 +48,38 @@ class Reporter:
     def warn(self, message: str) -> None:
         self.warnings.append(message)
         self.say("warning: " + message)
+
+
+@dataclass
+class Item:
+    """One file to have on the drive."""
+
+    path: str  # posix, relative to the drive root
+    data: bytes
+    kind: str
+
+    @property
+    def digest(self):
+        return hashlib.sha256(self.data).hexdigest()
+
+
+@dataclass
+class Plan:
+    items: list
+    writes: list = field(default_factory=list)
+    unchanged: list = field(default_factory=list)
+    removals: list = field(default_factory=list)  # drive paths
+    replaced: list = field(default_factory=list)  # not ours, overwritten or removed (--replace)
+    kept: list = field(default_factory=list)  # stale files of ours the user changed
+    conflicts: list = field(default_factory=list)  # files not ours: --replace overwrites them
+    blocked: list = field(default_factory=list)  # folders, links...: never touched, even so
+    existing: set = field(default_factory=set)  # writes that replace a file
+    leftovers: list = field(default_factory=list)  # temporary files of an interrupted deploy
+
+    @property
+    def bytes_total(self):
+        return sum(len(i.data) for i in self.items)
+
+    @property
+    def bytes_to_write(self):
+        return sum(len(i.data) for i in self.writes)

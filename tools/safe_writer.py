@@ -15,7 +15,6 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from deploy_shared import (
     ASSET_SUFFIXES,
@@ -24,11 +23,10 @@ from deploy_shared import (
     MANIFEST,
     TEMP_SUFFIX,
     DeployError,
+    Item,
+    Plan,
     Reporter,
 )
-
-if TYPE_CHECKING:  # the plan's types, for annotations only (deploy_plan imports this module)
-    from deploy_plan import Item, Plan
 
 # FAT keeps at most 255 characters per name; Windows paths stop at 260 with "E:\\".
 MAX_NAME = 255
