@@ -604,7 +604,7 @@ class Session:
         self.policy.changed(self.now % WRAP)
 
     def rest(self):
-        self.policy.rest(self.now % WRAP)
+        self.policy.rest()
 
 
 def test_an_hour_of_play_writes_no_more_than_the_rate_limit_allows():

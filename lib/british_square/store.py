@@ -4,8 +4,9 @@ The storage object is byte-addressable like ``microcontroller.nvm``: ``len()``,
 slicing reads, slice assignment writes (``hw/storage.py`` has the desktop's
 file-backed one). ``Store.load()`` once at start-up; ``Store.save()`` at the
 rest points ``SavePolicy`` picks. After the constructor a save allocates
-nothing: one record buffer is filled in place and written with one slice
-assignment.
+nothing: one 2 KB record buffer is filled in place, its CRC computed in
+small ints, and written with one slice assignment through a slice object
+made at start-up.
 
 The flash, and why the layout is what it is
 -------------------------------------------
@@ -62,8 +63,9 @@ Moves that fit: 2048 - 121 fixed bytes leave room for 963 moves from a deal
 number, 900 from a start position. A history longer than that keeps the
 position after its oldest undo steps as the start: only those are dropped.
 (Only when the redo tail alone outgrows the room is its far end dropped.)
-Undo and redo do not lengthen the history, and a won game takes about 300
-moves, so a record rarely needs a start position.
+Undo and redo do not lengthen the history, and a game's 104 cards go home
+once each after at most 88 deals: only a game of many hundreds of moves
+(cards carried to and fro) needs a start position.
 
 Nothing read is trusted: bad magic, unknown version, bad length, bad CRC,
 nonsense behind a good CRC (counts out of range, a position the engine could
@@ -524,7 +526,7 @@ class SavePolicy:
     """When a save is due: at rest, never per move, with a minimum interval.
 
     The app tells it ``changed(now)`` after every move, undo, redo, new deal or
-    change of settings, and ``rest(now)`` when the player leaves the play
+    change of settings, and ``rest()`` when the player leaves the play
     screen, a game ends (won, no more moves, End game) or a setting changes;
     it asks ``due(now)`` once a turn of its loop and, when it says so, saves
     and calls ``saved(now)``. ``now`` is the app's ``ticks_ms()`` (injected,
@@ -535,12 +537,15 @@ class SavePolicy:
     ``MIN_INTERVAL_S`` has passed since the last save (or start-up) and the
     player is at a rest point or has made no move for ``PAUSE_S``.
 
-    Wear: at most 3600 / 1500 = 2.4 writes per hour of continuous play, plus
-    one per session (power-on); a typical game of 10-15 minutes costs one
-    write (its end) or none. At two hours a day and two sessions:
-    2.4 * 2 + 2 = 6.8 writes a day, 2 482 a year: 25 000 cycles last 10.1
-    years. A power cut loses at most the play since the last save: nothing
-    once a rest point or pause has been saved, at most 25 minutes otherwise.
+    Wear, designed to 25 000 erase cycles (the minimum Microchip states for
+    the SAM D21 family's flash; the SAM D5x figure should be checked in its
+    data sheet's NVM characteristics and ``MIN_INTERVAL_S`` derived again):
+    at most 3600 / 1500 = 2.4 writes an hour of continuous play, plus one a
+    session (power-on); a game of 10-15 minutes costs one write (its end) or
+    none. At two hours a day and two sessions: 2.4 * 2 + 2 = 6.8 writes a
+    day, 2 482 a year: 25 000 cycles last 10.1 years. A power cut loses the
+    play since the last save: nothing once a rest has been saved, at most
+    25 minutes of play otherwise.
     """
 
     def __init__(self, now: int, interval_s: int = MIN_INTERVAL_S, pause_s: int = PAUSE_S):
@@ -559,7 +564,7 @@ class SavePolicy:
         self.resting = False
         self.last_change = now
 
-    def rest(self, now: int) -> None:
+    def rest(self) -> None:
         """A rest point: left the play screen, the game ended, a setting changed."""
         self.resting = True
 
