@@ -485,8 +485,10 @@ class Game:
         bigger[0 : len(self.history)] = self.history
         self.history = bigger
 
-    def _history_move(self, index):
-        """Move ``index`` of the history as a move int."""
+    def history_move(self, index: int) -> int:
+        """Move ``index`` of the history as a move int (0 = the first move;
+        ``history_count`` and up are the moves that can be redone). Allocates
+        nothing; the index is the caller's to keep below ``history_end``."""
         i = index * 2
         return (self.history[i] & _SOURCE_BITS) << 8 | self.history[i + 1]
 
@@ -495,7 +497,7 @@ class Game:
         if not self.history_count:
             return None
         self.history_count -= 1
-        m = self._history_move(self.history_count)
+        m = self.history_move(self.history_count)
         self.retract(m, self.history[self.history_count * 2] & ~_SOURCE_BITS)
         return m
 
@@ -503,20 +505,20 @@ class Game:
         """Play again the last move taken back; return it, or ``None``."""
         if self.history_count == self.history_end:
             return None
-        m = self._history_move(self.history_count)
+        m = self.history_move(self.history_count)
         self.apply(m)
         self.history_count += 1
         return m
 
     def played(self) -> List[int]:
         """The moves played so far, oldest first (allocates)."""
-        return [self._history_move(i) for i in range(self.history_count)]
+        return [self.history_move(i) for i in range(self.history_count)]
 
     def peek(self) -> Optional[int]:
         """The last move played, or ``None``."""
         if not self.history_count:
             return None
-        return self._history_move(self.history_count - 1)
+        return self.history_move(self.history_count - 1)
 
     # ---------------------------------------------------------------- outcome
 

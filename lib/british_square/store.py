@@ -1,0 +1,589 @@
+"""The game in progress, the statistics and the settings, kept in 8 KB of flash.
+
+The storage object is byte-addressable like ``microcontroller.nvm``: ``len()``,
+slicing reads, slice assignment writes (``hw/storage.py`` has the desktop's
+file-backed one). ``Store.load()`` once at start-up; ``Store.save()`` at the
+rest points ``SavePolicy`` picks. After the constructor a save allocates
+nothing: one 2 KB record buffer is filled in place, its CRC computed in
+small ints, and written with one slice assignment through a slice object
+made at start-up.
+
+The flash, and why the layout is what it is
+-------------------------------------------
+On a SAMD51 the NVM is one 8 KB erase block of sixteen 512-byte pages, and
+CircuitPython writes ``nvm`` through ASF4's ``flash_write``: it reads the whole
+block, erases it, then programs pages 0 to 15 in order, the bytes outside the
+slice as they were. Every save is one erase cycle of that block, whatever its
+size. A power cut can stop the erase, or leave pages 0..k-1 programmed, page k
+part-programmed and the rest erased (0xFF).
+
+Two records live in the block: slot A at byte 0 (pages 0-7) and slot B at byte
+4096 (pages 8-15), each at most 2048 bytes (four pages). Saves alternate
+between the slots, so the slot not written holds the save before, and the
+hardware programs it back as it was. A record is complete when all its bytes
+are in place: its CRC covers it whole, so the loader knows. With N the save
+being written and P the one before it:
+
+* cut during the erase, or before the last page of slot A's record is
+  programmed: neither record is whole. The game starts fresh, with
+  ``NOTICE_UNREADABLE`` when something unreadable is left; a block cut right
+  after its erase is all 0xFF and looks like a new board (no notice: nothing
+  can tell the two apart).
+* N written to A, cut after A's record pages: N loads (B holds P, or part of it).
+* N written to B, cut after A's record pages (P, programmed back) but before
+  B's record pages are all programmed: P loads, with ``NOTICE_EARLIER`` when
+  B's header already says it is newer.
+* cut after the last page of the record in B: N loads.
+
+So only the erase and the first record's pages lose both saves: about 50 ms
+of erase (datasheet typical; 200 ms at most) plus 1.5 ms a page, against a
+whole write of about 75 ms, a few times an hour. The other layout with one
+erase, the old record first and the new one after it, has the same window
+and needs both records in RAM at once.
+
+A record (little-endian)::
+
+    header   0  4  magic  b"BSQ" 0x1a
+             4  1  version (1)
+             5  1  flags: 1 = a game in progress follows, 2 = it starts from a position
+             6  2  length of the whole record, CRC included
+             8  4  sequence number: the newest valid record wins
+    settings 12 3  rule set; options (1 auto-play, 2 sound, 4 winnable deals only);
+                   brightness 0-100
+    stats    15 90 three rule sets x ten 3-byte counts (``Stats``)
+    game    105 12 rules; deal number (2, 0 = none); play time in seconds (3);
+                   hints used (2); moves done (2); moves kept, done and redo (2)
+           [start position: foundation counts (4), stock and waste counts (2),
+                   per column height | base << 5 (4 or 16), then the cards,
+                   one byte each: columns bottom first, stock and waste bottom first]
+           moves: source, target (2 bytes a move), oldest first
+    trailer     4  CRC-32 (binascii.crc32's) of everything before it
+
+Moves that fit: 2048 - 121 fixed bytes leave room for 963 moves from a deal
+number, 900 from a start position. A history longer than that keeps the
+position after its oldest undo steps as the start: only those are dropped.
+(Only when the redo tail alone outgrows the room is its far end dropped.)
+Undo and redo do not lengthen the history, and a game's 104 cards go home
+once each after at most 88 deals: only a game of many hundreds of moves
+(cards carried to and fro) needs a start position.
+
+Nothing read is trusted: bad magic, unknown version, bad length, bad CRC,
+nonsense behind a good CRC (counts out of range, a position the engine could
+not hold, a move the engine refuses) make a record unreadable; the other
+record, if whole, is used, else a fresh start with a notice. The position is
+rebuilt by replaying every move through ``Game.play``, the engine's one
+checked move path, so a resumed game is one the engine reached itself.
+"""
+
+import binascii
+
+from adafruit_ticks import ticks_diff
+
+from british_square.cards import const
+from british_square.engine import UNION, Game
+
+# What ``Store.load`` has to say (the app shows a short line for each):
+NOTICE_UNREADABLE = const(1)  # "Saved game unreadable: new game"
+NOTICE_EARLIER = const(2)  # "Last save was cut short: earlier game resumed"
+
+# Statistics kept per rule set, read with ``Stats.get(rules, field)``.
+PLAYED = const(0)  # games that had a move: won, lost, ended or abandoned
+WON = const(1)
+HOME_TOTAL = const(2)  # cards home, added up over the games played (for the average)
+HOME_BEST = const(3)
+STREAK = const(4)  # wins in a row, now
+STREAK_BEST = const(5)
+FEWEST_MOVES = const(6)  # in a win; 0 until the first win
+BEST_TIME = const(7)  # fastest win, seconds; 0 until the first win
+PAR_REACHED = const(8)
+HINTS = const(9)
+
+# Save policy: the rule the README gives (see SavePolicy for the numbers).
+PAUSE_S = const(5)  # no move for this long on the play screen is a rest
+MIN_INTERVAL_S = const(1500)  # 25 minutes between writes, but one rest save a session
+
+_MAGIC = b"BSQ\x1a"
+_VERSION = const(1)
+_SLOT_B = const(4096)
+_RECORD = const(2048)
+_HEADER = const(12)
+_SETTINGS = const(3)
+_FIELDS = const(10)
+_STATS = const(90)  # 3 rule sets x _FIELDS x 3 bytes
+_GAME = const(12)
+_CRC = const(4)
+_FIXED = const(109)  # _HEADER + _SETTINGS + _STATS + _CRC
+_HAS_GAME = const(1)
+_HAS_START = const(2)
+_MOST = const(0xFFFFFF)  # counts saturate here
+_LAST_SEQUENCE = const(0x3FFFFFFE)  # beyond: not ours (and no longer a small int)
+_MOVE_ROOM = const(963)  # (_RECORD - _FIXED - _GAME) // 2
+_START_MOST = const(126)  # 4 + 2 + 16 columns + 104 cards
+
+# CRC-32 a nibble at a time with the 32-bit register in two 16-bit halves:
+# binascii.crc32 returns a 32-bit int, which a 32-bit CircuitPython boxes on
+# the heap three times in four, and a save must allocate nothing. The loader,
+# which may allocate, checks with binascii.crc32 itself.
+_CRC_LO = (
+    0x0000, 0x1064, 0x20C8, 0x30AC, 0x4190, 0x51F4, 0x6158, 0x713C,
+    0x8320, 0x9344, 0xA3E8, 0xB38C, 0xC2B0, 0xD2D4, 0xE278, 0xF21C,
+)  # fmt: skip
+_CRC_HI = (
+    0x0000, 0x1DB7, 0x3B6E, 0x26D9, 0x76DC, 0x6B6B, 0x4DB2, 0x5005,
+    0xEDB8, 0xF00F, 0xD6D6, 0xCB61, 0x9B64, 0x86D3, 0xA00A, 0xBDBD,
+)  # fmt: skip
+
+
+def _crc32_into(buf, end):
+    """Write the CRC-32 of ``buf[0:end]`` at ``buf[end:end + 4]``, little-endian."""
+    lo = hi = 0xFFFF
+    low = _CRC_LO
+    high = _CRC_HI
+    for i in range(end):
+        lo ^= buf[i]
+        k = lo & 15
+        lo = (lo >> 4 | (hi & 15) << 12) ^ low[k]
+        hi = hi >> 4 ^ high[k]
+        k = lo & 15
+        lo = (lo >> 4 | (hi & 15) << 12) ^ low[k]
+        hi = hi >> 4 ^ high[k]
+    lo ^= 0xFFFF
+    hi ^= 0xFFFF
+    buf[end] = lo & 0xFF
+    buf[end + 1] = lo >> 8
+    buf[end + 2] = hi & 0xFF
+    buf[end + 3] = hi >> 8
+
+
+def _put(buf, at, value, size):
+    for i in range(size):
+        buf[at + i] = value & 0xFF
+        value >>= 8
+
+
+def _get(buf, at, size):
+    value = 0
+    for i in range(size - 1, -1, -1):
+        value = value << 8 | buf[at + i]
+    return value
+
+
+class Stats:
+    """Statistics per rule set in one ``bytearray`` (3 bytes a count, saturating).
+
+    ``record`` counts a finished or abandoned game; ``get`` reads a count;
+    ``percent_won`` and ``average_home_tenths`` are the figures shown.
+    Nothing here allocates.
+    """
+
+    def __init__(self) -> None:
+        self.data = bytearray(_STATS)
+
+    def get(self, rules: int, field: int) -> int:
+        """The count ``field`` (``PLAYED`` ... ``HINTS``) for rule set ``rules``."""
+        return _get(self.data, (rules * _FIELDS + field) * 3, 3)
+
+    def _set(self, rules, field, value):
+        _put(self.data, (rules * _FIELDS + field) * 3, value if value < _MOST else _MOST, 3)
+
+    def _add(self, rules, field, amount):
+        self._set(rules, field, self.get(rules, field) + amount)
+
+    def record(self, rules, score, won, moves, seconds, reached_par, hints) -> None:
+        """Count one game of ``rules`` that had a move: ``score`` cards home,
+        ``won`` or not (lost, ended and abandoned games are not), ``moves``
+        played, ``seconds`` of play, whether it ``reached_par``, ``hints`` used."""
+        self._add(rules, PLAYED, 1)
+        self._add(rules, HOME_TOTAL, score)
+        if score > self.get(rules, HOME_BEST):
+            self._set(rules, HOME_BEST, score)
+        if won:
+            self._add(rules, WON, 1)
+            streak = self.get(rules, STREAK) + 1
+            self._set(rules, STREAK, streak)
+            if streak > self.get(rules, STREAK_BEST):
+                self._set(rules, STREAK_BEST, streak)
+            fewest = self.get(rules, FEWEST_MOVES)
+            if not fewest or moves < fewest:
+                self._set(rules, FEWEST_MOVES, moves)
+            seconds = seconds or 1  # 0 means "no win yet"
+            best = self.get(rules, BEST_TIME)
+            if not best or seconds < best:
+                self._set(rules, BEST_TIME, seconds)
+        else:
+            self._set(rules, STREAK, 0)
+        if reached_par:
+            self._add(rules, PAR_REACHED, 1)
+        self._add(rules, HINTS, hints)
+
+    def percent_won(self, rules: int) -> int:
+        """Games won, in whole percent of those played (0 before the first)."""
+        played = self.get(rules, PLAYED)
+        return self.get(rules, WON) * 100 // played if played else 0
+
+    def average_home_tenths(self, rules: int) -> int:
+        """Average cards home per game played, in tenths (163 is 16.3)."""
+        played = self.get(rules, PLAYED)
+        return self.get(rules, HOME_TOTAL) * 10 // played if played else 0
+
+    @staticmethod
+    def consistent(data) -> bool:
+        """Could these 90 bytes have been written by ``record``?"""
+        for rules in range(3):
+            count = [_get(data, (rules * _FIELDS + field) * 3, 3) for field in range(_FIELDS)]
+            played, won = count[PLAYED], count[WON]
+            if (
+                won > played
+                or count[STREAK] > count[STREAK_BEST]
+                or count[STREAK_BEST] > won
+                or count[HOME_BEST] > min(104, count[HOME_TOTAL])
+                or count[HOME_TOTAL] > 104 * played
+                or count[PAR_REACHED] > played
+                or (not won) != (not count[FEWEST_MOVES])
+                or (not won) != (not count[BEST_TIME])
+            ):
+                return False
+        return True
+
+
+class Settings:
+    """What the player chose, kept with the game: plain attributes."""
+
+    def __init__(self) -> None:
+        self.rules = 0  # BRITISH
+        self.autoplay = False
+        self.brightness = 100  # percent
+        self.sound = True
+        self.winnable_only = False
+
+
+class Store:
+    """The save in ``nvm``: ``load()`` once, then ``save(game, seconds, hints)``.
+
+    ``stats`` and ``settings`` are the store's own objects, loaded by
+    ``load`` and saved by every ``save``: the app changes them in place.
+    After ``load``: ``notice`` (0, ``NOTICE_UNREADABLE`` or ``NOTICE_EARLIER``),
+    and for the game it returned ``seconds`` of play and ``hints`` used.
+    """
+
+    def __init__(self, nvm) -> None:
+        if len(nvm) < _SLOT_B + _RECORD:
+            raise ValueError("nvm too small for two records")
+        self.nvm = nvm
+        self.record = bytearray(_RECORD)
+        self.stats = Stats()
+        self.settings = Settings()
+        self.notice = 0
+        self.seconds = 0
+        self.hints = 0
+        self.sequence = 0  # of the newest record written or found
+        self.slot = 0  # where the next save goes
+        self.slots = (slice(0, _RECORD), slice(_SLOT_B, _SLOT_B + _RECORD))
+        self.writes = 0  # saves written since start-up
+        self.dropped = -1  # in the last save: moves left out before its start position
+        # A game loaded from a start position: its history does not begin at its deal.
+        self.resumed_from_position = None
+
+    # ------------------------------------------------------------------ save
+
+    def save(self, game, seconds: int, hints: int) -> None:
+        """Write the settings, the statistics and ``game`` (``None`` when no
+        game is in progress) with its ``seconds`` of play and ``hints`` used:
+        one erase of the block, into the slot not holding the last save."""
+        buf = self.record
+        s = self.settings
+        at = _HEADER
+        buf[at] = s.rules
+        options = (1 if s.autoplay else 0) | (2 if s.sound else 0)
+        buf[at + 1] = options | (4 if s.winnable_only else 0)
+        buf[at + 2] = s.brightness
+        at += _SETTINGS
+        buf[at : at + _STATS] = self.stats.data
+        at += _STATS
+        flags = 0
+        if game is not None:
+            at = self._put_game(game, seconds, hints, at)
+            flags = _HAS_GAME | (_HAS_START if self.dropped >= 0 else 0)
+        for i in range(4):
+            buf[i] = _MAGIC[i]
+        buf[4] = _VERSION
+        buf[5] = flags
+        _put(buf, 6, at + _CRC, 2)
+        self.sequence += 1
+        _put(buf, 8, self.sequence, 4)
+        _crc32_into(buf, at)
+        self.nvm[self.slots[self.slot]] = buf
+        self.slot ^= 1
+        self.writes += 1
+
+    def _put_game(self, game, seconds, hints, at):
+        """Write the game section at ``at``; return where it ends. Sets
+        ``dropped``: -1 when the moves start from the game's deal, else the
+        number of moves left out before the start position written."""
+        buf = self.record
+        count = game.history_count
+        end = game.history_end
+        first = 0
+        last = end
+        if end > _MOVE_ROOM:  # keep the newest moves, from a start position
+            room = _MOVE_ROOM - (_START_MOST + 1) // 2
+            first = min(count, end - room)
+            last = min(end, first + room)
+        # A deal is a start only for a game whose history begins at it.
+        from_deal = not first and game.deal_number and game is not self.resumed_from_position
+        self.dropped = -1 if from_deal else first
+        buf[at] = game.rules
+        _put(buf, at + 1, game.deal_number, 2)
+        _put(buf, at + 3, seconds if seconds < _MOST else _MOST, 3)
+        _put(buf, at + 6, hints if hints < 0xFFFF else 0xFFFF, 2)
+        _put(buf, at + 8, count - first, 2)
+        _put(buf, at + 10, last - first, 2)
+        at += _GAME
+        if not from_deal:
+            at = self._put_start(game, first, at)
+        for i in range(first, last):
+            m = game.history_move(i)
+            buf[at] = m >> 8
+            buf[at + 1] = m & 0xFF
+            at += 2
+        return at
+
+    def _put_start(self, game, first, at):
+        """Write the position after move ``first`` of ``game``'s history.
+        The game is walked there with undo and back with redo: exact, and
+        nothing allocated."""
+        count = game.history_count
+        while game.history_count > first:
+            game.undo()
+        buf = self.record
+        for suit in range(4):
+            buf[at + suit] = game.foundations[suit]
+        buf[at + 4] = game.stock_count
+        buf[at + 5] = game.waste_count
+        at += 6
+        for c in range(game.columns):
+            buf[at] = game.column_height(c) | game.base_count(c) << 5
+            at += 1
+        for c in range(game.columns):
+            for i in range(game.column_height(c)):
+                buf[at] = game.card(c, i)
+                at += 1
+        for k in range(game.stock_count - 1, -1, -1):
+            buf[at] = game.stock_card(k)
+            at += 1
+        for k in range(game.waste_count - 1, -1, -1):
+            buf[at] = game.waste_card(k)
+            at += 1
+        while game.history_count < count:
+            game.redo()
+        return at
+
+    # ------------------------------------------------------------------ load
+
+    def load(self):
+        """Read the newest whole record: set ``stats``, ``settings`` and
+        ``notice``; return the game in progress it holds, or ``None``.
+        Never raises for what the flash holds."""
+        self.notice = 0
+        found = []  # (sequence, slot, record bytes) of the records whose CRC holds
+        damaged = False
+        claimed = [-1, -1]  # the sequence a damaged slot's header claims
+        for slot in (0, 1):
+            start = _SLOT_B * slot
+            head = bytes(self.nvm[start : start + _HEADER])
+            if head == b"\xff" * _HEADER:
+                continue
+            raw = self._whole(start, head)
+            if raw is None:
+                damaged = True
+                if head[0:4] == _MAGIC:
+                    claimed[slot] = _get(head, 8, 4)
+            else:
+                found.append((_get(raw, 8, 4), slot, raw))
+        found.sort(key=lambda entry: -entry[0])
+        for n, (sequence, slot, raw) in enumerate(found):
+            game = self._parse(raw)
+            if game is False:
+                damaged = True
+                continue
+            self.sequence = found[0][0]
+            self.slot = slot ^ 1
+            if n or claimed[slot ^ 1] > sequence:
+                self.notice = NOTICE_EARLIER
+            return game
+        if damaged:
+            self.notice = NOTICE_UNREADABLE
+        if found:
+            self.sequence = found[0][0]
+        return None
+
+    def _whole(self, start, head):
+        """The record at ``start`` whose header is ``head`` if it is whole and
+        ours (magic, version, length, sequence, CRC), else ``None``."""
+        length = _get(head, 6, 2)
+        if (
+            head[0:4] != _MAGIC
+            or head[4] != _VERSION
+            or not _FIXED <= length <= _RECORD
+            or _get(head, 8, 4) > _LAST_SEQUENCE
+        ):
+            return None
+        raw = bytes(self.nvm[start : start + length])
+        if binascii.crc32(raw[: length - _CRC]) != _get(raw, length - _CRC, 4):
+            return None
+        return raw
+
+    def _parse(self, raw):
+        """Take the settings, statistics and game of the record ``raw`` (its
+        CRC checked): the game, ``None`` without one, or ``False`` (and
+        nothing taken) when anything in it is nonsense."""
+        at = _HEADER
+        rules, options, brightness = raw[at], raw[at + 1], raw[at + 2]
+        stats = raw[at + _SETTINGS : at + _SETTINGS + _STATS]
+        if rules > UNION or options > 7 or brightness > 100 or not Stats.consistent(stats):
+            return False
+        flags = raw[5]
+        length = len(raw)
+        game = None
+        seconds = hints = 0
+        if flags & ~(_HAS_GAME | _HAS_START) or (flags == _HAS_START):
+            return False
+        if flags:
+            at = _FIXED - _CRC
+            try:
+                game = self._parse_game(raw, at, flags & _HAS_START)
+            except (ValueError, IndexError):  # IllegalMoveError is a ValueError
+                return False
+            seconds = _get(raw, at + 3, 3)
+            hints = _get(raw, at + 6, 2)
+        elif length != _FIXED:
+            return False
+        s = self.settings
+        s.rules = rules
+        s.autoplay = bool(options & 1)
+        s.sound = bool(options & 2)
+        s.winnable_only = bool(options & 4)
+        s.brightness = brightness
+        self.stats.data[:] = stats
+        self.seconds = seconds
+        self.hints = hints
+        return game
+
+    def _parse_game(self, raw, at, has_start):
+        """The game section at ``at`` replayed into a new ``Game``; ValueError
+        for anything that does not fit exactly."""
+        rules = raw[at]
+        deal = _get(raw, at + 1, 2)
+        count = _get(raw, at + 8, 2)
+        kept = _get(raw, at + 10, 2)
+        if rules > UNION or count > kept:
+            raise ValueError
+        at += _GAME
+        if has_start:
+            game, at = _start_position(raw, at, rules)
+            game.deal_number = deal
+            self.resumed_from_position = game
+        else:
+            game = Game.new_deal(deal, rules)  # ValueError for no deal
+        if at + 2 * kept + _CRC != len(raw):
+            raise ValueError
+        for _ in range(kept):
+            game.play(raw[at] << 8 | raw[at + 1])
+            at += 2
+        for _ in range(kept - count):
+            game.undo()
+        return game
+
+
+def _start_position(raw, at, rules):
+    """The position written by ``Store._put_start`` at ``at``: the game and
+    where the position ends. Checked by ``build_game`` (ValueError)."""
+    # Only a record holding a very long game has one: the text module is
+    # imported for its position checks then, and only then.
+    from british_square.notation import build_game
+
+    columns = 4 if rules == 0 else 16
+    foundations = list(raw[at : at + 4])
+    stock_count, waste_count = raw[at + 4], raw[at + 5]
+    at += 6
+    heights = [raw[at + c] & 0x1F for c in range(columns)]
+    bases = [raw[at + c] >> 5 for c in range(columns)]
+    at += columns
+    cells = []
+    for h in heights:
+        cells.append(list(raw[at : at + h]))
+        at += h
+    stock = list(raw[at : at + stock_count])
+    at += stock_count
+    waste = list(raw[at : at + waste_count])
+    at += waste_count
+    if at > len(raw) or max(raw[at - stock_count - waste_count - sum(heights) : at] or b"\0") > 51:
+        raise ValueError  # short, or a card value no card has (build_game trusts them)
+    return build_game(rules, cells, bases, stock, waste, foundations), at
+
+
+class SavePolicy:
+    """When a save is due: at rest, never per move, with a minimum interval.
+
+    The app tells it ``changed(now)`` after every move, undo, redo, new deal or
+    change of settings, and ``rest()`` when the player leaves the play
+    screen, a game ends (won, no more moves, End game) or a setting changes;
+    it asks ``due(now)`` once a turn of its loop and, when it says so, saves
+    and calls ``saved(now)``. ``now`` is the app's ``ticks_ms()`` (injected,
+    so a test runs an hour of play in a second).
+
+    A save is due when something is unsaved and either a rest point came since
+    the last change and this is the session's first save, or
+    ``MIN_INTERVAL_S`` has passed since the last save (or start-up) and the
+    player is at a rest point or has made no move for ``PAUSE_S``.
+
+    Wear, designed to 25 000 erase cycles (the minimum Microchip states for
+    the SAM D21 family's flash; the SAM D5x figure should be checked in its
+    data sheet's NVM characteristics and ``MIN_INTERVAL_S`` derived again):
+    at most 3600 / 1500 = 2.4 writes an hour of continuous play, plus one a
+    session (power-on); a game of 10-15 minutes costs one write (its end) or
+    none. At two hours a day and two sessions: 2.4 * 2 + 2 = 6.8 writes a
+    day, 2 482 a year: 25 000 cycles last 10.1 years. A power cut loses the
+    play since the last save: nothing once a rest has been saved, at most
+    25 minutes of play otherwise.
+    """
+
+    def __init__(self, now: int, interval_s: int = MIN_INTERVAL_S, pause_s: int = PAUSE_S):
+        self.interval_ms = interval_s * 1000
+        self.pause_ms = pause_s * 1000
+        self.unsaved = False
+        self.resting = False  # a rest point since the last change
+        self.last_change = now
+        self.last_save = now  # or start-up
+        self.interval_passed = False  # latched, so a long wait cannot wrap ticks
+        self.saved_once = False  # this session
+
+    def changed(self, now: int) -> None:
+        """Something worth saving changed (the player is not at rest)."""
+        self.unsaved = True
+        self.resting = False
+        self.last_change = now
+
+    def rest(self) -> None:
+        """A rest point: left the play screen, the game ended, a setting changed."""
+        self.resting = True
+
+    def due(self, now: int) -> bool:
+        """Should the app save now? Cheap and allocation-free: ask every turn."""
+        if not self.interval_passed and ticks_diff(now, self.last_save) >= self.interval_ms:
+            self.interval_passed = True
+        if not self.unsaved:
+            return False
+        if self.resting and not self.saved_once:
+            return True
+        if not self.interval_passed:
+            return False
+        return self.resting or ticks_diff(now, self.last_change) >= self.pause_ms
+
+    def saved(self, now: int) -> None:
+        """The app has just saved."""
+        self.unsaved = False
+        self.resting = False
+        self.last_save = now
+        self.interval_passed = False
+        self.saved_once = True

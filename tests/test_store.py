@@ -1,0 +1,668 @@
+"""The save in NVM (british_square.store): records that survive power cuts at
+any point of a write, resume exactly, reject what they did not write, and a
+save policy that keeps the flash alive for ten years."""
+
+import binascii
+import copy
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from british_square.engine import AMERICAN, BRITISH, UNION, Game
+from british_square.notation import parse_position, position_text
+from british_square.store import (
+    BEST_TIME,
+    FEWEST_MOVES,
+    HINTS,
+    HOME_BEST,
+    HOME_TOTAL,
+    MIN_INTERVAL_S,
+    NOTICE_EARLIER,
+    NOTICE_UNREADABLE,
+    PAR_REACHED,
+    PAUSE_S,
+    PLAYED,
+    STREAK,
+    STREAK_BEST,
+    WON,
+    SavePolicy,
+    Stats,
+    Store,
+    _crc32_into,
+)
+
+BLOCK = 8192
+PAGE = 512
+SLOT_B = 4096
+FIXED = 109  # header, settings, statistics, CRC
+GAME_HEAD = 12
+
+
+class PowerCut(Exception):
+    """The fake flash lost power in the middle of a write."""
+
+
+class PagedFlash:
+    """A SAMD51's 8 KB NVM block as CircuitPython writes it: any slice
+    assignment reads the block, erases it and programs its pages in order.
+    ``cut_at`` (a byte offset, 0-8192) stops the next write there: the bytes
+    before it are programmed, the rest left erased; ``cut_erase`` stops it
+    during the erase (bits set at random)."""
+
+    def __init__(self):
+        self.data = bytearray(b"\xff" * BLOCK)
+        self.cut_at = None
+        self.cut_erase = None  # a random.Random, for the bits the erase had set
+        self.writes = 0
+
+    def __len__(self):
+        return BLOCK
+
+    def __getitem__(self, index):
+        return bytes(self.data[index]) if isinstance(index, slice) else self.data[index]
+
+    def __setitem__(self, index, value):
+        image = bytearray(self.data)
+        image[index] = value
+        assert len(image) == BLOCK, "a slice assignment changed the size"
+        self.writes += 1
+        if self.cut_erase is not None:
+            rng, self.cut_erase = self.cut_erase, None
+            share = rng.choice((0.0005, 0.002, 0.05, 1.0))  # how far the erase got
+            for i in range(BLOCK):
+                if rng.random() < share:
+                    self.data[i] |= rng.getrandbits(8)
+            raise PowerCut
+        if self.cut_at is not None:
+            cut, self.cut_at = self.cut_at, None
+            self.data[:] = image[:cut] + b"\xff" * (BLOCK - cut)
+            raise PowerCut
+        self.data[:] = image
+
+
+def random_game(seed, rules=BRITISH, actions=120, undo_share=0.25):
+    """A game of deal ``seed`` after ``actions`` random moves, undos and redos."""
+    rng = random.Random(seed)
+    game = Game.new_deal(seed % 31999 + 1, rules)
+    for _ in range(actions):
+        roll = rng.random()
+        if roll < undo_share / 2:
+            game.undo()
+        elif roll < undo_share:
+            game.redo()
+        else:
+            moves = game.moves()
+            if moves:
+                game.play(rng.choice(moves))
+            else:
+                game.undo()
+    return game
+
+
+def history(game):
+    return bytes(game.history[: 2 * game.history_end])
+
+
+def same_game(a, b):
+    """Position, history, undo point and redo tail all equal."""
+    return (
+        position_text(a) == position_text(b)
+        and a.deal_number == b.deal_number
+        and a.history_count == b.history_count
+        and a.history_end == b.history_end
+        and history(a) == history(b)
+    )
+
+
+def saved_copy(game):
+    return game.copy() if game is not None else None
+
+
+def loaded(flash):
+    store = Store(flash)
+    return store, store.load()
+
+
+# ------------------------------------------------------------------ round trips
+
+
+def test_a_blank_flash_loads_nothing_and_says_nothing():
+    store, game = loaded(PagedFlash())
+    assert game is None and store.notice == 0
+    assert store.stats.data == bytes(90)
+    assert store.settings.rules == BRITISH and store.settings.brightness == 100
+
+
+@pytest.mark.parametrize("rules", [BRITISH, AMERICAN, UNION])
+def test_a_save_loads_back_exactly_with_settings_stats_time_and_hints(rules):
+    flash = PagedFlash()
+    store = Store(flash)
+    store.load()
+    game = random_game(rules * 100 + 7, rules, actions=150)
+    store.settings.rules = rules
+    store.settings.autoplay = True
+    store.settings.sound = False
+    store.settings.winnable_only = True
+    store.settings.brightness = 40
+    store.stats.record(rules, 30, False, 120, 400, True, 2)
+    store.stats.record(rules, 104, True, 260, 900, True, 0)
+    store.save(game, 1234, 3)
+    assert flash.writes == 1
+    again, resumed = loaded(flash)
+    assert same_game(resumed, game)
+    assert again.notice == 0
+    assert (again.seconds, again.hints) == (1234, 3)
+    assert again.stats.data == store.stats.data
+    s = again.settings
+    assert (s.rules, s.autoplay, s.sound, s.winnable_only, s.brightness) == (
+        rules, True, False, True, 40,
+    )  # fmt: skip
+
+
+def test_no_game_in_progress_keeps_stats_and_settings():
+    flash = PagedFlash()
+    store = Store(flash)
+    store.stats.record(UNION, 104, True, 250, 600, False, 0)
+    store.settings.brightness = 10
+    store.save(None, 0, 0)
+    again, game = loaded(flash)
+    assert game is None and again.notice == 0
+    assert again.stats.get(UNION, WON) == 1 and again.settings.brightness == 10
+
+
+def test_saves_alternate_slots_and_the_newest_wins():
+    flash = PagedFlash()
+    store = Store(flash)
+    games = [random_game(3, actions=n) for n in (10, 20, 30, 40)]
+    for n, game in enumerate(games):
+        store.save(game, n, 0)
+        assert flash.data[(n % 2) * SLOT_B : (n % 2) * SLOT_B + 4] == b"BSQ\x1a"
+        again, resumed = loaded(flash)
+        assert same_game(resumed, game) and again.seconds == n
+    # the loaded store goes on writing into the other slot: the newest stays
+    again, _ = loaded(flash)
+    again.save(games[0], 99, 0)
+    assert loaded(flash)[0].seconds == 99
+
+
+def test_the_save_crc_is_binascii_crc32():
+    rng = random.Random(5)
+    for size in (0, 1, 7, 100, 2044):
+        buf = bytearray(rng.randbytes(size) + bytes(4))
+        _crc32_into(buf, size)
+        assert int.from_bytes(buf[size:], "little") == binascii.crc32(buf[:size])
+
+
+def test_resume_after_every_single_action_of_a_long_game_with_undo_and_redo():
+    """Over 300 actions (moves, undos, redos) of a Union game: after each, a
+    save and a fresh load give the identical position, history and redo tail."""
+    rng = random.Random(11)
+    game = Game.new_deal(11, UNION)
+    flash = PagedFlash()
+    store = Store(flash)
+    actions = undos = redos = 0
+    while actions < 320:
+        roll = rng.random()
+        redo_tail = game.history_end > game.history_count
+        if roll < (0.3 if redo_tail else 0.12) and game.undo() is not None:
+            undos += 1
+        elif redo_tail and roll < 0.6 and game.redo() is not None:
+            redos += 1
+        else:
+            moves = game.moves()
+            if not moves:
+                game.undo()
+                undos += 1
+            else:
+                game.play(rng.choice(moves))
+        actions += 1
+        store.save(game, actions, 0)
+        again, resumed = loaded(flash)
+        assert same_game(resumed, game), actions
+        assert again.seconds == actions
+    assert undos > 30 and redos > 15 and game.history_end > 100
+
+
+# -------------------------------------------------------- histories too long
+
+
+def shuttle_game(moves):
+    """A Union game whose history is ``moves`` long: a lone card carried back
+    and forth between two empty piles (any playable card fills a space)."""
+    game = Game.new_deal(2, UNION)
+    rng = random.Random(2)
+    while True:
+        empty = [c for c in range(16) if not game.column_height(c)]
+        if len(empty) >= 2:
+            break
+        game.play(rng.choice(game.moves()))
+    a, b = empty[0], empty[1]
+    source = next(c for c in range(16) if game.column_height(c))
+    game.play(source << 8 | a)
+    while game.history_end < moves:
+        game.play(a << 8 | b)
+        a, b = b, a
+    return game
+
+
+@pytest.mark.parametrize("undone", [0, 5, 400])
+def test_a_history_past_the_room_keeps_its_newest_moves_from_a_start_position(undone):
+    game = shuttle_game(1500)
+    for _ in range(undone):
+        game.undo()
+    flash = PagedFlash()
+    store = Store(flash)
+    store.save(game, 77, 1)
+    first = store.dropped
+    assert first > 0
+    again, resumed = loaded(flash)
+    assert position_text(resumed) == position_text(game)
+    assert resumed.deal_number == game.deal_number == 2
+    kept = resumed.history_end
+    assert resumed.history_count == game.history_count - first
+    assert history(resumed) == bytes(game.history[2 * first : 2 * (first + kept)])
+    assert kept == game.history_end - first  # only the oldest undo steps went
+    # the resumed game saves again from its start position, never from its deal
+    again.save(resumed, 78, 1)
+    third, twice = loaded(flash)
+    assert same_game(twice, resumed) and third.seconds == 78
+
+
+def test_when_the_redo_tail_alone_outgrows_the_room_its_far_end_goes():
+    game = shuttle_game(1500)
+    while game.history_count > 10:
+        game.undo()
+    store = Store(PagedFlash())
+    store.save(game, 1, 0)
+    assert store.dropped == 10  # the position the player is at is the start
+    resumed = loaded(store.nvm)[1]
+    assert position_text(resumed) == position_text(game)
+    assert resumed.history_count == 0
+    assert 0 < resumed.history_end < game.history_end - 10
+
+
+def test_a_game_set_up_from_a_position_saves_its_start_position():
+    game = parse_position("british 9D5S.6S/KH/-/AC2C.3C 4D8H QS 0,0,1,0")
+    game.play(game.moves()[0])
+    flash = PagedFlash()
+    Store(flash).save(game, 5, 0)
+    assert same_game(loaded(flash)[1], game)
+
+
+# ----------------------------------------------------------------- power cuts
+
+
+def save_sequence(flash, count, seed=1):
+    """``count`` saves of growing games; returns what each one held."""
+    store = Store(flash)
+    store.load()
+    held = []
+    for n in range(count):
+        game = random_game(seed, actions=20 + 15 * n)
+        store.stats.record(BRITISH, n, False, 10, 10, False, 0)
+        store.save(game, 1000 + n, 0)
+        held.append((game.copy(), bytes(store.stats.data)))
+    return store, held
+
+
+def record_span(flash_image, slot):
+    """Where the record in ``slot`` of a finished write lies: (start, end)."""
+    start = slot * SLOT_B
+    length = int.from_bytes(flash_image[start + 6 : start + 8], "little")
+    return start, start + length
+
+
+def check_cut(cut, next_slot_is_b):
+    """Save three times, cut the fourth save at byte ``cut``, load, and check
+    the outcome against the model: the newest record whose bytes all lie
+    before the cut, else the previous one, else a fresh start."""
+    flash = PagedFlash()
+    store, held = save_sequence(flash, 3 if next_slot_is_b else 2)
+    previous = len(held) - 1
+    new_game = random_game(1, actions=200)
+    twin = copy.deepcopy(store)  # the same save, uncut: where each record ends
+    twin.save(new_game, 2000, 0)
+    new_span = record_span(twin.nvm.data, store.slot)
+    old_span = record_span(twin.nvm.data, store.slot ^ 1)
+    flash.cut_at = cut
+    with pytest.raises(PowerCut):
+        store.save(new_game, 2000, 0)
+    again, game = loaded(flash)
+    if cut >= new_span[1]:
+        assert same_game(game, new_game) and again.seconds == 2000
+        assert again.notice == 0
+    elif cut >= old_span[1]:
+        assert same_game(game, held[previous][0]) and again.seconds == 1000 + previous
+        assert again.stats.data == held[previous][1]
+        header_written = cut >= new_span[0] + 12
+        assert again.notice == (NOTICE_EARLIER if header_written else 0)
+    else:
+        assert game is None
+        assert again.stats.data == bytes(90)  # nothing of a lost record is taken
+        assert again.notice == (NOTICE_UNREADABLE if cut else 0)
+    # whatever was found, the next save is whole and loads
+    again.save(new_game, 3000, 0)
+    assert loaded(flash)[0].seconds == 3000
+
+
+@pytest.mark.parametrize("next_slot_is_b", [False, True])
+@pytest.mark.parametrize("page", range(17))
+def test_a_cut_at_every_page_boundary_loads_what_the_flash_model_holds(page, next_slot_is_b):
+    check_cut(page * PAGE, next_slot_is_b)
+
+
+@settings(max_examples=150, deadline=None)
+@given(cut=st.integers(0, BLOCK), next_slot_is_b=st.booleans())
+def test_a_cut_at_any_byte_loads_what_the_flash_model_holds(cut, next_slot_is_b):
+    check_cut(cut, next_slot_is_b)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_cut_during_the_erase_loads_an_intact_record_or_starts_fresh(seed):
+    flash = PagedFlash()
+    store, held = save_sequence(flash, 3)
+    before = bytes(flash.data)
+    flash.cut_erase = random.Random(seed)
+    with pytest.raises(PowerCut):
+        store.save(random_game(9, actions=50), 5000, 0)
+    intact = {
+        slot: before[record_span(before, slot)[0] : record_span(before, slot)[1]]
+        == bytes(flash.data[record_span(before, slot)[0] : record_span(before, slot)[1]])
+        for slot in (0, 1)
+    }
+    again, game = loaded(flash)
+    # slot 0 holds saves 0 and 2, slot 1 save 1: the newest intact one loads
+    if intact[0]:
+        assert same_game(game, held[2][0]) and again.notice == 0
+    elif intact[1]:
+        assert same_game(game, held[1][0]) and again.notice in (0, NOTICE_EARLIER)
+    else:
+        assert game is None and again.notice == NOTICE_UNREADABLE
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(flips=st.lists(st.integers(0, 8 * 600 - 1), min_size=1, max_size=3, unique=True))
+def test_bit_flips_in_the_newest_record_are_detected(flips):
+    flash = PagedFlash()
+    store, held = save_sequence(flash, 2)  # save 1 is newest, in slot B
+    start, end = record_span(flash.data, 1)
+    for bit in {bit % (8 * (end - start)) for bit in flips}:
+        flash.data[start + bit // 8] ^= 1 << (bit % 8)
+    again, game = loaded(flash)
+    assert same_game(game, held[0][0])  # never the flipped one
+    assert again.notice in (0, NOTICE_EARLIER)
+
+
+# ------------------------------------------------------------ hostile flash
+
+
+def forged(body_flags, body, sequence=1):
+    """A record with a good header and CRC around ``body`` (settings onwards)."""
+    length = 12 + len(body) + 4
+    record = bytearray(b"BSQ\x1a" + bytes([1, body_flags]) + length.to_bytes(2, "little"))
+    record += sequence.to_bytes(4, "little") + body
+    record += binascii.crc32(record).to_bytes(4, "little")
+    return bytes(record)
+
+
+def flash_holding(*records):
+    flash = PagedFlash()
+    for slot, record in enumerate(records):
+        flash.data[slot * SLOT_B : slot * SLOT_B + len(record)] = record
+    return flash
+
+
+def valid_body(game=None, seconds=1, hints=0):
+    """A settings + stats (+ game) body as the store writes it."""
+    flash = PagedFlash()
+    store = Store(flash)
+    store.save(game, seconds, hints)
+    length = int.from_bytes(flash.data[6:8], "little")
+    return bytearray(flash.data[12 : length - 4])
+
+
+NONSENSE = {
+    "rules 3 in the settings": lambda b: b.__setitem__(0, 3),
+    "unknown option bits": lambda b: b.__setitem__(1, 8),
+    "brightness 101": lambda b: b.__setitem__(2, 101),
+    "more wins than games": lambda b: b.__setitem__(3 + 3, 1),
+    "a best score of 105": lambda b: b.__setitem__(3 + 9, 105),
+    "game rules 3": lambda b: b.__setitem__(93, 3),
+    "deal 0 with no start position": lambda b: b.__setitem__(slice(94, 96), b"\0\0"),
+    "deal 40000": lambda b: b.__setitem__(slice(94, 96), (40000).to_bytes(2, "little")),
+    "more moves done than kept": lambda b: b.__setitem__(slice(101, 103), b"\xff\x00"),
+    "a card taken off a foundation": lambda b: b.__setitem__(slice(105, 107), bytes([18, 0])),
+    "a move that is no move": lambda b: b.__setitem__(slice(105, 107), bytes([99, 99])),
+    "a byte too many": lambda b: b.extend(b"\0"),
+    "a byte too few": lambda b: b.__delitem__(-1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NONSENSE))
+def test_nonsense_behind_a_good_crc_is_refused_whole(name):
+    game = random_game(4, actions=30)
+    body = valid_body(game)
+    assert loaded(flash_holding(forged(1, bytes(body))))[1] is not None  # the unspoilt one loads
+    NONSENSE[name](body)
+    store, game = loaded(flash_holding(forged(1, bytes(body))))
+    assert game is None and store.notice == NOTICE_UNREADABLE
+    assert store.stats.data == bytes(90) and store.settings.brightness == 100
+
+
+def start_position_body(position):
+    """A valid body whose game starts from ``position`` (a set position)."""
+    return valid_body(parse_position(position))
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda b, at: b.__setitem__(at + 6, 20),  # column a 20 high
+        lambda b, at: b.__setitem__(at + 10, 60),  # a card value no card has
+        lambda b, at: b.__setitem__(slice(at + 12, at + 14), bytes([b[at + 11]] * 2)),  # 3 x 5S
+        lambda b, at: b.__setitem__(at, 27),  # a foundation count of 27
+        lambda b, at: b.__setitem__(at + 4, 200),  # a stock longer than the record
+    ],
+)
+def test_a_start_position_the_engine_could_not_hold_is_refused(spoil):
+    body = start_position_body("british 9D5S.6S/KH/-/AC2C.3C 4D8H QS 0,0,1,0")
+    store, game = loaded(flash_holding(forged(3, bytes(body))))
+    assert game is not None and store.notice == 0
+    at = 93 + GAME_HEAD  # the start position, after the game's head
+    spoil(body, at)
+    store, game = loaded(flash_holding(forged(3, bytes(body))))
+    assert game is None and store.notice == NOTICE_UNREADABLE
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), ours=st.booleans())
+def test_random_flash_never_crashes_the_loader(seed, ours):
+    rng = random.Random(seed)
+    flash = PagedFlash()
+    flash.data[:] = rng.randbytes(BLOCK)
+    if ours:  # our magic, version and a plausible length: down to the CRC check
+        for start in (0, SLOT_B):
+            length = rng.randint(0, 2100).to_bytes(2, "little")
+            flash.data[start : start + 8] = b"BSQ\x1a\x01\x01" + length
+    store, game = loaded(flash)
+    assert game is None  # random bytes are never a CRC-checked record of ours
+    assert store.notice == NOTICE_UNREADABLE
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    changes=st.lists(st.tuples(st.integers(0, 400), st.integers(0, 255)), min_size=1, max_size=4),
+    flags=st.sampled_from([0, 1, 2, 3, 7]),
+)
+def test_good_crcs_around_changed_bytes_never_crash_or_load_a_game_the_engine_did_not_play(
+    changes, flags
+):
+    body = valid_body(random_game(8, actions=40))
+    for at, value in changes:
+        if at < len(body):
+            body[at] = value
+    store, game = loaded(flash_holding(forged(flags, bytes(body))))
+    assert Stats.consistent(store.stats.data)
+    if game is not None and game is not store.resumed_from_position:
+        # what loads is a game the engine reached: its deal replayed through play()
+        replay = Game.new_deal(game.deal_number, game.rules)
+        for m in [game.history_move(i) for i in range(game.history_end)]:
+            replay.play(m)
+        for _ in range(game.history_end - game.history_count):
+            replay.undo()
+        assert same_game(replay, game)
+    if game is not None:
+        parse_position(position_text(game))  # a position the text format accepts
+
+
+def test_a_record_of_an_unknown_version_is_ignored_with_a_notice():
+    record = bytearray(forged(1, bytes(valid_body(random_game(1, actions=10)))))
+    record[4] = 2
+    record[-4:] = binascii.crc32(record[:-4]).to_bytes(4, "little")
+    store, game = loaded(flash_holding(bytes(record)))
+    assert game is None and store.notice == NOTICE_UNREADABLE
+
+
+def test_a_good_older_record_loads_when_the_newer_is_nonsense():
+    older = forged(1, bytes(valid_body(random_game(1, actions=10))), sequence=5)
+    body = valid_body(random_game(1, actions=20))
+    body[0] = 9
+    newer = forged(1, bytes(body), sequence=6)
+    store, game = loaded(flash_holding(older, newer))
+    assert game is not None and store.notice == NOTICE_EARLIER
+    store.save(game, 1, 0)  # into slot B, over the nonsense, and newest
+    again, _ = loaded(store.nvm)
+    assert again.notice == 0 and again.sequence == 7
+
+
+def test_nvm_smaller_than_two_records_is_refused():
+    with pytest.raises(ValueError):
+        Store(bytearray(4096))
+
+
+# --------------------------------------------------------------- statistics
+
+
+def test_stats_count_games_streaks_and_bests():
+    stats = Stats()
+    stats.record(BRITISH, 16, False, 90, 300, False, 1)
+    stats.record(BRITISH, 104, True, 300, 900, True, 2)
+    stats.record(BRITISH, 104, True, 280, 1000, True, 0)
+    stats.record(BRITISH, 12, False, 50, 100, False, 0)  # ended or abandoned
+    stats.record(BRITISH, 104, True, 310, 800, False, 0)
+    get = stats.get
+    assert get(BRITISH, PLAYED) == 5 and get(BRITISH, WON) == 3
+    assert get(BRITISH, HOME_TOTAL) == 340 and get(BRITISH, HOME_BEST) == 104
+    assert get(BRITISH, STREAK) == 1 and get(BRITISH, STREAK_BEST) == 2
+    assert get(BRITISH, FEWEST_MOVES) == 280 and get(BRITISH, BEST_TIME) == 800
+    assert get(BRITISH, PAR_REACHED) == 2 and get(BRITISH, HINTS) == 3
+    assert stats.percent_won(BRITISH) == 60
+    assert stats.average_home_tenths(BRITISH) == 680
+    assert get(UNION, PLAYED) == 0 and stats.percent_won(UNION) == 0
+    assert stats.average_home_tenths(AMERICAN) == 0
+    assert Stats.consistent(stats.data)
+
+
+def test_stats_saturate_instead_of_wrapping():
+    stats = Stats()
+    stats._set(AMERICAN, PLAYED, 0xFFFFFF)
+    stats._set(AMERICAN, HOME_TOTAL, 0xFFFFFF)
+    stats.record(AMERICAN, 50, False, 1, 1, False, 0)
+    assert stats.get(AMERICAN, PLAYED) == 0xFFFFFF
+    assert stats.get(AMERICAN, HOME_TOTAL) == 0xFFFFFF
+
+
+# -------------------------------------------------------------- save policy
+
+HOUR_MS = 3_600_000
+WRAP = 1 << 29  # supervisor.ticks_ms wraps here
+
+
+class Session:
+    """A scripted player on an injected clock (ticks in ms, wrapping like a board's)."""
+
+    def __init__(self, start=WRAP - 600_000, seed=0):
+        self.now = start
+        self.policy = SavePolicy(self.now)
+        self.rng = random.Random(seed)
+        self.saves = []
+
+    def tick(self, ms, step=250):
+        """Let ``ms`` pass, asking the policy every ``step`` ms as the app's loop would."""
+        end = self.now + ms
+        while self.now < end:
+            self.now += min(step, end - self.now)
+            t = self.now % WRAP
+            if self.policy.due(t):
+                self.policy.saved(t)
+                self.saves.append(self.now)
+
+    def move(self):
+        self.policy.changed(self.now % WRAP)
+
+    def rest(self):
+        self.policy.rest()
+
+
+def test_an_hour_of_play_writes_no_more_than_the_rate_limit_allows():
+    session = Session(seed=3)
+    start = game_started = session.now
+    while session.now - start < HOUR_MS:
+        session.move()
+        session.tick(session.rng.randint(2000, 8000))  # thinking between moves
+        if session.rng.random() < 0.15:
+            session.tick(session.rng.randint(6000, 30000))  # a longer pause
+        if session.now - game_started > 600_000:  # a game ends every ten minutes
+            session.rest()
+            session.tick(3000)
+            game_started = session.now
+        if session.rng.random() < 0.02:  # a look at the menu
+            session.rest()
+            session.tick(4000)
+    limit = HOUR_MS // (MIN_INTERVAL_S * 1000) + 1  # the interval, and the first rest save
+    assert 2 <= len(session.saves) <= limit
+    gaps = [b - a for a, b in zip(session.saves, session.saves[1:])]
+    assert min(gaps) >= MIN_INTERVAL_S * 1000
+
+
+def test_the_first_rest_of_a_session_saves_at_once_and_pauses_wait_for_the_interval():
+    session = Session()
+    session.move()
+    session.tick(PAUSE_S * 1000 + 1000)
+    assert session.saves == []  # a pause right after power-on is not worth an erase
+    session.rest()  # the game ended
+    session.tick(250)
+    assert len(session.saves) == 1
+    session.move()
+    session.rest()
+    session.tick(MIN_INTERVAL_S * 1000 - 1000)
+    assert len(session.saves) == 1  # the next rest waits for the interval
+    session.tick(2000)
+    assert len(session.saves) == 2
+    session.tick(MIN_INTERVAL_S * 1000 * 3)
+    assert len(session.saves) == 2  # nothing changed: nothing written
+
+
+def test_a_pause_saves_once_the_interval_has_passed_and_play_does_not():
+    session = Session()
+    for _ in range(MIN_INTERVAL_S):  # a move a second, no pause: never due
+        session.move()
+        session.tick(1000)
+    assert session.saves == []
+    session.tick(PAUSE_S * 1000 + 250)
+    assert len(session.saves) == 1
+
+
+def test_the_interval_survives_a_wait_longer_than_the_tick_counter_wraps():
+    session = Session()
+    session.move()
+    session.rest()
+    session.tick(250)
+    assert len(session.saves) == 1
+    session.tick(WRAP // 2 + 1000, step=60_000)  # days at the title screen
+    session.move()
+    session.tick(PAUSE_S * 1000 + 500)
+    assert len(session.saves) == 2

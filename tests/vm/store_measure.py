@@ -1,0 +1,74 @@
+"""The store under CircuitPython: what it costs in heap, that a save allocates
+nothing, and what a save costs in empty-loop units.
+
+Usage: store_measure.py, with the game package (as .mpy, as deployed),
+``adafruit_ticks`` and ``tests/bench`` on the path. Prints ``name value``
+lines for ``tests/test_store_vm.py``.
+"""
+
+import gc
+
+gc.collect()
+empty = gc.mem_alloc()
+from benchlib import allocated, held, measure  # noqa: E402
+
+gc.collect()
+bench = gc.mem_alloc() - empty
+import adafruit_ticks  # noqa: E402, F401
+
+from british_square.engine import UNION, Game  # noqa: E402
+
+gc.collect()
+below = gc.mem_alloc()
+import british_square.store as store  # noqa: E402
+
+gc.collect()
+print("heap_store_module", gc.mem_alloc() - below)
+print("heap_store_with_engine", gc.mem_alloc() - empty - bench)
+
+import microcontroller  # noqa: E402
+
+size, box = held(lambda: store.Store(microcontroller.nvm))
+print("heap_store_object", size)
+print("loaded", box.load(), box.notice)
+policy = store.SavePolicy(0)
+print("alloc_policy_due", allocated(lambda: policy.due(1000)))
+
+
+def shuttle(moves):
+    """A Union game as long as ``moves``: a card carried between two empty piles."""
+    game = Game.new_deal(2, UNION)
+    buf = bytearray(612)
+    while True:
+        empty_piles = [c for c in range(16) if not game.column_height(c)]
+        if len(empty_piles) >= 2:
+            break
+        count = game.legal_moves(buf)
+        # a lone card built on another pile, or sent home, empties its pile
+        pick = [i for i in range(count) if buf[2 * i] < 16 and buf[2 * i + 1] not in empty_piles]
+        i = pick[0] if pick else 0
+        game.play(buf[2 * i] << 8 | buf[2 * i + 1])
+    a, b = empty_piles[0], empty_piles[1]
+    source = [c for c in range(16) if game.column_height(c)][0]
+    game.play(source << 8 | a)
+    while game.history_end < moves:
+        game.play(a << 8 | b)
+        a, b = b, a
+    return game
+
+
+typical = shuttle(200)
+longest = shuttle(963)  # fills a record from its deal
+beyond = shuttle(1500)  # past the room: a start position and the newest moves
+for name, game in (("none", None), ("typical", typical), ("longest", longest), ("beyond", beyond)):
+    box.save(game, 100, 1)  # once first: the engine may grow its history then
+    print("alloc_save_" + name, allocated(lambda g=game: box.save(g, 101, 1)))
+print("dropped_beyond", box.dropped)
+print("cost_save_typical", measure(lambda: box.save(typical, 1, 0), repeat=3).value)
+print("cost_save_longest", measure(lambda: box.save(longest, 1, 0), repeat=1).value)
+print("cost_save_beyond", measure(lambda: box.save(beyond, 1, 0), repeat=1).value)
+box.save(typical, 7, 2)
+again = store.Store(microcontroller.nvm)
+resumed = again.load()
+print("resumed", resumed.history_count == typical.history_count, again.seconds, again.hints)
+print("cost_load_typical", measure(lambda: store.Store(microcontroller.nvm).load(), repeat=1).value)
