@@ -91,10 +91,10 @@ SWITCHES = [
 ]
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions())
 def test_every_pruning_gives_the_plain_searchs_verdict_and_best(game):
-    plain = solve_plain(game, seconds=60, max_nodes=20000)
+    plain = solve_plain(game, seconds=60, max_nodes=3000)
     assume(plain.result != UNKNOWN)
     before = position_text(game)
     for switches in SWITCHES:

@@ -57,6 +57,10 @@ UNKNOWN = "unknown"
 # Time is read once per this many positions: a clock call costs more than a position.
 _CLOCK_EVERY = 256
 
+# Budgets are in seconds of this thread's processor time where the platform
+# counts it (CPython): a busy machine then does not cut a search short.
+_clock = getattr(time, "thread_time", time.monotonic)
+
 
 class Solution:
     """What ``solve`` found: ``result`` (``WON``, ``LOST`` or ``UNKNOWN``),
@@ -64,7 +68,8 @@ class Solution:
     (move ints from the start position), ``nodes`` (positions expanded) and
     ``seconds``."""
 
-    def __init__(self, result, home, moves, nodes, seconds):
+    def __init__(self, result, home, moves, nodes, seconds, exhausted=False):
+        self.exhausted = exhausted  # the search ran out of moves, not of time
         self.result = result
         self.home = home
         self.moves = moves
@@ -134,7 +139,7 @@ def _safe_move(game, buffer, count):
     return -1
 
 
-def _ordered_moves(game, buffer, count, first_empty_only):
+def _ordered_moves(game, buffer, count, first_empty_only, rng=None):
     """The moves in the order tried: home first, then builds that uncover a
     card, then other builds, then fills, and the deal last. Of the moves of one
     source into empty columns only the first empty column is kept (pruning 2)."""
@@ -161,7 +166,17 @@ def _ordered_moves(game, buffer, count, first_empty_only):
             uncover.append(m)  # a base card leaves: the card under it comes free
         else:
             build.append(m)
+    if rng is not None:
+        for moves in (home, uncover, build, fill):
+            _shuffle(moves, rng)
     return home + uncover + build + fill + deal
+
+
+def _shuffle(moves, rng):
+    """Fisher-Yates, in place (CircuitPython's random has no shuffle)."""
+    for i in range(len(moves) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        moves[i], moves[j] = moves[j], moves[i]
 
 
 def _earlier_empty(height, target):
@@ -355,36 +370,63 @@ def _foundation_reach(s, start, homeable, left):
 # ------------------------------------------------------------------ search
 
 
-# The first searches look for a win only among lines that never move cards
-# between columns more than a few times in a row (a 16-pile game otherwise
-# wanders for ever among rearrangements): (limit, share of the budget).
-# They prove nothing; the complete search that follows gets the rest. Which
-# limit wins soonest varies from deal to deal, so several short hunts (as
-# restarts) beat one long one. British Square is (almost) never won: one hunt.
-WIN_HUNTS = ((12, 0.05), (6, 0.05), (16, 0.05), (8, 0.1), (24, 0.1), (4, 0.1))
-BRITISH_HUNTS = ((8, 0.1),)
+# Before the complete search, short searches hunt for a win among lines that
+# never move cards between columns more than ``limit`` times in a row (a
+# 16-pile game otherwise wanders for ever among rearrangements). A depth-first
+# search that buried a card it needed early on never comes back to that
+# choice in time, so the hunts are many short restarts (the first with the
+# plain move order, then with shuffled ties) rotating through the limits.
+# They prove nothing. British Square is (almost) never won: it hunts briefly
+# and gives the complete search, which can prove a loss, most of its time.
+HUNT_LIMITS = (12, 6, 16, 8, 24, 4)
+HUNT_FIRST_SECONDS = 0.15  # each limit once, in the plain order
+HUNT_SECONDS = 0.05  # each shuffled restart
+HUNT_SHARE = 0.7
+BRITISH_HUNT_SHARE = 0.1
 
 
-def solve(game, seconds=10.0, max_nodes=0, hunts=None, **switches):
+def solve(game, seconds=10.0, max_nodes=0, hunt_share=None, **switches):
     """The most cards ``game``'s position (not touched) can bring home.
 
-    Short searches hunt for a win among lines with few moves between columns
-    in a row (``hunts``); then a complete search, starting from the best line
-    found, runs for the rest of ``seconds`` (or ``max_nodes`` positions; 0:
-    no limit). ``switches`` turn prunings off for the tests (see ``search``)."""
-    started = time.monotonic()
-    if hunts is None:
-        hunts = BRITISH_HUNTS if game.rules == BRITISH else WIN_HUNTS
+    Short restarts hunt for a win for ``hunt_share`` of ``seconds`` (default
+    by rule set, see ``HUNT_SHARE``); then a complete search, starting from
+    the best line found, runs for the rest (or ``max_nodes`` positions; 0: no
+    limit). ``switches`` turn prunings off for the tests (see ``search``)."""
+    started = _clock()
+    if hunt_share is None:
+        hunt_share = BRITISH_HUNT_SHARE if game.rules == BRITISH else HUNT_SHARE
     best = None
     nodes = 0
-    for limit, share in hunts:
-        found = search(game, seconds * share, max_nodes, best, shuffle_limit=limit, **switches)
+    hunt = 0
+    spent = []  # limits whose whole (limited) space a hunt has searched
+    while len(spent) < len(HUNT_LIMITS):
+        left = seconds * hunt_share - (_clock() - started)
+        if left <= 0:
+            break
+        first = hunt < len(HUNT_LIMITS)
+        limit = HUNT_LIMITS[hunt % len(HUNT_LIMITS)]
+        if limit in spent:
+            hunt += 1
+            continue
+        found = search(
+            game,
+            min(HUNT_FIRST_SECONDS if first else HUNT_SECONDS, left),
+            max_nodes,
+            best,
+            shuffle_limit=limit,
+            seed=None if first else hunt,
+            **dict(switches, bound=False),  # a hunt wants speed: the bound costs
+        )
+        hunt += 1
         nodes += found.nodes
         best = found if best is None or found.home > best.home else best
-        if found.result == WON:
+        if found.result != UNKNOWN:  # won, or lost without the limit ever cutting
+            best = found
             break
-    if best is None or best.result != WON:
-        left = max(0.0, seconds - (time.monotonic() - started))
+        if found.exhausted:
+            spent.append(limit)
+    if best is None or best.result == UNKNOWN:
+        left = max(0.0, seconds - (_clock() - started))
         found = search(game, left, max_nodes, best, **switches)
         nodes += found.nodes
         if best is None or found.home >= best.home:
@@ -392,7 +434,7 @@ def solve(game, seconds=10.0, max_nodes=0, hunts=None, **switches):
         else:  # the hunt's line stays the best; the complete search's verdict counts
             best = Solution(found.result, best.home, best.moves, 0, 0)
     best.nodes = nodes
-    best.seconds = time.monotonic() - started
+    best.seconds = _clock() - started
     return best
 
 
@@ -406,17 +448,23 @@ def search(
     bound=True,
     bound_shuffles=False,
     shuffle_limit=0,
+    seed=None,
 ):
     """One depth-first search from ``game`` (not touched) for the line
     bringing the most cards home; stop at a win, after ``seconds``, or after
     ``max_nodes`` positions (0: no limit). ``start``, a ``Solution`` found
     before, is the best to beat (the bound cuts more). ``shuffle_limit``
-    makes it a hunt: at most that many moves between columns in a row (its
-    "lost" proves nothing, so it says ``UNKNOWN``). The pruning switches
+    makes it a hunt: at most that many moves between columns in a row (if
+    the limit ever cut a move, its "lost" proves nothing: ``UNKNOWN``). The pruning switches
     exist for the tests that compare each with the plain search (all off,
     ``solve_plain``)."""
-    started = time.monotonic()
+    started = _clock()
     deadline = started + seconds
+    rng = None
+    if seed is not None:
+        import random
+
+        rng = random.Random(seed)
     g = Game(game.rules)
     g.copy_position_from(game)
     total = g.score() + g.cards_left()
@@ -432,8 +480,9 @@ def search(
     frames = []  # per expanded position: [moves, next index]
     nodes = 1
     complete = True
+    limited = False  # the shuffle limit cut a move: no proof of a loss
     if best < total and not (bound and home_bound(g) <= best):
-        frames.append([_children(g, buffer, symmetric, safe_moves), 0])
+        frames.append([_children(g, buffer, symmetric, safe_moves, rng), 0])
     shuffles = [0]  # per depth: column-to-column moves in a row up to it
     while frames:
         frame = frames[-1]
@@ -449,6 +498,7 @@ def search(
         frame[1] += 1
         run = shuffles[-1] + 1 if (m >> 8) < STOCK and (m & 0xFF) < STOCK else 0
         if shuffle_limit and run > shuffle_limit:
+            limited = True
             continue
         flag = g.apply(m)
         key = position_key(g, symmetric)
@@ -466,7 +516,7 @@ def search(
             if best == total:
                 break
         if nodes % _CLOCK_EVERY == 0:
-            if time.monotonic() > deadline or (max_nodes and nodes >= max_nodes):
+            if _clock() > deadline or (max_nodes and nodes >= max_nodes):
                 complete = False
                 break
         # A shuffle between columns changes the bound least: computed after
@@ -476,15 +526,15 @@ def search(
             shuffles.pop()
             g.retract(m, flag)
             continue
-        frames.append([_children(g, buffer, symmetric, safe_moves), 0])
+        frames.append([_children(g, buffer, symmetric, safe_moves, rng), 0])
     if best == total:
         result = WON
-    elif complete and not shuffle_limit:
+    elif complete and not limited:
         result = LOST
     else:
         result = UNKNOWN
     check_line(game, best_line, best)
-    return Solution(result, best, best_line, nodes, time.monotonic() - started)
+    return Solution(result, best, best_line, nodes, _clock() - started, complete)
 
 
 def _worth_bounding(g):
@@ -497,13 +547,13 @@ def _worth_bounding(g):
     return True
 
 
-def _children(g, buffer, symmetric, safe_moves):
+def _children(g, buffer, symmetric, safe_moves, rng=None):
     count = g.legal_moves(buffer)
     if safe_moves:
         m = _safe_move(g, buffer, count)
         if m >= 0:
             return [m]
-    return _ordered_moves(g, buffer, count, symmetric)
+    return _ordered_moves(g, buffer, count, symmetric, rng)
 
 
 def solve_plain(game, seconds=10.0, max_nodes=0):
