@@ -3,8 +3,8 @@
 ``par_<rules>.bin`` beside this module holds one byte per deal number (deal
 N at offset N - 1, 31999 bytes): 104 for a deal the solver won, else the
 most cards home it found, 0 for a deal not surveyed. The board reads one
-byte by seeking and never loads a file: nothing here allocates more than a
-few bytes.
+byte by seeking and never loads a file: a read allocates only the file
+object and its path, freed as soon as it returns.
 """
 
 from british_square.cards import const

@@ -206,7 +206,8 @@ def home_bound(game):
       rank away as a column top: one in a column now (not under it in its own
       column), or one that itself can go onto a column from the waste or
       stock first. An empty column needs one now, or a column whose bottom
-      card can leave.
+      card can leave. A card in a column is a top only once every card
+      above it has left: it must come free first.
 
     Any event of a real line meets its condition through earlier events, so
     by induction on time it is in the least fixpoint; cards in a cycle of
@@ -233,27 +234,24 @@ def home_bound(game):
     card_of.extend(game.stock[: game.stock_count])
     n = len(card_of)
     union = game.rules == UNION
-    # a same-suit neighbour in a column, not under the card in its own column
-    in_columns = bytearray(52)
-    neighbour_in_column = bytearray(n)
+    # the same-suit neighbours in columns a card could be put on: not those
+    # under it in its own column (they are never tops while it is there);
+    # each needs to come free first
+    at = [[] for _ in range(52)]
+    column_of = [-1] * n
     for c in range(ncols):
         for o in stacks[c]:
-            in_columns[card_of[o]] += 1
-    for c in range(ncols):
-        below = bytearray(52)
-        for o in stacks[c]:
-            v = card_of[o]
-            r = v % 13
-            if (r and in_columns[v - 1] > below[v - 1]) or (
-                r < 12 and in_columns[v + 1] > below[v + 1]
-            ):
-                neighbour_in_column[o] = 1
-            below[v] += 1
-    for o in range(talon, n):
+            at[card_of[o]].append(o)
+            column_of[o] = c
+    targets = []
+    for o in range(n):
         v = card_of[o]
         r = v % 13
-        if (r and in_columns[v - 1]) or (r < 12 and in_columns[v + 1]):
-            neighbour_in_column[o] = 1
+        near = (at[v - 1] if r else []) + (at[v + 1] if r < 12 else [])
+        c = column_of[o]
+        if c >= 0:
+            near = [p for p in near if column_of[p] != c or p > o]
+        targets.append(near)
     left = bytearray(52)
     for o in range(n):
         left[card_of[o]] += 1
@@ -293,7 +291,7 @@ def home_bound(game):
             r = v % 13
             if (
                 (state[0] and (o >= talon or union))
-                or neighbour_in_column[o]
+                or _any_free(targets[o], free)
                 or (r and movable[v - 1])
                 or (r < 12 and movable[v + 1])
             ):
@@ -328,6 +326,13 @@ def home_bound(game):
     for s in range(4):
         total += _foundation_reach(s, f[s], homeable, left)
     return total
+
+
+def _any_free(occurrences, free):
+    for p in occurrences:
+        if free[p]:
+            return True
+    return False
 
 
 def _suit_limits(s, n, homeable, left, up_limit, down_limit):
@@ -484,6 +489,11 @@ def search(
     if best < total and not (bound and home_bound(g) <= best):
         frames.append([_children(g, buffer, symmetric, safe_moves, rng), 0])
     shuffles = [0]  # per depth: column-to-column moves in a row up to it
+    # per depth: the least bound of the position or an ancestor. Every line
+    # from a position continues a line from each of its ancestors, so an
+    # ancestor's bound holds for it too: computed where the policy says,
+    # inherited elsewhere, and checked against a best that keeps growing.
+    bounds = [total]
     while frames:
         frame = frames[-1]
         moves = frame[0]
@@ -493,6 +503,7 @@ def search(
                 m, flag = path.pop()
                 g.retract(m, flag)
                 shuffles.pop()
+                bounds.pop()
             continue
         m = moves[frame[1]]
         frame[1] += 1
@@ -509,6 +520,7 @@ def search(
         nodes += 1
         path.append((m, flag))
         shuffles.append(run)
+        bounds.append(bounds[-1])
         score = g.score()
         if score > best:
             best = score
@@ -521,9 +533,14 @@ def search(
                 break
         # A shuffle between columns changes the bound least: computed after
         # other moves only (a bound left out only prunes less).
-        if bound and (not run or bound_shuffles) and _worth_bounding(g) and home_bound(g) <= best:
+        if bound and _bound_here(m, run, bound_shuffles, g):
+            limit = home_bound(g)
+            if limit < bounds[-1]:
+                bounds[-1] = limit
+        if bounds[-1] <= best:
             path.pop()
             shuffles.pop()
+            bounds.pop()
             g.retract(m, flag)
             continue
         frames.append([_children(g, buffer, symmetric, safe_moves, rng), 0])
@@ -535,6 +552,22 @@ def search(
         result = UNKNOWN
     check_line(game, best_line, best)
     return Solution(result, best, best_line, nodes, _clock() - started, complete)
+
+
+def _bound_here(m, run, every, g):
+    """Is the bound worth computing after move ``m``? After a deal from the
+    stock (the moments the waste changes most), or after any move but a
+    shuffle between columns when ``every``."""
+    if every:
+        return True
+    return (
+        (m >> 8) == STOCK
+        and bound_policy == 0
+        or (bound_policy == 1 and not run and _worth_bounding(g))
+    )
+
+
+bound_policy = 0
 
 
 def _worth_bounding(g):

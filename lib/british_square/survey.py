@@ -112,9 +112,9 @@ def parse_range(text):
     from british_square.deal import MAX_DEAL, MIN_DEAL
     from british_square.notation import parse_number
 
-    first, _, last = text.partition("-")
+    first, dash, last = text.partition("-")
     low = parse_number(first, "deal number", MIN_DEAL, MAX_DEAL)
-    high = parse_number(last, "deal number", MIN_DEAL, MAX_DEAL) if last else low
+    high = parse_number(last, "deal number", MIN_DEAL, MAX_DEAL) if dash else low
     if high < low:
         raise ValueError("bad deal range {!r}: {} is below {}".format(text, high, low))
     return range(low, high + 1)
@@ -175,7 +175,14 @@ def run_survey(
         from tqdm import tqdm
 
         bar = tqdm(total=len(todo), unit="deal", desc=rules_name)
+    torn = False  # a survey killed mid-line left a torn record: end it first
+    if os.path.exists(out) and os.path.getsize(out):
+        with open(out, "rb") as handle:
+            handle.seek(-1, os.SEEK_END)
+            torn = handle.read(1) != b"\n"
     with open(out, "a", encoding="utf-8") as handle:
+        if torn:
+            handle.write("\n")
         for record in results:
             handle.write(json.dumps(record) + "\n")
             handle.flush()
