@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from positions import layout
 
@@ -86,8 +86,9 @@ def verdict(solution):
 SWITCHES = [
     {"symmetric": True, "safe_moves": False, "bound": False},
     {"symmetric": False, "safe_moves": True, "bound": False},
-    {"symmetric": False, "safe_moves": False, "bound": True, "bound_shuffles": True},
-    {"symmetric": True, "safe_moves": True, "bound": True, "bound_shuffles": True},
+    {"symmetric": False, "safe_moves": False, "bound": True, "bound_every": True},
+    {"symmetric": False, "safe_moves": False, "bound": True},
+    {"symmetric": True, "safe_moves": True, "bound": True, "bound_every": True},
 ]
 
 
@@ -100,10 +101,14 @@ def test_every_pruning_gives_the_plain_searchs_verdict_and_best(game):
     for switches in SWITCHES:
         pruned = search(game, seconds=60, **switches)
         assert verdict(pruned) == verdict(plain), switches
-    # the whole solver, hunts and all
+    # the whole solver, hunts and all, with and without the bound
     assert verdict(solve(game, seconds=60)) == verdict(plain)
+    assert verdict(solve(game, seconds=60, bound=True, bound_every=True)) == verdict(plain)
     # the bound never says less than the search can do
-    assert home_bound(game) >= plain.home
+    limit = home_bound(game)
+    assert limit >= plain.home
+    event("bound cuts at the start" if limit < game.score() + game.cards_left() else "bound open")
+    event("won" if plain.result == WON else "lost")
     assert position_text(game) == before
 
 
@@ -131,7 +136,7 @@ def test_a_cycle_in_the_waste_caps_the_bound():
     # move or go home, so no column ever empties to take the 3S.
     game = parse_position("british KC/KD/KH/JS - 2S3S 0,1,0,0")
     assert home_bound(game) == 1
-    found = solve(game, seconds=10)
+    found = search(game, seconds=10, bound=True)
     assert verdict(found) == (LOST, 1)
     # with a space the 3S could leave, and the bound must see it
     spaced = parse_position("british KC/KD/KH/- - 2S3S 0,1,0,0")

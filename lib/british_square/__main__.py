@@ -227,9 +227,7 @@ def make_parser():
     )
     survey.add_argument("--rules", choices=RULE_NAMES, default=RULE_NAMES[0])
     survey.add_argument("--deals", required=True, metavar="A-B", help="deal numbers, e.g. 1-1000")
-    survey.add_argument(
-        "--jobs", type=int, default=0, help="local processes (default: all cores)"
-    )
+    survey.add_argument("--jobs", type=int, default=0, help="local processes (default: all cores)")
     survey.add_argument(
         "--budget", type=seconds_argument, default=10.0, help="seconds a deal (default: 10)"
     )

@@ -143,9 +143,7 @@ def _cluster_results(rules_name, deals, seconds, scheduler):
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise ValueError(
-            "--scheduler needs Dask: pip install 'british-square[cluster]'"
-        ) from None
+        raise ValueError("--scheduler needs Dask: pip install 'british-square[cluster]'") from None
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
     try:
         futures = client.map(
