@@ -108,7 +108,7 @@ class DeadSearch:
         goes on, then its verdict (again on every later call)."""
         if not self.running:
             return self.verdict
-        game, buffer, path = self.game, self.buffer, self.path
+        game, buffer = self.game, self.buffer
         depth, next_index = self.depth, self.next_index
         stop_at = self.seen + positions
         while True:
@@ -131,21 +131,33 @@ class DeadSearch:
                 if not depth:
                     return self._finish(DEAD)
                 depth -= 1
-                p = depth * 5
-                game.retract(path[p] << 8 | path[p + 1], path[p + 2])
-                next_index = path[p + 3] << 8 | path[p + 4]
+                next_index = self._back(game, depth)
                 continue
-            p = depth * 5
-            path[p] = m >> 8
-            path[p + 1] = m & 0xFF
-            path[p + 2] = flag
-            path[p + 3] = next_index >> 8
-            path[p + 4] = next_index & 0xFF
-            depth += 1
+            depth = self._down(depth, m, flag, next_index)
             next_index = 0
             if self.seen >= stop_at:
                 self.depth, self.next_index = depth, next_index
                 return None
+
+    def _down(self, depth, m, flag, next_index):
+        """Note at level ``depth`` the move ``m`` just applied (undo ``flag``)
+        and where the moves after it resume; return the next level."""
+        path = self.path
+        p = depth * 5
+        path[p] = m >> 8
+        path[p + 1] = m & 0xFF
+        path[p + 2] = flag
+        path[p + 3] = next_index >> 8
+        path[p + 4] = next_index & 0xFF
+        return depth + 1
+
+    def _back(self, game, depth):
+        """Take back the move noted at level ``depth``; return where the moves
+        after it resume."""
+        path = self.path
+        p = depth * 5
+        game.retract(path[p] << 8 | path[p + 1], path[p + 2])
+        return path[p + 3] << 8 | path[p + 4]
 
     def run(self, game):
         """The verdict for ``game``, in one go."""
