@@ -10,7 +10,8 @@ survey``) and writes
   deal not surveyed;
 * ``docs/survey-home.png``: the cards-home distribution per rule set;
 
-and prints a Markdown table of the results for the README.
+and prints a Markdown table of the results (``--write-readme`` puts it in
+README.md between its ``survey:start`` and ``survey:end`` marks).
 """
 
 import argparse
@@ -23,6 +24,9 @@ sys.path.insert(0, str(ROOT / "lib"))
 from british_square.deal import MAX_DEAL  # noqa: E402
 from british_square.engine import RULE_NAMES, RULE_TITLES  # noqa: E402
 from british_square.survey import plot_distribution, read_results, summary  # noqa: E402
+
+README_START = "<!-- survey:start -->"
+README_END = "<!-- survey:end -->"
 
 
 def par_bytes(records):
@@ -73,6 +77,7 @@ def main(argv=None):
     parser.add_argument("--surveys", default=str(ROOT / "docs" / "survey"))
     parser.add_argument("--lib", default=str(ROOT / "lib" / "british_square"))
     parser.add_argument("--plot", default=str(ROOT / "docs" / "survey-home.png"))
+    parser.add_argument("--write-readme", action="store_true", help="put the table in README.md")
     args = parser.parse_args(argv)
     by_rules = {}
     for name in RULE_NAMES:
@@ -83,7 +88,15 @@ def main(argv=None):
     if not by_rules:
         parser.error("no survey results in {}".format(args.surveys))
     plot_distribution(by_rules, args.plot)
-    print(table(by_rules))
+    text = table(by_rules)
+    print(text)
+    if args.write_readme:
+        readme = ROOT / "README.md"
+        before, start, rest = readme.read_text().partition(README_START)
+        _, end, after = rest.partition(README_END)
+        if not (start and end):
+            parser.error("README.md has no {} ... {} marks".format(README_START, README_END))
+        readme.write_text(before + start + "\n" + text + "\n" + end + after)
     return 0
 
 
