@@ -36,7 +36,7 @@ checks that on many small positions), and each says why in a comment.
    before anything under it moves). A position whose bound, or an
    ancestor's, is at most the best score found is not expanded. It is off
    by default (``bound=True`` turns it on): on British Square positions it
-   cuts the positions searched 1.4-15 times, but costs 15-30 positions' time
+   cuts the positions searched 1.4-16 times, but costs 15-25 positions' time
    in CPython, so the plain search proves the same losses sooner.
 """
 
