@@ -130,7 +130,7 @@ def test_deployed_tree_is_mpy_only_with_circuitpythons_header(deployed):
     manifest = json.loads((drive / deploy_shared.MANIFEST).read_text())
     assert set(manifest["files"]) == on_drive | {"code.py"} | {
         p.relative_to(drive).as_posix()
-        for p in (*drive.rglob("*.bmp"), *drive.rglob("*.txt"))
+        for p in (*drive.rglob("*.bmp"), *drive.rglob("*.txt"), *drive.rglob("*.bin"))
         if p.name != "boot_out.txt"
     }
 

@@ -219,6 +219,50 @@ def check_cli_help(command, match, tmp_path):
     assert all(word in out for word in ("deal", "moves", "play", "show"))
 
 
+def check_solve_deal(command, match, tmp_path):
+    """Wins the Union Square deal and prints a line that replays to 104 home."""
+    first, line = succeeded(run(command)).splitlines()
+    assert first == "won: 104 cards home"
+    game = Game.new_deal(int(match["deal"]), rules_from_name(match["rules"]))
+    for token in line.split():
+        game.play(parse_move(token, game))
+    assert game.is_won()
+
+
+def check_solve_position(command, match, tmp_path):
+    """Proves the worked example lost with 2 cards home, as JSON."""
+    answer = json.loads(succeeded(run(command)))
+    assert answer["result"] == "lost" and answer["home"] == 2
+    game = parse_position(match["position"])
+    for token in answer["moves"]:
+        game.play(parse_move(token, game))
+    assert game.score() == 2
+
+
+def check_survey(command, match, tmp_path):
+    """Solves the deals into the results file (in a scratch folder) and ends
+    with the win rate and its interval; run again, it has nothing left to do."""
+    out = succeeded(run(command, cwd=tmp_path)).strip().splitlines()[-1]
+    count = int(match["last"]) - int(match["first"]) + 1
+    assert out.startswith("{}: {} deals, {} won".format(match["rules"], count, count)), out
+    assert "95% Wilson" in out
+    results = tmp_path / match["out"]
+    assert len(results.read_text().splitlines()) == count
+    assert succeeded(run(command, cwd=tmp_path)).strip().splitlines()[-1] == out
+    assert len(results.read_text().splitlines()) == count
+
+
+def check_publish_survey(command, match, tmp_path):
+    """Writes par files that are the ones in the repository, and the plot."""
+    out = succeeded(run(command + " --lib {0} --plot {0}/home.png".format(tmp_path)))
+    assert out.startswith("| rule set |")
+    assert (tmp_path / "home.png").read_bytes()[:4] == b"\x89PNG"
+    made = sorted(tmp_path.glob("par_*.bin"))
+    assert made
+    for path in made:
+        assert path.read_bytes() == (ROOT / "lib" / "british_square" / path.name).read_bytes()
+
+
 CLI = r"python3 -m british_square"
 DEAL = r'"\$\(python3 -m british_square deal (?P<deal>\d+)\)"'
 EXAMPLES = (
@@ -237,6 +281,14 @@ EXAMPLES = (
     (CLI + r" play " + DEAL + r"(?P<moves>(?: \w\w)+)", check_play),
     (CLI + r" show " + DEAL, check_show),
     (CLI + r" deal (?P<deal>\d+) --json \| " + CLI + r" show -", check_show_stdin),
+    (CLI + r" solve --deal (?P<deal>\d+) --rules (?P<rules>\w+)", check_solve_deal),
+    (CLI + r' solve "(?P<position>[^"]+)" --json', check_solve_position),
+    (
+        CLI + r" survey --rules (?P<rules>\w+) --deals (?P<first>\d+)-(?P<last>\d+)"
+        r" --budget \d+ --out (?P<out>\S+)",
+        check_survey,
+    ),
+    (r"(?:\.venv/bin/python )?tools/publish_survey\.py", check_publish_survey),
 )
 
 # README examples known to be wrong today: strict, so that this test fails

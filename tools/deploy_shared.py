@@ -17,7 +17,7 @@ SUPPORTED_BOARDS = tuple(uf2.UF2_BOARDS)
 MANIFEST = ".british_square_manifest.json"
 TEMP_SUFFIX = ".bsq-new"
 ENTRY = "code.py"
-ASSET_SUFFIXES = {".bmp", ".pcf", ".bdf", ".wav", ".txt"}
+ASSET_SUFFIXES = {".bmp", ".pcf", ".bdf", ".wav", ".txt", ".bin"}
 
 # Top folders deploy writes into (besides code.py at the root): a manifest
 # entry anywhere else was not written by this tool.

@@ -38,7 +38,7 @@ from british_square.search import dead_search
 
 PROG = "python3 -m british_square"
 DESCRIPTION = """\
-Deal, list moves, play and show British Square positions.
+Deal, list moves, play, show and solve British Square positions; survey deals.
 
 POSITION is the one-line position text (quote it) or a JSON object (text
 starting with "{"), or "-" to read either from standard input. MOVE is the
@@ -212,13 +212,110 @@ def make_parser():
         "show", help="draw a position as text, for people", allow_abbrev=False
     )
     show_command.add_argument("position", metavar="POSITION")
+
+    solve_command = commands.add_parser(
+        "solve",
+        parents=[as_json],
+        help="search a position or deal for the most cards home: won, lost or unknown",
+        allow_abbrev=False,
+    )
+    solve_command.add_argument("position", metavar="POSITION", nargs="?")
+    solve_command.add_argument("--deal", type=deal_number, help="solve this deal instead")
+    solve_command.add_argument(
+        "--rules", choices=RULE_NAMES, default=RULE_NAMES[0], help="rule set of --deal"
+    )
+    solve_command.add_argument(
+        "--budget", type=seconds_argument, default=10.0, help="seconds to search (default: 10)"
+    )
+
+    survey = commands.add_parser(
+        "survey",
+        help="solve a range of deals, append results, and print the win rate",
+        allow_abbrev=False,
+    )
+    survey.add_argument("--rules", choices=RULE_NAMES, default=RULE_NAMES[0])
+    survey.add_argument("--deals", required=True, metavar="A-B", help="deal numbers, e.g. 1-1000")
+    survey.add_argument("--jobs", type=int, default=0, help="local processes (default: all cores)")
+    survey.add_argument(
+        "--budget", type=seconds_argument, default=10.0, help="seconds a deal (default: 10)"
+    )
+    survey.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
+    survey.add_argument(
+        "--out", metavar="FILE", help="results, JSON lines (default: survey-RULES.jsonl)"
+    )
+    survey.add_argument("--plot", metavar="PNG", help="also plot the cards-home distribution")
+    survey.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
+
+
+def seconds_argument(token):
+    try:
+        value = float(token)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError("bad budget {}: seconds, 0-86400".format(quoted(token)))
+    return value
+
+
+def solve_command(args):
+    from british_square.solver import solve
+
+    if (args.position is None) == (args.deal is None):
+        raise UsageError("solve takes a POSITION or --deal N (see: {} solve --help)".format(PROG))
+    if args.deal is not None:
+        game = Game.new_deal(args.deal, rules_from_name(args.rules))
+    else:
+        game = read_position(args.position)
+    found = solve(game, args.budget)
+    line = [move_text(m) for m in found.moves]
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "result": found.result,
+                    "home": found.home,
+                    "moves": line,
+                    "nodes": found.nodes,
+                    "seconds": round(found.seconds, 3),
+                }
+            )
+        )
+    else:
+        print("{}: {} cards home".format(found.result, found.home))
+        print(" ".join(line) or "(no moves)")
+
+
+def survey_command(args):
+    from british_square.survey import parse_range, run_survey, summary_text
+
+    deals = parse_range(args.deals)
+    if args.jobs < 0:
+        raise UsageError("bad --jobs {}: 0 (all cores) or more".format(args.jobs))
+    out = args.out or "survey-{}.jsonl".format(args.rules)
+    totals = run_survey(
+        args.rules,
+        deals,
+        out,
+        seconds=args.budget,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        progress=not args.quiet,
+        plot=args.plot,
+    )
+    print(summary_text(args.rules, totals))
 
 
 def main(argv):
     args = make_parser().parse_args(argv)
     if args.command == "deal":
         write_position(Game.new_deal(args.number, rules_from_name(args.rules)), args.json)
+        return 0
+    if args.command == "solve":
+        solve_command(args)
+        return 0
+    if args.command == "survey":
+        survey_command(args)
         return 0
     game = read_position(args.position)
     if args.command == "show":

@@ -119,7 +119,7 @@ class DeadSearch:
         goes on, then its verdict (again on every later call)."""
         if not self.running:
             return self.verdict
-        game, buffer, path = self.game, self.buffer, self.path
+        game, buffer = self.game, self.buffer
         depth, next_index = self.depth, self.next_index
         stop_at = self.seen + positions
         while True:
@@ -142,21 +142,46 @@ class DeadSearch:
                 if not depth:
                     return self._finish(DEAD)
                 depth -= 1
-                p = depth * 3
-                level = path[p] | path[p + 1] << 8 | path[p + 2] << 16
-                game.retract((level & 0x1F) << 8 | level >> 5 & 0x1F, (level >> 10 & 7) << 5)
-                next_index = level >> 13
+                next_index = self._back(game, depth)
                 continue
-            p = depth * 3
-            level = m >> 8 | (m & 0x1F) << 5 | (flag >> 5) << 10 | next_index << 13
-            path[p] = level & 0xFF
-            path[p + 1] = level >> 8 & 0xFF
-            path[p + 2] = level >> 16
-            depth += 1
+            depth = self._down(depth, m, flag, next_index)
             next_index = 0
             if self.seen >= stop_at:
                 self.depth, self.next_index = depth, next_index
                 return None
+
+    def _down(self, depth, m, flag, next_index):
+        """Note at level ``depth`` the move ``m`` just applied (undo ``flag``)
+        and where the moves after it resume; return the next level."""
+        path = self.path
+        p = depth * 3
+        level = m >> 8 | (m & 0x1F) << 5 | (flag >> 5) << 10 | next_index << 13
+        path[p] = level & 0xFF
+        path[p + 1] = level >> 8 & 0xFF
+        path[p + 2] = level >> 16
+        return depth + 1
+
+    def _back(self, game, depth):
+        """Take back the move noted at level ``depth``; return where the moves
+        after it resume."""
+        level = self._level(depth)
+        game.retract(self._level_move(level), (level >> 10 & 7) << 5)
+        return level >> 13
+
+    def _level(self, depth):
+        """Level ``depth`` of the path: source 5 bits, target 5, undo flag 3,
+        next move index 9."""
+        path = self.path
+        p = depth * 3
+        return path[p] | path[p + 1] << 8 | path[p + 2] << 16
+
+    @staticmethod
+    def _level_move(level):
+        return (level & 0x1F) << 8 | level >> 5 & 0x1F
+
+    def first_move(self):
+        """The move at the path's first level (a line's first move)."""
+        return self._level_move(self._level(0))
 
     def run(self, game):
         """The verdict for ``game``, in one go."""

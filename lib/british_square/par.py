@@ -1,0 +1,77 @@
+"""Par: the most cards home the solver found on each deal, read from flash.
+
+``par_<rules>.bin`` beside this module holds one byte per deal number (deal
+N at offset N - 1, 31999 bytes): 104 for a deal the solver won, else the
+most cards home it found, 0 for a deal not surveyed. The board reads one
+byte by seeking and never loads a file: a read allocates only the file
+object and its path, freed as soon as it returns.
+"""
+
+from british_square.cards import const
+
+_DEALS = const(31999)
+_WON = const(104)
+_CHUNK = const(64)
+_NAMES = ("british", "american", "union")
+_one = bytearray(1)
+
+
+def par_path(rules):
+    """The par file of rule set ``rules`` (``/lib/british_square/par_union.bin`` on a board)."""
+    here = __file__.replace("\\", "/")
+    return here[: here.rfind("/") + 1] + "par_" + _NAMES[rules] + ".bin"
+
+
+def par(rules, deal):
+    """Par of ``deal`` (0-104); 0 when it was not surveyed, the number is out
+    of range, or the file is missing or damaged (nothing from flash is trusted)."""
+    if not 1 <= deal <= _DEALS:
+        return 0
+    try:
+        with open(par_path(rules), "rb") as f:
+            f.seek(deal - 1)
+            if f.readinto(_one) != 1:
+                return 0
+    except OSError:
+        return 0
+    value = _one[0]
+    return value if value <= _WON else 0
+
+
+def _won_deals(rules, wanted):
+    """Count the won deals, or with ``wanted`` >= 0 return the number of the
+    ``wanted``-th (from 0); reads the file in small chunks."""
+    chunk = bytearray(_CHUNK)
+    seen = 0
+    deal = 1
+    try:
+        with open(par_path(rules), "rb") as f:
+            while deal <= _DEALS:
+                count = f.readinto(chunk)
+                if not count:
+                    break
+                for i in range(min(count, _DEALS - deal + 1)):
+                    if chunk[i] == _WON:
+                        if seen == wanted:
+                            return deal + i
+                        seen += 1
+                deal += count
+    except OSError:
+        return 0
+    return seen if wanted < 0 else 0
+
+
+def won_deal_count(rules):
+    """How many deals of ``rules`` the solver has won (0: none, or no file)."""
+    return _won_deals(rules, -1)
+
+
+def random_won_deal(rules):
+    """A deal number picked at random among the won deals of ``rules``, or 0
+    when there is none: for "winnable deals only"."""
+    count = won_deal_count(rules)
+    if not count:
+        return 0
+    import random
+
+    return _won_deals(rules, random.randrange(count))

@@ -1,0 +1,595 @@
+"""A solver: the most cards a position can still bring home, and whether all.
+
+``solve(game, seconds)`` runs a depth-first branch and bound over the
+positions reachable from ``game`` (on a copy, with ``Game.apply`` /
+``Game.retract``) and returns a ``Solution``: ``WON`` with a line of moves that
+brings every card home, ``LOST`` when the search was complete and no line
+does (``home`` is then the exact maximum), or ``UNKNOWN`` when the budget ran
+out first (``home`` is the best line found). Every line it returns is replayed
+through ``Game.play`` from the start position before it is reported.
+
+Desktop code in the CircuitPython subset (no recursion, no dataclasses), but
+nothing on the board imports it: its table of positions needs the desktop's
+memory. Each pruning below keeps the search exact: the verdict and the best
+score are those of a plain search of every position (tests/test_solver.py
+checks that on many small positions), and each says why in a comment.
+
+1. Transposition table of exact keys (``position_key``), never a hash alone,
+   so a "lost" never rests on a collision. A position met again adds nothing:
+   if it is on the current path, everything reachable from it is reachable
+   from its first visit, which is still being searched; if its search is done,
+   every score below it was seen or cut by a bound at most the best score
+   then, and the best only grows.
+2. Symmetry. The columns (British Square's four, the sixteen piles) obey the
+   same rules, so permuting them changes nothing reachable but the letters:
+   the key sorts the columns. Of several empty columns a card may go to, only
+   the first is tried, for the same reason. The two decks are merged at the
+   root: a card is one value for both copies (cards.py), so positions that
+   differ only by which copy lies where are one position.
+3. Safe foundation moves (``_safe_move``): a card its foundation wants while
+   that foundation is going down (13 or more cards home) is sent home at once
+   and no other move is tried; the argument is at ``_safe_move``.
+4. A bound (``home_bound``): an upper limit on the cards the position can
+   still bring home, from an over-approximation of which cards can ever go
+   home (stacks give cards back only from the top; a foundation takes its
+   cards in one order; a card that can never be put on a column must go home
+   before anything under it moves). A position whose bound, or an
+   ancestor's, is at most the best score found is not expanded. It is off
+   by default (``bound=True`` turns it on): on British Square positions it
+   cuts the positions searched 1.4-16 times, but costs 15-25 positions' time
+   in CPython, so the plain search proves the same losses sooner.
+"""
+
+import time
+
+from british_square.engine import (
+    BRITISH,
+    COLUMN_CAPACITY,
+    FOUNDATION,
+    MAX_MOVES,
+    STOCK,
+    UNION,
+    WASTE,
+    Game,
+)
+
+WON = "won"
+LOST = "lost"
+UNKNOWN = "unknown"
+
+# Time is read once per this many positions: a clock call costs more than a position.
+_CLOCK_EVERY = 256
+
+# Budgets are in seconds of this thread's processor time where the platform
+# counts it (CPython): a busy machine then does not cut a search short.
+_clock = getattr(time, "thread_time", time.monotonic)
+
+
+class Solution:
+    """What ``solve`` found: ``result`` (``WON``, ``LOST`` or ``UNKNOWN``),
+    ``home`` (cards on the foundations at the end of ``moves``), ``moves``
+    (move ints from the start position), ``nodes`` (positions expanded) and
+    ``seconds``."""
+
+    def __init__(self, result, home, moves, nodes, seconds, exhausted=False):
+        self.exhausted = exhausted  # the search ran out of moves, not of time
+        self.result = result
+        self.home = home
+        self.moves = moves
+        self.nodes = nodes
+        self.seconds = seconds
+
+    def __repr__(self):
+        return "<Solution {} home {} in {} moves, {} nodes, {:.2f} s>".format(
+            self.result, self.home, len(self.moves), self.nodes, self.seconds
+        )
+
+
+def position_key(game, symmetric=True):
+    """Exact bytes naming the position of ``game`` up to what cannot matter.
+
+    Each column is its height, its base count and its cards; the waste is its
+    length and its cards, after the stock count (the stock's cards follow
+    from it: they are dealt in a fixed order and never come back). The
+    foundations follow from the rest. Every part starts with its length, so
+    two different positions never join to the same bytes. ``symmetric``
+    sorts the columns (pruning 2)."""
+    cells = game.cells
+    height = game.height
+    base = game.base
+    parts = []
+    for c in range(game.columns):
+        h = height[c]
+        start = c * COLUMN_CAPACITY
+        parts.append(bytes((h, base[c])) + cells[start : start + h])
+    if symmetric:
+        parts.sort()
+    wc = game.waste_count
+    parts.append(bytes((game.stock_count, wc)) + game.waste[:wc])
+    return b"".join(parts)
+
+
+def _safe_move(game, buffer, count):
+    """A foundation move among the ``count`` moves in ``buffer`` that no other
+    move can beat, or -1.
+
+    Why it is safe: say suit s has 13 or more cards home, so it is going
+    down and wants rank r = 26 - count; of suit s only one copy of each rank
+    r, r-1, ..., A is left (the positions never hold a third copy). Let X be
+    the playable r. Take any line L from here and build a line L' from the
+    position with X home: drop every move of a card L' already has home; when
+    L puts a card on a card L' has home (it can only be the next lower card of
+    suit s: every higher one is home), send it home instead; play every other
+    move as L does. Suit s cannot advance in L before X goes home, and what
+    L' has home of suit s is always a run from the top of what is left, so
+    each card L' sends home is the one its foundation wants. Columns in L'
+    are those of L less cards L' has home, which lie at their tops (only
+    suit s cards are ever put on suit s cards) or are X on its original card
+    (nothing of suit s can go on X there: r+1 is home, r-1 is that card), so
+    every other move has the same source card, target and direction in L'.
+    L' therefore brings home at least as many cards as L, at every step.
+
+    The up half has no such rule: a 2 parked on an ace can beat sending the
+    ace home when the other ace is needed elsewhere, so those moves are
+    searched like the rest."""
+    f = game.foundations
+    for i in range(count):
+        if buffer[2 * i + 1] == FOUNDATION:
+            source = buffer[2 * i]
+            card = game.top(source)
+            if f[card // 13] >= 13:
+                return source << 8 | FOUNDATION
+    return -1
+
+
+def _ordered_moves(game, buffer, count, first_empty_only, rng=None):
+    """The moves in the order tried: home first, then builds that uncover a
+    card, then other builds, then fills, and the deal last. Of the moves of one
+    source into empty columns only the first empty column is kept (pruning 2)."""
+    home = []
+    uncover = []
+    build = []
+    fill = []
+    deal = []
+    height = game.height
+    base = game.base
+    for i in range(count):
+        source = buffer[2 * i]
+        target = buffer[2 * i + 1]
+        m = source << 8 | target
+        if target == FOUNDATION:
+            home.append(m)
+        elif target == WASTE:
+            deal.append(m)
+        elif not height[target]:
+            if first_empty_only and _earlier_empty(height, target):
+                continue
+            fill.append(m)
+        elif source < STOCK and height[source] <= base[source]:
+            uncover.append(m)  # a base card leaves: the card under it comes free
+        else:
+            build.append(m)
+    if rng is not None:
+        for moves in (home, uncover, build, fill):
+            _shuffle(moves, rng)
+    return home + uncover + build + fill + deal
+
+
+def _shuffle(moves, rng):
+    """Fisher-Yates, in place (CircuitPython's random has no shuffle)."""
+    for i in range(len(moves) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        moves[i], moves[j] = moves[j], moves[i]
+
+
+def _earlier_empty(height, target):
+    for c in range(target):
+        if not height[c]:
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ bound
+
+
+def home_bound(game):
+    """At least as many cards as any line from ``game`` can have home.
+
+    The set of cards that can ever go home is over-approximated by the least
+    fixpoint of conditions each card needs, met strictly earlier in time:
+
+    * to leave its stack (column or waste) a card needs every card above it
+      to have left before, home or onto a column (the stock is treated as
+      free: dealing it only buries more);
+    * to go home it needs the cards its foundation wants before it: one copy
+      of each lower rank left in the up half, and for a card that can only go
+      home in the down half, every card of its suit left above it;
+    * to go onto a column it needs an empty column (any card from the waste
+      or stock; from a column only in Union Square), or a same-suit card one
+      rank away as a column top: one in a column now (not under it in its own
+      column), or one that itself can go onto a column from the waste or
+      stock first. An empty column needs one now, or a column whose bottom
+      card can leave. A card in a column is a top only once every card
+      above it has left: it must come free first.
+
+    Any event of a real line meets its condition through earlier events, so
+    by induction on time it is in the least fixpoint; cards in a cycle of
+    "must come first" (a 3 over the last 2 in the waste, the 3 with nowhere
+    to go but home) never enter it. The bound is what the foundations can
+    reach, in their one order, with those cards. Directions of building are
+    ignored: that only lets more in."""
+    ncols = game.columns
+    cells = game.cells
+    height = game.height
+    f = game.foundations
+    # occurrences: card value and stack (column, ncols = waste, ncols + 1 = stock)
+    card_of = []
+    stacks = []  # per stack: occurrence indices, bottom first
+    for c in range(ncols):
+        start = c * COLUMN_CAPACITY
+        first = len(card_of)
+        card_of.extend(cells[start : start + height[c]])
+        stacks.append(range(first, len(card_of)))
+    first = len(card_of)
+    card_of.extend(game.waste[: game.waste_count])
+    stacks.append(range(first, len(card_of)))
+    talon = first  # waste and stock occurrences start here
+    card_of.extend(game.stock[: game.stock_count])
+    n = len(card_of)
+    union = game.rules == UNION
+    # the same-suit neighbours in columns a card could be put on: not those
+    # under it in its own column (they are never tops while it is there);
+    # each needs to come free first
+    at = [[] for _ in range(52)]
+    column_of = [-1] * n
+    for c in range(ncols):
+        for o in stacks[c]:
+            at[card_of[o]].append(o)
+            column_of[o] = c
+    near = []  # per value: the column occurrences of its neighbours
+    for v in range(52):
+        r = v % 13
+        near.append((at[v - 1] if r else []) + (at[v + 1] if r < 12 else []))
+    targets = [near[v] for v in card_of]
+    for c in range(ncols):
+        for o in stacks[c]:
+            targets[o] = [p for p in targets[o] if column_of[p] != c or p > o]
+    left = bytearray(52)
+    for o in range(n):
+        left[card_of[o]] += 1
+    can_home = bytearray(n)
+    can_move = bytearray(n)
+    free = bytearray(n)
+    for o in range(talon + game.waste_count, n):
+        free[o] = 1  # the stock: dealt whenever wanted
+    movable = bytearray(52)  # copies of a value that can go onto a column from waste or stock
+    homeable = bytearray(52)
+    up_limit = bytearray(4)
+    down_limit = bytearray(4)
+    for s in range(4):
+        _suit_limits(s, f[s], homeable, left, up_limit, down_limit)
+    order = sorted(range(n), key=card_of.__getitem__)
+    sweep = order + order[::-1]
+    empty_ever = False
+    for c in range(ncols):
+        if not height[c]:
+            empty_ever = True
+    state = [empty_ever, False]  # an empty column can come; something changed
+
+    def settle(o):
+        """Decide what the free card ``o`` can do, given what is known so far."""
+        v = card_of[o]
+        if not can_home[o]:
+            s = v // 13
+            q = v % 13 + 1
+            # a rank the up half has still to pass must wait for it; any
+            # other card for the down half, after every card left above it
+            if q <= up_limit[s] if (q > f[s] and f[s] < 13) else q >= down_limit[s]:
+                can_home[o] = 1
+                homeable[v] += 1
+                state[1] = True
+                # the limits move only when this card was the one holding them
+                if q == up_limit[s] or (q == down_limit[s] and homeable[v] == left[v]):
+                    _suit_limits(s, f[s], homeable, left, up_limit, down_limit)
+        if not can_move[o]:
+            r = v % 13
+            if (
+                (state[0] and (o >= talon or union))
+                or _any_free(targets[o], free)
+                or (r and movable[v - 1])
+                or (r < 12 and movable[v + 1])
+            ):
+                can_move[o] = 1
+                state[1] = True
+                if o >= talon:
+                    movable[v] += 1
+
+    state[1] = True
+    while state[1]:
+        state[1] = False
+        # down each stack while the cards above can leave, deciding as it goes
+        for stack in stacks:
+            for k in range(len(stack) - 1, -1, -1):
+                o = stack[k]
+                free[o] = 1
+                if not (can_home[o] and can_move[o]):
+                    settle(o)
+                    if not (can_home[o] or can_move[o]):
+                        break
+        if not state[0]:
+            for c in range(ncols):
+                o = stacks[c][0]
+                if can_home[o] or can_move[o]:
+                    state[0] = state[1] = True
+                    break
+        # up the ranks, then down: a chain along a foundation or along
+        # neighbours is followed in one pass, not one pass per card
+        for o in sweep:
+            if free[o] and not (can_home[o] and can_move[o]):
+                settle(o)
+    total = 0
+    for s in range(4):
+        total += _foundation_reach(s, f[s], homeable, left)
+    return total
+
+
+def _any_free(occurrences, free):
+    for p in occurrences:
+        if free[p]:
+            return True
+    return False
+
+
+def _suit_limits(s, n, homeable, left, up_limit, down_limit):
+    """For suit ``s`` at foundation count ``n``: the highest rank the up half
+    can come to want (``up_limit``), and the lowest rank above which every
+    card left can go home (``down_limit``: a card of that rank or higher can
+    be wanted by the down half)."""
+    base = s * 13
+    up = 14
+    if n < 13:
+        for r in range(n + 1, 14):
+            if not homeable[base + r - 1]:
+                up = r
+                break
+    up_limit[s] = up
+    down = 1
+    for r in range(13, 0, -1):
+        if homeable[base + r - 1] < left[base + r - 1]:
+            down = r  # every rank above it is complete: it may be wanted next
+            break
+    down_limit[s] = down
+
+
+def _foundation_reach(s, start, homeable, left):
+    """How many cards suit ``s``'s foundation (at ``start``) can reach."""
+    base = s * 13
+    n = start
+    while n < 26:
+        r = n + 1 if n < 13 else 26 - n
+        value = base + r - 1
+        # the up half takes one copy; by the end of the down half every copy
+        # left at the start must have gone home
+        need = 1 if n < 13 else left[value]
+        if homeable[value] < need:
+            break
+        n += 1
+    return n
+
+
+# ------------------------------------------------------------------ search
+
+
+# Before the complete search, short searches hunt for a win among lines that
+# never move cards between columns more than ``limit`` times in a row (a
+# 16-pile game otherwise wanders for ever among rearrangements). A depth-first
+# search that buried a card it needed early on never comes back to that
+# choice in time, so the hunts are many short restarts (the first with the
+# plain move order, then with shuffled ties) rotating through the limits.
+# They prove nothing. British Square is (almost) never won: it hunts briefly
+# and gives the complete search, which can prove a loss, most of its time.
+HUNT_LIMITS = (12, 6, 16, 8, 24, 4)
+HUNT_FIRST_SECONDS = 0.15  # each limit once, in the plain order
+HUNT_SECONDS = 0.05  # each shuffled restart
+HUNT_SHARE = 0.7
+BRITISH_HUNT_SHARE = 0.1
+
+
+def solve(game, seconds=10.0, max_nodes=0, hunt_share=None, **switches):
+    """The most cards ``game``'s position (not touched) can bring home.
+
+    Short restarts hunt for a win for ``hunt_share`` of ``seconds`` (default
+    by rule set, see ``HUNT_SHARE``); then a complete search, starting from
+    the best line found, runs for the rest (or ``max_nodes`` positions; 0: no
+    limit). ``switches`` turn prunings off for the tests (see ``search``)."""
+    started = _clock()
+    if hunt_share is None:
+        hunt_share = BRITISH_HUNT_SHARE if game.rules == BRITISH else HUNT_SHARE
+    best = None
+    nodes = 0
+    hunt = 0
+    spent = []  # limits whose whole (limited) space a hunt has searched
+    while len(spent) < len(HUNT_LIMITS):
+        left = seconds * hunt_share - (_clock() - started)
+        if left <= 0:
+            break
+        first = hunt < len(HUNT_LIMITS)
+        limit = HUNT_LIMITS[hunt % len(HUNT_LIMITS)]
+        if limit in spent:
+            hunt += 1
+            continue
+        found = search(
+            game,
+            min(HUNT_FIRST_SECONDS if first else HUNT_SECONDS, left),
+            max_nodes,
+            best,
+            shuffle_limit=limit,
+            seed=None if first else hunt,
+            **dict(switches, bound=False),  # a hunt wants speed: the bound costs
+        )
+        hunt += 1
+        nodes += found.nodes
+        best = found if best is None or found.home > best.home else best
+        if found.result != UNKNOWN:  # won, or lost without the limit ever cutting
+            best = found
+            break
+        if found.exhausted:
+            spent.append(limit)
+    if best is None or best.result == UNKNOWN:
+        left = max(0.0, seconds - (_clock() - started))
+        found = search(game, left, max_nodes, best, **switches)
+        nodes += found.nodes
+        if best is None or found.home >= best.home:
+            best = found
+        else:  # the hunt's line stays the best; the complete search's verdict counts
+            best = Solution(found.result, best.home, best.moves, 0, 0)
+    best.nodes = nodes
+    best.seconds = _clock() - started
+    return best
+
+
+def search(
+    game,
+    seconds=10.0,
+    max_nodes=0,
+    start=None,
+    symmetric=True,
+    safe_moves=True,
+    bound=False,
+    bound_every=False,
+    shuffle_limit=0,
+    seed=None,
+):
+    """One depth-first search from ``game`` (not touched) for the line
+    bringing the most cards home; stop at a win, after ``seconds``, or after
+    ``max_nodes`` positions (0: no limit). ``start``, a ``Solution`` found
+    before, is the best to beat (the bound cuts more). ``shuffle_limit``
+    makes it a hunt: at most that many moves between columns in a row (if
+    the limit ever cut a move, its "lost" proves nothing: ``UNKNOWN``). The pruning switches
+    exist for the tests that compare each with the plain search (all off,
+    ``solve_plain``)."""
+    started = _clock()
+    deadline = started + seconds
+    rng = None
+    if seed is not None:
+        import random
+
+        rng = random.Random(seed)
+    g = Game(game.rules)
+    g.copy_position_from(game)
+    total = g.score() + g.cards_left()
+    buffer = bytearray(2 * MAX_MOVES)
+    seen = set()
+    seen.add(position_key(g, symmetric))
+    best = g.score()
+    best_line = []
+    if start is not None and start.home > best:
+        best = start.home
+        best_line = start.moves
+    path = []  # (move, undo flag) from the start
+    frames = []  # per expanded position: [moves, next index]
+    nodes = 1
+    complete = True
+    limited = False  # the shuffle limit cut a move: no proof of a loss
+    if best < total and not (bound and home_bound(g) <= best):
+        frames.append([_children(g, buffer, symmetric, safe_moves, rng), 0])
+    shuffles = [0]  # per depth: column-to-column moves in a row up to it
+    # per depth: the least bound of the position or an ancestor. Every line
+    # from a position continues a line from each of its ancestors, so an
+    # ancestor's bound holds for it too: computed where the policy says,
+    # inherited elsewhere, and checked against a best that keeps growing.
+    bounds = [total]
+    while frames:
+        frame = frames[-1]
+        moves = frame[0]
+        if frame[1] == len(moves):
+            frames.pop()
+            if path:
+                m, flag = path.pop()
+                g.retract(m, flag)
+                shuffles.pop()
+                bounds.pop()
+            continue
+        m = moves[frame[1]]
+        frame[1] += 1
+        run = shuffles[-1] + 1 if (m >> 8) < STOCK and (m & 0xFF) < STOCK else 0
+        if shuffle_limit and run > shuffle_limit:
+            limited = True
+            continue
+        flag = g.apply(m)
+        key = position_key(g, symmetric)
+        if key in seen:
+            g.retract(m, flag)
+            continue
+        seen.add(key)
+        nodes += 1
+        path.append((m, flag))
+        shuffles.append(run)
+        bounds.append(bounds[-1])
+        score = g.score()
+        if score > best:
+            best = score
+            best_line = [step[0] for step in path]
+            if best == total:
+                break
+        if nodes % _CLOCK_EVERY == 0:
+            if _clock() > deadline or (max_nodes and nodes >= max_nodes):
+                complete = False
+                break
+        # A shuffle between columns changes the bound least: computed after
+        # other moves only (a bound left out only prunes less).
+        if bound and _bound_here(m, bound_every):
+            limit = home_bound(g)
+            if limit < bounds[-1]:
+                bounds[-1] = limit
+        if bounds[-1] <= best:
+            path.pop()
+            shuffles.pop()
+            bounds.pop()
+            g.retract(m, flag)
+            continue
+        frames.append([_children(g, buffer, symmetric, safe_moves, rng), 0])
+    if best == total:
+        result = WON
+    elif complete and not limited:
+        result = LOST
+    else:
+        result = UNKNOWN
+    check_line(game, best_line, best)
+    return Solution(result, best, best_line, nodes, _clock() - started, complete)
+
+
+def _bound_here(m, every):
+    """Is the bound computed after move ``m``? After a deal from the stock
+    (the moments the waste changes most), or after every move when ``every``."""
+    return every or (m >> 8) == STOCK
+
+
+def _children(g, buffer, symmetric, safe_moves, rng=None):
+    count = g.legal_moves(buffer)
+    if safe_moves:
+        m = _safe_move(g, buffer, count)
+        if m >= 0:
+            return [m]
+    return _ordered_moves(g, buffer, count, symmetric, rng)
+
+
+def solve_plain(game, seconds=10.0, max_nodes=0):
+    """The plain search every pruning is checked against: exact keys of the
+    position as it is (no symmetry), every legal move, no bound."""
+    return search(game, seconds, max_nodes, symmetric=False, safe_moves=False, bound=False)
+
+
+def check_line(game, moves, home):
+    """Replay ``moves`` from ``game``'s position through ``Game.play`` (the
+    checked path) and fail loudly unless it ends with ``home`` cards home:
+    no line leaves the solver unchecked."""
+    replay = Game(game.rules)
+    replay.copy_position_from(game)
+    for m in moves:
+        replay.play(m)
+    if replay.score() != home:
+        raise AssertionError(
+            "solver line ends with {} cards home, not {}".format(replay.score(), home)
+        )
+    return replay

@@ -1,0 +1,114 @@
+"""Par files: one byte a deal, read by seeking (desktop and CircuitPython VM)."""
+
+import shutil
+
+import pytest
+from conftest import LIB, ROOT
+
+from british_square import par as par_module
+from british_square.engine import AMERICAN, BRITISH, RULE_NAMES, UNION
+from british_square.survey import read_results
+
+SURVEYS = ROOT / "docs" / "survey"
+
+
+@pytest.fixture
+def par_folder(tmp_path, monkeypatch):
+    """Par files in ``tmp_path`` instead of beside the module."""
+    monkeypatch.setattr(par_module, "par_path", lambda rules: str(tmp_path / par_name(rules)))
+    return tmp_path
+
+
+def par_name(rules):
+    return "par_{}.bin".format(RULE_NAMES[rules])
+
+
+def write_par(folder, rules, values):
+    data = bytearray(31999)
+    for deal, value in values.items():
+        data[deal - 1] = value
+    (folder / par_name(rules)).write_bytes(bytes(data))
+
+
+def test_par_reads_the_byte_of_its_deal(par_folder):
+    write_par(par_folder, UNION, {1: 104, 2: 87, 31999: 104})
+    assert par_module.par(UNION, 1) == 104
+    assert par_module.par(UNION, 2) == 87
+    assert par_module.par(UNION, 3) == 0  # not surveyed
+    assert par_module.par(UNION, 31999) == 104
+
+
+def test_par_trusts_nothing_it_reads(par_folder):
+    assert par_module.par(BRITISH, 5) == 0  # no file
+    write_par(par_folder, BRITISH, {5: 200})
+    assert par_module.par(BRITISH, 5) == 0  # more than 104 cards: damaged
+    for deal in (0, -1, 32000):
+        assert par_module.par(BRITISH, deal) == 0
+    (par_folder / par_name(AMERICAN)).write_bytes(b"\x10" * 10)  # cut short
+    assert par_module.par(AMERICAN, 10) == 16
+    assert par_module.par(AMERICAN, 11) == 0
+
+
+def test_a_random_won_deal_is_a_won_one(par_folder):
+    won = {3: 104, 64: 104, 65: 104, 20000: 104, 31999: 104}
+    write_par(par_folder, UNION, {**won, 4: 103, 5: 50})
+    assert par_module.won_deal_count(UNION) == 5
+    picked = {par_module.random_won_deal(UNION) for _ in range(200)}
+    assert picked == set(won)
+    write_par(par_folder, AMERICAN, {7: 99})
+    assert par_module.won_deal_count(AMERICAN) == 0
+    assert par_module.random_won_deal(AMERICAN) == 0
+    assert par_module.random_won_deal(BRITISH) == 0  # no file
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_the_shipped_par_files_hold_the_survey_results(rules):
+    path = LIB / "british_square" / "par_{}.bin".format(rules)
+    results = SURVEYS / "{}.jsonl".format(rules)
+    if not path.exists():
+        pytest.skip("no par file for {}".format(rules))
+    data = path.read_bytes()
+    assert len(data) == 31999
+    records = read_results(str(results), rules)
+    assert records, "a par file needs its survey results"
+    for deal in range(1, 32000):
+        record = records.get(deal)
+        expected = record["home"] if record else 0
+        assert data[deal - 1] == expected, deal
+        if record:
+            assert (expected == 104) == (record["result"] == "won")
+
+
+# Reading allocates only the file object and its path, freed at once (the
+# game imports random anyway): well under 1 KB, however big the file.
+VM_SCRIPT = """
+import gc
+import random
+from british_square import par
+print([par.par(2, d) for d in (1, 2, 3, 31999, 0, 32000)])
+print(par.won_deal_count(2), par.random_won_deal(2) in (1, 31999), par.par(0, 1))
+gc.collect()
+free = gc.mem_free()
+par.par(2, 31999)
+one = free - gc.mem_free()
+gc.collect()
+free = gc.mem_free()
+par.random_won_deal(2)
+print("alloc", one, free - gc.mem_free())
+"""
+
+
+def test_par_runs_on_circuitpython_in_little_heap(vm, tmp_path):
+    package = tmp_path / "british_square"
+    package.mkdir()
+    for name in ("__init__.py", "cards.py", "par.py"):
+        shutil.copy(LIB / "british_square" / name, package / name)
+    data = bytearray(31999)
+    data[0] = 104
+    data[1] = 60
+    data[31998] = 104
+    (package / "par_union.bin").write_bytes(bytes(data))
+    out = vm.run_code(VM_SCRIPT, tmp_path, heap="16K", path=(tmp_path,)).stdout.splitlines()
+    assert out[:2] == ["[104, 60, 0, 104, 0, 0]", "2 True 0"]
+    word, one, pick = out[2].split()
+    assert int(one) < 1024 and int(pick) < 2048, out[2]

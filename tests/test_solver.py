@@ -1,0 +1,210 @@
+"""The solver: each pruning against the plain search, its lines replayed,
+the bound's cycles, the command line."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
+from positions import layout
+
+from british_square.cards import card_name
+from british_square.engine import Game
+from british_square.notation import parse_position, position_text
+from british_square.solver import (
+    LOST,
+    UNKNOWN,
+    WON,
+    check_line,
+    home_bound,
+    position_key,
+    search,
+    solve,
+    solve_plain,
+)
+
+COLUMNS = {"british": 4, "american": 16, "union": 16}
+# foundation counts that make the cards near them matter: empty, mid up,
+# the turn at the kings, mid down
+FOUNDATION_STARTS = (0, 1, 2, 11, 12, 13, 14, 20, 23, 24)
+
+
+def left_copies(rank, count):
+    """Copies of a card of ``rank`` not home when its foundation has ``count``."""
+    return 2 - (count >= rank) - (count >= 27 - rank)
+
+
+@st.composite
+def small_positions(draw):
+    """Small positions of every rule set: two suits, a handful of cards near
+    what their foundations want, spread over columns, stock and waste."""
+    rules = draw(st.sampled_from(sorted(COLUMNS)))
+    counts = [0, 0, 0, 0]
+    pool = []
+    for suit in draw(st.sampled_from([(0,), (2,), (0, 2), (1, 3)])):
+        n = draw(st.sampled_from(FOUNDATION_STARTS))
+        counts[suit] = n
+        want = n + 1 if n < 13 else 26 - n
+        for rank in range(max(1, want - 2), min(13, want + 3) + 1):
+            pool += [suit * 13 + rank - 1] * left_copies(rank, n)
+    cards = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=9))
+    have = {}
+    kept = []
+    for card in cards:
+        if have.get(card, 0) < pool.count(card):
+            have[card] = have.get(card, 0) + 1
+            kept.append(card)
+    columns = [[] for _ in range(4 if rules == "british" else 6)]
+    stock, waste = [], []
+    for card in kept:
+        place = draw(st.integers(0, len(columns) + 1))
+        if place < len(columns):
+            limit = 4 if rules == "british" else 1
+            if len(columns[place]) < limit:
+                columns[place].append(card)
+                continue
+        (stock if place == len(columns) else waste).append(card)
+    fields = ["".join(card_name(c) for c in col) or "-" for col in columns]
+    if rules != "british":
+        fields += ["-"] * (COLUMNS[rules] - len(fields))
+    text = layout(
+        rules,
+        *fields,
+        stock="".join(card_name(c) for c in stock) or "-",
+        waste="".join(card_name(c) for c in waste) or "-",
+        foundations=counts,
+    )
+    return parse_position(text)
+
+
+def verdict(solution):
+    return solution.result, solution.home
+
+
+SWITCHES = [
+    {"symmetric": True, "safe_moves": False, "bound": False},
+    {"symmetric": False, "safe_moves": True, "bound": False},
+    {"symmetric": False, "safe_moves": False, "bound": True, "bound_every": True},
+    {"symmetric": False, "safe_moves": False, "bound": True},
+    {"symmetric": True, "safe_moves": True, "bound": True, "bound_every": True},
+]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_every_pruning_gives_the_plain_searchs_verdict_and_best(game):
+    plain = solve_plain(game, seconds=60, max_nodes=3000)
+    assume(plain.result != UNKNOWN)
+    before = position_text(game)
+    for switches in SWITCHES:
+        pruned = search(game, seconds=60, **switches)
+        assert verdict(pruned) == verdict(plain), switches
+    # the whole solver, hunts and all, with and without the bound
+    assert verdict(solve(game, seconds=60)) == verdict(plain)
+    assert verdict(solve(game, seconds=60, bound=True, bound_every=True)) == verdict(plain)
+    # the bound never says less than the search can do
+    limit = home_bound(game)
+    assert limit >= plain.home
+    event("bound cuts at the start" if limit < game.score() + game.cards_left() else "bound open")
+    event("won" if plain.result == WON else "lost")
+    assert position_text(game) == before
+
+
+def test_a_won_line_replays_to_every_card_home():
+    game = Game.new_deal(3, 2)  # Union Square deal 3: won in well under a second
+    found = solve(game, seconds=20)
+    assert found.result == WON and found.home == 104
+    replay = check_line(game, found.moves, 104)
+    assert replay.is_won()
+
+
+def test_a_line_that_does_not_reach_its_score_is_refused():
+    game = parse_position("british AH/2H/-/- - - 0,0,0,0")
+    aF, bF = 0x0012, 0x0112
+    assert check_line(game, [aF, bF], 2).score() == 2
+    with pytest.raises(AssertionError):
+        check_line(game, [aF], 2)
+    with pytest.raises(ValueError):  # an illegal move: Game.play refuses it
+        check_line(game, [bF], 1)
+
+
+def test_a_cycle_in_the_waste_caps_the_bound():
+    # The 3S lies on the last 2S in the waste and can go nowhere but home,
+    # which needs that 2S first: no spade goes home. The kings can never
+    # move or go home, so no column ever empties to take the 3S.
+    game = parse_position("british KC/KD/KH/JS - 2S3S 0,1,0,0")
+    assert home_bound(game) == 1
+    found = search(game, seconds=10, bound=True)
+    assert verdict(found) == (LOST, 1)
+    # with a space the 3S could leave, and the bound must see it
+    spaced = parse_position("british KC/KD/KH/- - 2S3S 0,1,0,0")
+    assert home_bound(spaced) >= 3
+    assert verdict(solve(spaced, seconds=10)) == (LOST, 3)
+
+
+def test_the_bound_follows_one_foundation_order_in_a_stack():
+    # hearts, going down, want their last 3H, which lies in the waste under
+    # their last 2H; the 2H can go nowhere but home, after the 3H: stuck at 23
+    game = parse_position("british KC/KD/KS/JS - 3H2H 0,0,23,0")
+    assert home_bound(game) == 23
+    assert verdict(solve_plain(game, 10)) == (LOST, 23)
+
+
+def test_symmetric_keys_name_positions_up_to_the_order_of_columns():
+    one = parse_position("british 5H/KS/-/AC - 2C 0,0,0,0")
+    two = parse_position("british KS/-/AC/5H - 2C 0,0,0,0")
+    assert position_key(one) == position_key(two)
+    assert position_key(one, symmetric=False) != position_key(two, symmetric=False)
+    # a base card and a built card are not the same position
+    built = parse_position("british 6H.5H/-/-/- - - 0,0,0,0")
+    based = parse_position("british 6H5H/-/-/- - - 0,0,0,0")
+    assert position_key(built) != position_key(based)
+
+
+def test_a_down_half_foundation_move_is_played_alone():
+    # hearts at 20 want the 6H: it goes home first, and the line stays best
+    game = parse_position("british 6H/7C/5H/- 4H - 0,0,20,0")
+    found = search(game, seconds=10)
+    assert found.moves[0] == 0x0012  # aF
+    assert verdict(found) == verdict(solve_plain(game, 10))
+
+
+def test_unknown_when_the_budget_runs_out():
+    found = solve(Game.new_deal(1), seconds=0.3)
+    assert found.result == UNKNOWN
+    assert found.home >= 1
+    check_line(Game.new_deal(1), found.moves, found.home)
+
+
+def run_cli(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "british_square", *args], capture_output=True, text=True
+    )
+
+
+def test_solve_command_json():
+    done = run_cli("solve", "british KC7H/5S8H/AH/4H9H 3S7H2H QS 0,0,0,0", "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert set(answer) == {"result", "home", "moves", "nodes", "seconds"}
+    assert answer["result"] == LOST and answer["home"] == 2
+    game = parse_position("british KC7H/5S8H/AH/4H9H 3S7H2H QS 0,0,0,0")
+    for token in answer["moves"]:
+        from british_square.notation import play_text
+
+        play_text(game, token)
+    assert game.score() == 2
+
+
+def test_solve_command_text_and_errors():
+    done = run_cli("solve", "--deal", "3", "--rules", "union", "--budget", "20")
+    assert done.returncode == 0, done.stderr
+    first, line = done.stdout.splitlines()
+    assert first == "won: 104 cards home"
+    assert len(line.split()) > 100
+    for bad in (["solve"], ["solve", "--deal", "0"], ["solve", "--deal", "1", "--budget", "x"]):
+        done = run_cli(*bad)
+        assert done.returncode == 2
+        assert done.stderr.startswith("error:") and len(done.stderr.splitlines()) == 1

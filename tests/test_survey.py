@@ -1,0 +1,152 @@
+"""The survey: results appended per deal and resumed, the Wilson interval,
+the plot, local processes and a Dask cluster."""
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from british_square.survey import (
+    parse_range,
+    plot_distribution,
+    read_results,
+    run_survey,
+    summary,
+    wilson,
+)
+
+
+def wilson_by_definition(successes, n, z=1.959963984540054):
+    """The interval's ends found as the p where the score test is at z: the
+    roots of (s/n - p)**2 = z**2 p (1 - p) / n, by bisection."""
+    phat = successes / n
+
+    def excess(p):
+        return (phat - p) ** 2 - z * z * p * (1 - p) / n
+
+    def root(lo, hi):
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if (excess(lo) > 0) == (excess(mid) > 0):
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+    low = 0.0 if successes == 0 else root(0.0, phat)
+    high = 1.0 if successes == n else root(phat, 1.0)
+    return low, high
+
+
+@pytest.mark.parametrize("successes,n", [(0, 10), (8, 10), (10, 10), (995, 1000), (17, 40)])
+def test_wilson_matches_its_definition(successes, n):
+    low, high = wilson(successes, n)
+    want_low, want_high = wilson_by_definition(successes, n)
+    assert math.isclose(low, want_low, abs_tol=1e-9)
+    assert math.isclose(high, want_high, abs_tol=1e-9)
+
+
+def test_summary_counts_unknowns_as_neither():
+    records = {
+        1: {"result": "won", "seconds": 1.0},
+        2: {"result": "lost", "seconds": 2.0},
+        3: {"result": "unknown", "seconds": 3.0},
+        4: {"result": "won", "seconds": 0.5},
+    }
+    s = summary(records)
+    assert (s["won"], s["lost"], s["unknown"]) == (2, 1, 1)
+    assert s["win_rate_low"] == 0.5 and s["win_rate_high"] == 0.75
+    assert s["wilson_low"] == wilson(2, 4)[0] and s["wilson_high"] == wilson(3, 4)[1]
+
+
+def test_parse_range():
+    assert parse_range("3-5") == range(3, 6)
+    assert parse_range("7") == range(7, 8)
+    for bad in ("5-3", "0-2", "1-32000", "a-b", "1-", "-1"):
+        with pytest.raises(ValueError):
+            parse_range(bad)
+
+
+def test_a_survey_appends_and_resumes(tmp_path):
+    out = tmp_path / "union.jsonl"
+    s = run_survey("union", range(1, 3), str(out), seconds=5, jobs=1, progress=False)
+    assert s["deals"] == 2 and s["won"] == 2
+    lines = out.read_text().splitlines()
+    assert [json.loads(line)["deal"] for line in lines] == [1, 2]
+    record = json.loads(lines[0])
+    assert set(record) == {"deal", "rules", "result", "home", "moves", "nodes", "seconds"}
+    # killed mid-write: the torn line is skipped, the deals done are kept
+    with open(out, "a") as handle:
+        handle.write('{"deal": 3, "rules": "uni')
+    assert sorted(read_results(str(out), "union")) == [1, 2]
+    s = run_survey("union", range(1, 4), str(out), seconds=5, jobs=1, progress=False)
+    assert s["deals"] == 3
+    deals = [r["deal"] for r in read_results(str(out), "union").values()]
+    assert sorted(deals) == [1, 2, 3]
+    assert out.read_text().count('"deal": 1,') == 1  # deal 1 was not solved again
+
+
+def test_a_survey_on_local_processes(tmp_path):
+    out = tmp_path / "union.jsonl"
+    s = run_survey("union", range(4, 6), str(out), seconds=5, jobs=2, progress=False)
+    assert s["deals"] == 2
+
+
+def test_a_survey_on_a_dask_cluster(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    out = tmp_path / "union.jsonl"
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        s = run_survey("union", range(6, 8), str(out), seconds=5, scheduler=client, progress=False)
+    assert s["deals"] == 2
+    assert sorted(read_results(str(out))) == [6, 7]
+
+
+def test_the_plot_is_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    records = {
+        d: {"result": r, "home": h, "seconds": 1.0}
+        for d, r, h in [(1, "won", 104), (2, "lost", 30), (3, "unknown", 12)]
+    }
+    path = tmp_path / "home.png"
+    plot_distribution({"british": records, "union": {1: dict(records[1])}}, str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_survey_command(tmp_path):
+    out = tmp_path / "r.jsonl"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "british_square",
+            "survey",
+            "--rules",
+            "union",
+            "--deals",
+            "8-9",
+            "--jobs",
+            "1",
+            "--budget",
+            "5",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("union: 2 deals, 2 won, 0 lost, 0 unknown; win rate 100.0%")
+    bad = subprocess.run(
+        [sys.executable, "-m", "british_square", "survey", "--deals", "9-8"],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and bad.stderr.startswith("error:")

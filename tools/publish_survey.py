@@ -1,0 +1,104 @@
+"""Publish survey results: the board's par files, the plot and the README table.
+
+    .venv/bin/python tools/publish_survey.py            # docs/survey/*.jsonl
+
+Reads ``docs/survey/<rules>.jsonl`` (from ``python3 -m british_square
+survey``) and writes
+
+* ``lib/british_square/par_<rules>.bin``: one byte per deal (deal N at offset
+  N - 1, 31999 bytes), the most cards home found, 104 for a won deal, 0 for a
+  deal not surveyed;
+* ``docs/survey-home.png``: the cards-home distribution per rule set;
+
+and prints a Markdown table of the results (``--write-readme`` puts it in
+README.md between its ``survey:start`` and ``survey:end`` marks).
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "lib"))
+
+from british_square.deal import MAX_DEAL  # noqa: E402
+from british_square.engine import RULE_NAMES, RULE_TITLES  # noqa: E402
+from british_square.survey import plot_distribution, read_results, summary  # noqa: E402
+
+README_START = "<!-- survey:start -->"
+README_END = "<!-- survey:end -->"
+
+
+def par_bytes(records):
+    """The par file's bytes for ``records`` (deal -> record)."""
+    data = bytearray(MAX_DEAL)
+    for deal, record in records.items():
+        if 1 <= deal <= MAX_DEAL and 0 <= record["home"] <= 104:
+            data[deal - 1] = record["home"]
+    return bytes(data)
+
+
+def table(by_rules):
+    rows = [
+        "| rule set | deals | won | lost | unknown | win rate (95% Wilson) "
+        "| median s | mean s | positions/s |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, records in by_rules.items():
+        s = summary(records)
+        if s["unknown"]:
+            rate = "{:.1%}–{:.1%} ({:.1%}–{:.1%})".format(
+                s["win_rate_low"], s["win_rate_high"], s["wilson_low"], s["wilson_high"]
+            )
+        else:
+            rate = "{:.1%} ({:.1%}–{:.1%})".format(
+                s["win_rate_low"], s["wilson_low"], s["wilson_high"]
+            )
+        nodes = sum(r["nodes"] for r in records.values())
+        rows.append(
+            "| {} | {}–{} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:,.0f} |".format(
+                RULE_TITLES[RULE_NAMES.index(name)],
+                min(records),
+                max(records),
+                s["won"],
+                s["lost"],
+                s["unknown"],
+                rate,
+                s["median_seconds"],
+                s["total_seconds"] / s["deals"],
+                nodes / s["total_seconds"],
+            )
+        )
+    return "\n".join(rows)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--surveys", default=str(ROOT / "docs" / "survey"))
+    parser.add_argument("--lib", default=str(ROOT / "lib" / "british_square"))
+    parser.add_argument("--plot", default=str(ROOT / "docs" / "survey-home.png"))
+    parser.add_argument("--write-readme", action="store_true", help="put the table in README.md")
+    args = parser.parse_args(argv)
+    by_rules = {}
+    for name in RULE_NAMES:
+        records = read_results(str(Path(args.surveys) / "{}.jsonl".format(name)), name)
+        if records:
+            by_rules[name] = records
+            (Path(args.lib) / "par_{}.bin".format(name)).write_bytes(par_bytes(records))
+    if not by_rules:
+        parser.error("no survey results in {}".format(args.surveys))
+    plot_distribution(by_rules, args.plot)
+    text = table(by_rules)
+    print(text)
+    if args.write_readme:
+        readme = ROOT / "README.md"
+        before, start, rest = readme.read_text().partition(README_START)
+        _, end, after = rest.partition(README_END)
+        if not (start and end):
+            parser.error("README.md has no {} ... {} marks".format(README_START, README_END))
+        readme.write_text(before + start + "\n" + text + "\n" + end + after)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
