@@ -188,8 +188,12 @@ def find_compiler(
 def compile_module(compiler: Compiler, source: Path, name: str, workdir: str | Path) -> bytes:
     """The .mpy bytes of ``source``; DeployError when mpy-cross fails or writes the wrong format."""
     output = Path(workdir) / (name.replace("/", "__") + ".mpy")
+    # The name tracebacks give is the module's own path on the board: the
+    # ``__file__`` the board gives it (code.py puts "lib" first on the path),
+    # so the two are one interned string there, not two.
+    shown = name[:-3] + ".mpy" if name.endswith(".py") else name
     result = subprocess.run(
-        [compiler.path, "-o", str(output), "-s", name, str(source)],
+        [compiler.path, "-o", str(output), "-s", shown, str(source)],
         capture_output=True,
         text=True,
     )

@@ -62,7 +62,8 @@ class Hinter(DeadSearch):
                 gain = probe.score() - start
                 if gain > best_gain or (gain == best_gain and gain and depth < best_depth):
                     best_gain, best_depth = gain, depth
-                    best_move = self.first_move()
+                    path = self.path  # its first level: the line's first move (see _down)
+                    best_move = (path[0] & 0x1F) << 8 | (path[0] >> 5 | path[1] << 3) & 0x1F
                     if depth == 1 and m & 0xFF == FOUNDATION:
                         break  # nothing beats a card home now: stop looking
                 moved = True

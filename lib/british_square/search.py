@@ -164,24 +164,11 @@ class DeadSearch:
     def _back(self, game, depth):
         """Take back the move noted at level ``depth``; return where the moves
         after it resume."""
-        level = self._level(depth)
-        game.retract(self._level_move(level), (level >> 10 & 7) << 5)
-        return level >> 13
-
-    def _level(self, depth):
-        """Level ``depth`` of the path: source 5 bits, target 5, undo flag 3,
-        next move index 9."""
         path = self.path
         p = depth * 3
-        return path[p] | path[p + 1] << 8 | path[p + 2] << 16
-
-    @staticmethod
-    def _level_move(level):
-        return (level & 0x1F) << 8 | level >> 5 & 0x1F
-
-    def first_move(self):
-        """The move at the path's first level (a line's first move)."""
-        return self._level_move(self._level(0))
+        level = path[p] | path[p + 1] << 8 | path[p + 2] << 16
+        game.retract((level & 0x1F) << 8 | level >> 5 & 0x1F, (level >> 10 & 7) << 5)
+        return level >> 13
 
     def run(self, game):
         """The verdict for ``game``, in one go."""

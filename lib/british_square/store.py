@@ -408,7 +408,9 @@ class Store:
                 continue
             self.sequence = found[0][0]
             self.slot = slot ^ 1
-            if n or claimed[slot ^ 1] > sequence:
+            # the other slot's header claims the next save: exactly one more
+            # (a header the cut left half written claims some larger number)
+            if n or claimed[slot ^ 1] == sequence + 1:
                 self.notice = NOTICE_EARLIER
             return game
         if damaged:
