@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT / "lib"))
 
 from british_square.deal import MAX_DEAL  # noqa: E402
 from british_square.engine import RULE_NAMES, RULE_TITLES  # noqa: E402
-from british_square.survey import plot_distribution, read_results, summary  # noqa: E402
+from british_square.survey import plot_distribution, rate_text, read_results, summary  # noqa: E402
 
 README_START = "<!-- survey:start -->"
 README_END = "<!-- survey:end -->"
@@ -46,14 +46,7 @@ def table(by_rules):
     ]
     for name, records in by_rules.items():
         s = summary(records)
-        if s["unknown"]:
-            rate = "{:.1%}–{:.1%} ({:.1%}–{:.1%})".format(
-                s["win_rate_low"], s["win_rate_high"], s["wilson_low"], s["wilson_high"]
-            )
-        else:
-            rate = "{:.1%} ({:.1%}–{:.1%})".format(
-                s["win_rate_low"], s["wilson_low"], s["wilson_high"]
-            )
+        rate = rate_text(s, "–")
         nodes = sum(r["nodes"] for r in records.values())
         rows.append(
             "| {} | {}–{} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:,.0f} |".format(

@@ -93,15 +93,17 @@ def summary(records):
     }
 
 
-def summary_text(rules_name, s):
+def rate_text(s, dash="-", label=""):
+    """The win rate of summary ``s`` and its Wilson interval: a range while
+    deals are unknown (all lost .. all won)."""
+    low = "{:.1%}".format(s["win_rate_low"])
     if s["unknown"]:
-        rate = "win rate {:.1%}-{:.1%} (95% Wilson: {:.1%}-{:.1%})".format(
-            s["win_rate_low"], s["win_rate_high"], s["wilson_low"], s["wilson_high"]
-        )
-    else:
-        rate = "win rate {:.1%} (95% Wilson: {:.1%}-{:.1%})".format(
-            s["win_rate_low"], s["wilson_low"], s["wilson_high"]
-        )
+        low += dash + "{:.1%}".format(s["win_rate_high"])
+    return "{} ({}{:.1%}{}{:.1%})".format(low, label, s["wilson_low"], dash, s["wilson_high"])
+
+
+def summary_text(rules_name, s):
+    rate = "win rate " + rate_text(s, "-", "95% Wilson: ")
     return "{}: {} deals, {} won, {} lost, {} unknown; {}; median {:.2f} s a deal".format(
         rules_name, s["deals"], s["won"], s["lost"], s["unknown"], rate, s["median_seconds"]
     )
