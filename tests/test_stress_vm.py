@@ -32,9 +32,9 @@ def seen():
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_long_random_session_fits_in_80k(vm, board, tmp_path, seed, seen):
     keys = keys_file(tmp_path, session_script(seed, PRESSES))
-    result = vm.run(
-        board / "code.py", *session_args(seed), "--keys-file", keys, "--shot", tmp_path,
-        heap=HEAP, path=(), cwd=board, timeout=900,
+    result = vm.run_board(
+        board, *session_args(seed), "--keys-file", keys, "--shot", tmp_path,
+        heap=HEAP, timeout=900,
     )  # fmt: skip
     assert int(reported(result.stdout, "presses")) >= PRESSES
     assert position_line(result.stdout)

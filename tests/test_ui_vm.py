@@ -39,9 +39,9 @@ def session(vm, mpy_board, tmp_path_factory):
     writer = session_writer()
     shots = tmp_path_factory.mktemp("vm_shots")
     keys = keys_file(shots, writer.text())
-    result = vm.run(
-        mpy_board / "code.py", "--deal", "7", "--keys-file", keys, "--shot", shots,
-        heap=HEAP, path=(), cwd=mpy_board,
+    result = vm.run_board(
+        mpy_board, "--deal", "7", "--keys-file", keys, "--shot", shots,
+        heap=HEAP,
     )  # fmt: skip
     return writer, shots, result.stdout
 
@@ -73,8 +73,8 @@ def test_runs_from_py_sources(vm, tmp_path):
     tree = board_tree(tmp_path / "board")
     writer = session_writer()
     keys = keys_file(tmp_path, writer.text())
-    result = vm.run(tree / "code.py", "--deal", "7", "--keys-file", keys, "--shot", tmp_path,
-                    heap="128K", path=(), cwd=tree)  # fmt: skip
+    result = vm.run_board(tree, "--deal", "7", "--keys-file", keys, "--shot", tmp_path,
+                    heap="128K")  # fmt: skip
     assert position_line(result.stdout) == position_text(writer.game)
     print("live heap peak from .py sources:", reported(result.stdout, "peak_live"))
 
@@ -103,9 +103,9 @@ def test_the_font_is_the_boards(vm, tmp_path):
 
 
 def test_won_and_no_more_moves(vm, mpy_board, tmp_path):
-    won = vm.run(
-        mpy_board / "code.py", "--position", "british AC/-/-/- - - 25,26,26,26",
-        "--keys", "a b wait:120 shot:won", "--shot", tmp_path, heap=HEAP, path=(), cwd=mpy_board,
+    won = vm.run_board(
+        mpy_board, "--position", "british AC/-/-/- - - 25,26,26,26",
+        "--keys", "a b wait:120 shot:won", "--shot", tmp_path, heap=HEAP,
     )  # fmt: skip
     assert position_line(won.stdout).endswith("- - 26,26,26,26")
     assert "won" in reported(won.stdout, "screens").split()
@@ -113,9 +113,9 @@ def test_won_and_no_more_moves(vm, mpy_board, tmp_path):
     start = "british KC/5H/6H/6H - AS 0,0,0,0"
     writer = ScriptWriter(parse_position(start))
     writer.move(WASTE << 8 | FOUNDATION)  # the ace home: then no card can go home
-    stuck = vm.run(
-        mpy_board / "code.py", "--position", start, "--keys", writer.text() + " wait:300 shot:end",
-        "--shot", tmp_path, heap=HEAP, path=(), cwd=mpy_board,
+    stuck = vm.run_board(
+        mpy_board, "--position", start, "--keys", writer.text() + " wait:300 shot:end",
+        "--shot", tmp_path, heap=HEAP,
     )  # fmt: skip
     assert position_line(stuck.stdout) == position_text(writer.game)
     screen = load_raw(tmp_path / "end.rgb565")
@@ -167,6 +167,6 @@ def test_bench_script_runs(vm, tmp_path):
 
 
 def test_code_py_refuses_a_bad_option_on_the_vm(vm, mpy_board):
-    result = vm.run(mpy_board / "code.py", "--deal", "90007", path=(), cwd=mpy_board, check=False)
+    result = vm.run_board(mpy_board, "--deal", "90007", check=False)
     assert result.returncode == 2
     assert result.stderr.strip().startswith("error: --deal") and "Traceback" not in result.stderr

@@ -7,7 +7,7 @@ import pytest
 from conftest import LIB
 
 from british_square.layout import BODY_ROWS, PANEL_COLUMNS, TEXT_COLUMNS
-from british_square.words import Words
+from british_square.words import RAW_LINE, Words
 
 PACKAGE = LIB / "british_square"
 WORDS = PACKAGE / "words.txt"
@@ -86,6 +86,23 @@ def test_placeholders_are_filled_in_order(tmp_path):
     )
     words.write(grid, 0, (1, "two", 3))
     assert seen == [(0, "a 1 b two"), (1, "3!")]
+
+
+def test_every_line_of_the_file_fits_the_read_buffer():
+    for raw in WORDS.read_bytes().splitlines(keepends=True):
+        assert len(raw) <= RAW_LINE, raw
+
+
+def test_an_overlong_line_is_cut_and_the_next_one_still_read(tmp_path):
+    path = tmp_path / "words.txt"
+    long = "|" + "x" * (3 * RAW_LINE) + "\n"
+    path.write_text("@one\n" + long + "|after\n@two\n|" + "y" * (RAW_LINE - 2) + "\n|last")
+    words = Words(str(path))
+    assert words.lines(0) == 2
+    assert words.line_text(0, 0) == "x" * 40  # cut to the longest line a screen shows
+    assert words.line_text(0, 1) == "after"
+    assert words.line_text(1, 0) == "y" * 40
+    assert words.line_text(1, 1) == "last"  # the file's last line, without a newline
 
 
 @pytest.mark.parametrize("name", ["help_keys", "help_keys_union"])

@@ -16,12 +16,18 @@ def shuffled_talon(number):
     cards = bytearray(104)
     for i in range(104):
         cards[i] = i % 52
-    # Only bits 16-30 of the state reach the output and carries only move up,
-    # so PySolFC's 33-bit state can be kept modulo 2**31.
-    seed = number
+    # PySolFC's step is seed = seed * 214013 + 2531011. Only bits 16-30 of
+    # the state reach the output and carries only move up, so the state is
+    # kept modulo 2**31, as two halves: on a board a product past 2**30 is a
+    # heap-allocated long int, and 103 steps of those were 14 KB of garbage
+    # per deal. 214013 = 3 << 16 | 0x43FD, 2531011 = 0x26 << 16 | 0x9EC3.
+    high, low = number >> 16, number & 0xFFFF
     for n in range(103, 0, -1):
-        seed = (seed * 214013 + 2531011) & 0x7FFFFFFF
-        j = (seed >> 16) % (n + 1)
+        middle = low * 0x43  # low * 0x43FD in two parts, each below 2**30
+        sum_low = low * 0xFD + 0x9EC3 + ((middle & 0xFF) << 8)
+        high = ((sum_low >> 16) + (middle >> 8) + high * 0x43FD + low * 3 + 0x26) & 0x7FFF
+        low = sum_low & 0xFFFF
+        j = high % (n + 1)
         cards[n], cards[j] = cards[j], cards[n]
     return cards
 

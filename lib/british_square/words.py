@@ -3,16 +3,19 @@
 A screen's text never sits on the heap: it goes from the file through one
 small line buffer into the character grids of the text page or the panel.
 The file is indexed once (where each text starts, how many body lines it
-has); the game names texts by their place in the file (the ``_W_*``
-constants where they are used; tests/test_words.py checks them).
+has) and kept open, so showing a text allocates nothing: each line is read
+with ``readinto`` into a buffer made at start-up (a file opened per text,
+and a ``bytes`` per line, were short-lived blocks that split the heap).
+The game names texts by their place in the file (the ``_W_*`` constants
+where they are used; tests/test_words.py checks them).
 """
 
 from british_square.cards import const
 
 FILE = "words.txt"
 _LINE = const(40)  # longest line, placeholders filled in
+RAW_LINE = const(80)  # longest line of the file, its newline included
 _SECTION = const(64)  # "@"
-_COMMENT = const(35)  # "#"
 _NEWLINE = const(10)
 _TITLE = const(94)  # "^"
 _FOOTER = const(95)  # "_"
@@ -32,59 +35,86 @@ class Words:
     """The texts of ``words.txt``: ``show`` puts one on the text page, ``write`` into a grid."""
 
     def __init__(self, path=None):
-        self.path = path or words_path()
-        self.line = bytearray(_LINE)
+        self.line = bytearray(_LINE)  # the line read, placeholders filled in
+        self.raw = bytearray(RAW_LINE)  # the line as the file has it
+        self.kind = 0  # of the line read: its first byte
+        self.size = 0  # and its length in ``line``
+        self.at = 0  # where the next line starts in the file
+        self.used = 0  # placeholders filled so far in this text
         self.starts = []  # where each text's first line starts in the file
         self.body_lines = bytearray(32)  # and how many body lines it has
-        with open(self.path, "rb") as f:
-            at = 0
-            for raw in f:
-                if raw[0] == _SECTION:
-                    self.starts.append(at + len(raw))
-                elif self.starts and raw[0] in (_BODY, _CENTRED):
-                    self.body_lines[len(self.starts) - 1] += 1
-                at += len(raw)
+        self.file = open(path or words_path(), "rb")
+        at = 0
+        for raw in self.file:
+            if raw[0] == _SECTION:
+                self.starts.append(at + len(raw))
+            elif self.starts and raw[0] in (_BODY, _CENTRED):
+                self.body_lines[len(self.starts) - 1] += 1
+            at += len(raw)
 
-    def _lines(self, text, values):
-        """Each line of ``text`` in turn, read into ``self.line`` with its
-        "{}" filled from ``values`` (as far as they go): yields its kind and
-        its length."""
-        line = self.line
-        used = 0
-        with open(self.path, "rb") as f:
-            f.seek(self.starts[text])
-            for raw in f:
-                kind = raw[0]
-                if kind == _SECTION:
-                    return
-                size = 0
-                i = 1
-                end = len(raw)
-                while i < end and raw[i] != _NEWLINE and raw[i] != 13:
-                    byte = raw[i]
-                    if byte == _OPEN and i + 1 < end and raw[i + 1] == 125 and used < len(values):
-                        for char in str(values[used]):
-                            if size < _LINE:
-                                line[size] = ord(char)
-                                size += 1
-                        used += 1
-                        i += 2
-                        continue
+    def _begin(self, text):
+        self.at = self.starts[text]
+        self.used = 0
+
+    def _next(self, values):
+        """Read the next line of the text begun into ``self.line`` with its
+        "{}" filled from ``values`` (as far as they go), and set ``kind`` and
+        ``size``. False at the end of the text."""
+        f, raw, line = self.file, self.raw, self.line
+        f.seek(self.at)
+        end = f.readinto(raw)
+        if not end or raw[0] == _SECTION:
+            return False
+        newline = 0
+        while newline < end and raw[newline] != _NEWLINE:
+            newline += 1
+        self.at += newline + 1
+        size = 0
+        i = 1
+        while i < newline and raw[i] != 13:
+            byte = raw[i]
+            if byte == _OPEN and i + 1 < newline and raw[i + 1] == 125 and self.used < len(values):
+                for char in str(values[self.used]):
                     if size < _LINE:
-                        line[size] = byte
+                        line[size] = ord(char)
                         size += 1
-                    i += 1
-                yield kind, size
+                self.used += 1
+                i += 2
+                continue
+            if size < _LINE:
+                line[size] = byte
+                size += 1
+            i += 1
+        self.kind = raw[0]
+        self.size = size
+        if newline == RAW_LINE:  # longer than a line may be: the rest is cut
+            self._skip_rest()
+        return True
+
+    def _skip_rest(self):
+        f, raw = self.file, self.raw
+        self.at -= 1  # no newline was read
+        while True:
+            got = f.readinto(raw)
+            i = 0
+            while i < got and raw[i] != _NEWLINE:
+                i += 1
+            self.at += i
+            if i < got:
+                self.at += 1
+                return
+            if not got:
+                return
 
     def line_text(self, text, index):
         """Body line ``index`` of ``text`` as a string (a name to fill in elsewhere)."""
-        found = ""
-        for kind, size in self._lines(text, ()):  # read to the end: the file closes
-            if kind == _BODY or kind == _CENTRED:
+        self._begin(text)
+        while self._next(()):
+            if self.kind == _BODY or self.kind == _CENTRED:
                 if not index:
-                    found = bytes(self.line[:size]).decode()
+                    return bytes(self.line[: self.size]).decode()
                 index -= 1
-        return found
+        return ""
 
     def lines(self, text):
         """How many body lines ``text`` has."""
@@ -97,7 +127,9 @@ class Words:
         line = self.line
         row = -first
         big = 0
-        for kind, size in self._lines(text, values):
+        self._begin(text)
+        while self._next(values):
+            kind, size = self.kind, self.size
             if kind == _TITLE:
                 page.title.put_line(0, line, size, True)
             elif kind == _FOOTER:
@@ -116,7 +148,9 @@ class Words:
         of them from line ``first``."""
         line = self.line
         at = -first
-        for kind, size in self._lines(text, values):
+        self._begin(text)
+        while self._next(values):
+            kind, size = self.kind, self.size
             if kind == _BODY or kind == _CENTRED:
                 if 0 <= at < count:
                     grid.put_line(row + at, line, size, kind == _CENTRED)

@@ -9,6 +9,7 @@ reader workload.
 from benchlib import allocated
 
 from british_square.cards import NO_CARD
+from british_square.deal import shuffled_talon
 from british_square.engine import (
     FOUNDATION,
     MAX_MOVES,
@@ -74,6 +75,8 @@ def main():
         print("refused", rules, refused, unchanged)
         game.play(move(STOCK, WASTE))
         print("played", rules, game.waste_card(0) == game.top(WASTE) != NO_CARD)
+    shuffled_talon(31999)
+    print("shuffle_alloc", allocated(lambda: shuffled_talon(31999)))
 
 
 if __name__ == "__main__":
