@@ -18,6 +18,7 @@ from british_square.controls import (
     DOWN,
     LEFT,
     QUIT,
+    REST_S,
     RIGHT,
     SELECT,
     START,
@@ -156,6 +157,9 @@ class ScriptActions(ScriptPlayer):
         return self.next_action(now)
 
 
+REST_FPS = round(1 / REST_S)  # a resting window polls as often as a resting board
+
+
 class Hardware:
     """The desktop adapter: ``display``, ``actions``, ``ticks_ms``, ``idle`` and ``finish``."""
 
@@ -193,13 +197,13 @@ class Hardware:
         self.clock = None
         self.font = font_bitmap()
 
-    def idle(self):
+    def idle(self, resting):
         if not self.headless:
             if self.clock is None:
                 import pygame
 
                 self.clock = pygame.time.Clock()
-            self.clock.tick(60)
+            self.clock.tick(REST_FPS if resting else 60)
 
     def started(self, app):
         pass

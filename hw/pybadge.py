@@ -4,7 +4,7 @@ import board
 import keypad
 from adafruit_ticks import ticks_ms
 
-from british_square.controls import KeypadActions
+from british_square.controls import KeypadActions, rest
 
 
 class Hardware:
@@ -22,8 +22,10 @@ class Hardware:
         )
         self.actions = KeypadActions(keys, keypad.Event())
         self.ticks_ms = ticks_ms
-        self.idle = None
         self.font = None  # the built-in font
+
+    def idle(self, resting):
+        rest(resting, self.actions.repeater)
 
     def started(self, app):
         pass

@@ -5,7 +5,7 @@ import board
 import keypad
 from adafruit_ticks import ticks_ms
 
-from british_square.controls import DOWN, LEFT, NONE, RIGHT, UP, KeypadActions, Repeater
+from british_square.controls import DOWN, LEFT, NONE, RIGHT, UP, KeypadActions, Repeater, rest
 
 # Joystick readings run 0-65535 and rest near the middle (adafruit_pybadger's thresholds).
 LOW = 15000
@@ -64,8 +64,10 @@ class Hardware:
         self.display.auto_refresh = False
         self.actions = GamerActions()
         self.ticks_ms = ticks_ms
-        self.idle = None
         self.font = None  # the built-in font
+
+    def idle(self, resting):
+        rest(resting, self.actions.repeater)
 
     def started(self, app):
         pass

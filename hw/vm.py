@@ -18,7 +18,7 @@ import keypad
 from adafruit_ticks import ticks_ms
 from keyscript import ScriptPlayer, script_source
 
-from british_square.controls import KEY_ACTIONS, NONE, KeypadActions
+from british_square.controls import KEY_ACTIONS, NONE, KeypadActions, rest
 
 
 class Hardware(ScriptPlayer):
@@ -36,7 +36,9 @@ class Hardware(ScriptPlayer):
         self.buttons = KeypadActions(self.keys, keypad.Event())
         self.actions = self
         self.ticks_ms = ticks_ms
-        self.idle = None
+        self.turns = 0  # turns of the main loop
+        # BSQ_BUSY_LOOP: never rest, the loop as it was before it rested (to compare)
+        self.busy_loop = bool(os.getenv("BSQ_BUSY_LOOP"))
         self.font = None  # the built-in font
         self.app = None
         self.peak = 0  # the most heap in use between presses
@@ -45,6 +47,12 @@ class Hardware(ScriptPlayer):
         self.key_of = bytearray(9)  # the key number of each action
         for key, action in enumerate(KEY_ACTIONS):
             self.key_of[action] = key
+
+    def idle(self, resting):
+        """As a board rests, while the script waits (between presses it does not)."""
+        self.turns += 1
+        if not self.busy_loop:
+            rest(resting and self.wait_until is not None, self.buttons.repeater)
 
     def started(self, app):
         self.app = app
@@ -76,5 +84,11 @@ class Hardware(ScriptPlayer):
 
         gc.collect()
         seen = " ".join(n for i, n in enumerate(SCREEN_NAMES) if self.seen >> i & 1)
-        report = "presses: {}\npeak_live: {}\nlive_at_end: {}\nscreens: {}\noverflows: {}"
-        print(report.format(self.presses, self.peak, gc.mem_alloc(), seen, self.buttons.overflows))
+        report = (
+            "presses: {}\npeak_live: {}\nlive_at_end: {}\nscreens: {}\noverflows: {}\nturns: {}"
+        )
+        print(
+            report.format(
+                self.presses, self.peak, gc.mem_alloc(), seen, self.buttons.overflows, self.turns
+            )
+        )

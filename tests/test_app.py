@@ -299,3 +299,35 @@ def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
     before = position_text(app.game)
     press(app, SELECT)
     assert position_text(app.game) == before  # a won game stays won
+
+
+def test_the_loop_rests_only_when_nothing_timed_is_under_way(make_app):
+    app = make_app(parse_position("american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"))
+    assert app.on_page and app.resting()  # the title: nothing moves
+    press(app, A)
+    assert app.probing and not app.resting()  # the dead test runs a step a turn
+    wait(app, 400)
+    assert not app.probing and app.resting()
+    press(app, B)  # refused: the flash must end on time
+    assert not app.resting()
+    wait(app, 200)
+    assert app.resting()
+
+
+def test_the_loop_passes_resting_to_the_adapters_idle(make_app):
+    app = make_app(Game.new_deal(5))
+
+    class Script:
+        finished = False
+        presses = [NONE, A, NONE, NONE]  # title, then the cards
+
+        def poll(self, now):
+            if not self.presses:
+                self.finished = True
+                return NONE
+            return self.presses.pop(0)
+
+    app.actions = Script()
+    seen = []
+    app.run(seen.append)
+    assert seen == [True, False, True, True]  # never after a press: the next may be queued

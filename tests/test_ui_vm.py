@@ -170,3 +170,15 @@ def test_code_py_refuses_a_bad_option_on_the_vm(vm, mpy_board):
     result = vm.run_board(mpy_board, "--deal", "90007", check=False)
     assert result.returncode == 2
     assert result.stderr.strip().startswith("error: --deal") and "Traceback" not in result.stderr
+
+
+def test_a_resting_loop_sleeps_between_polls(vm, mpy_board):
+    # two seconds on the cards with no press: about 20 turns a second, as on a
+    # board (controls.rest), where the loop as it was spun thousands of times
+    rests = vm.run_board(mpy_board, "--deal", "1", "--keys", "a wait:2000", heap=HEAP)
+    turns = int(reported(rests.stdout, "turns"))
+    assert 20 <= turns <= 2 * 20 + 10
+    spins = vm.run_board(
+        mpy_board, "--deal", "1", "--keys", "a wait:2000", heap=HEAP, env={"BSQ_BUSY_LOOP": "1"}
+    )
+    assert int(reported(spins.stdout, "turns")) > 10 * turns

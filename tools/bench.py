@@ -81,6 +81,60 @@ def run_on_deployed(vm, heap):
     return rows
 
 
+IDLE_SECONDS = 10
+
+
+def idle_run(vm, board, busy):
+    """CPU seconds and loop turns of code.py under the VM resting on the cards
+    for IDLE_SECONDS (``busy``: the loop as it was, never resting)."""
+    import resource
+
+    env = dict(os.environ, MICROPYPATH="")
+    env.pop("BSQ_BUSY_LOOP", None)
+    if busy:
+        env["BSQ_BUSY_LOOP"] = "1"
+    keys = "a wait:{}".format(IDLE_SECONDS * 1000)  # past the title, then no press
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = subprocess.run(
+        [vm, "code.py", "--deal", "1", "--keys", keys],
+        cwd=board, env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    turns = int(result.stdout.split("turns:")[1].split()[0])
+    return cpu, turns
+
+
+def run_idle(vm):
+    """Idle power: loop turns per idle second and CPU time per idle minute,
+    resting as the boards do against the loop as it was (``BSQ_BUSY_LOOP``)."""
+    mpy_cross = os.environ.get("MPY_CROSS") or str(SHARED_BIN / "mpy-cross")
+    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT / "tools"))
+    from ui_runs import board_tree
+
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        board = board_tree(Path(folder) / "board", mpy_cross)
+        print("bench: idle, {} s twice ...".format(IDLE_SECONDS), file=sys.stderr)
+        for busy, name in ((False, "resting"), (True, "busy loop (before)")):
+            cpu, turns = idle_run(vm, board, busy)
+            rows.append(
+                {
+                    "bench": "idle",
+                    "metric": "turns per idle second, " + name,
+                    "value": round(turns / IDLE_SECONDS, 1),
+                    "unit": "turns",
+                    "note": "main-loop turns with no press, VM, {} s".format(IDLE_SECONDS),
+                }
+            )
+            rows.append({"bench": "idle", "metric": "CPU per idle minute, " + name,
+                         "value": round(cpu * 60 / IDLE_SECONDS, 2), "unit": "s",
+                         "note": "VM process CPU (user + system), start-up included, "
+                         "scaled from {} s".format(IDLE_SECONDS)})  # fmt: skip
+    return rows
+
+
 def combine(runs):
     """One row per metric from the rows of several runs (each a list of rows)."""
     by_metric = {}
@@ -200,13 +254,13 @@ def main():
     parser.add_argument("--heap", default="192K", help="VM heap size (default 192K)")
     parser.add_argument("--runs", type=int, default=3, help="runs of every bench (default 3)")
     parser.add_argument("--write-readme", action="store_true", help="update README.md's table")
-    parser.add_argument("benches", nargs="*", help="engine, ui, heap (default: all)")
+    parser.add_argument("benches", nargs="*", help="engine, ui, heap, idle (default: all)")
     args = parser.parse_args()
     scripts = sorted((ROOT / "tests" / "bench").glob("bench_*.py"))
     names = [script.stem[len("bench_") :] for script in scripts]
-    unknown = [name for name in args.benches if name not in names]
+    unknown = [name for name in args.benches if name not in names + ["idle"]]
     if unknown or args.runs < 1:
-        parser.error("benches are {}; --runs at least 1".format(", ".join(names)))
+        parser.error("benches are {}; --runs at least 1".format(", ".join(names + ["idle"])))
     if args.benches:
         scripts = [s for s, name in zip(scripts, names) if name in args.benches]
     vm = find_vm()
@@ -221,6 +275,8 @@ def main():
             rows += run_bench(vm, script, args.heap)
         if any(script.stem == "bench_heap" for script in scripts):
             rows += run_on_deployed(vm, args.heap)
+        if not args.benches or "idle" in args.benches:
+            rows += run_idle(vm)
         runs.append(rows)
     rows = combine(runs)
     print(table(rows))

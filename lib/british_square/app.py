@@ -77,7 +77,10 @@ class App:
     # ----------------------------------------------------------------- loop
 
     def run(self, idle=None):
-        """Handle actions until the adapter says it is finished (or the window closes)."""
+        """Handle actions until the adapter says it is finished (or the window
+        closes). After each turn ``idle(resting)`` lets the adapter wait:
+        ``resting`` is true when the turn had no action and nothing timed is
+        under way, so the loop may sleep until the next press is due."""
         view = self.view
         actions = self.actions
         view.refresh()  # the first screen, before any key
@@ -95,7 +98,7 @@ class App:
             if view.dirty:
                 view.refresh()
             if idle:
-                idle()
+                idle(action == NONE and self.resting())
 
     def handle(self, action):
         """Do what ``action`` means on the screen on show."""
@@ -104,6 +107,12 @@ class App:
         else:
             self.end_flash()
             self.play_action(action)
+
+    def resting(self):
+        """Nothing timed is under way (a flash, the dead test, the celebration)."""
+        if self.on_page:
+            return not self.screens.celebrating
+        return self.flash_stop == NO_STOP and not self.probing
 
     def tick(self, now):
         """Timed changes: the end of a flash, a step of the dead test, a frame

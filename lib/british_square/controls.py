@@ -7,6 +7,8 @@ reused ``Event`` so polling allocates nothing. Key scripts, for tests and
 headless runs, are in ``keyscript``, which a board never loads.
 """
 
+import time
+
 from adafruit_ticks import ticks_add, ticks_diff
 
 from british_square.cards import const
@@ -29,6 +31,20 @@ KEY_ACTIONS = bytes((B, A, START, SELECT, RIGHT, DOWN, UP, LEFT))
 
 REPEAT_DELAY_MS = const(350)
 REPEAT_EVERY_MS = const(110)
+
+
+# A resting main loop (no press, nothing timed under way) sleeps this long a
+# turn: 20 turns a second instead of thousands, and a press waits at most
+# this long to be seen. keypad scans in the background and queues presses
+# meanwhile, so none is lost.
+REST_S = 0.05
+
+
+def rest(resting, repeater):
+    """A board's ``idle``: sleep one rest period when the loop rests and no
+    direction is held (a held direction needs its repeats on time)."""
+    if resting and repeater.held == NONE:
+        time.sleep(REST_S)
 
 
 class Repeater:
