@@ -55,6 +55,7 @@ def play(hardware, options, game):
         game,
         "autoplay" in options,
         hardware.font,
+        hardware.backlight,
     )
     hardware.started(app)
     app.run(hardware.idle)

@@ -195,6 +195,7 @@ class Hardware:
         else:
             self.actions = KeyboardActions()
         self.clock = None
+        self.light = 100
         self.font = font_bitmap()
 
     def idle(self, resting):
@@ -204,6 +205,9 @@ class Hardware:
 
                 self.clock = pygame.time.Clock()
             self.clock.tick(REST_FPS if resting else 60)
+
+    def backlight(self, percent):
+        self.light = percent  # a window has no backlight: the level is kept, to test
 
     def started(self, app):
         pass

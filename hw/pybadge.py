@@ -27,6 +27,9 @@ class Hardware:
     def idle(self, resting):
         rest(resting, self.actions.repeater)
 
+    def backlight(self, percent):
+        self.display.brightness = percent / 100
+
     def started(self, app):
         pass
 

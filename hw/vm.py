@@ -37,6 +37,7 @@ class Hardware(ScriptPlayer):
         self.actions = self
         self.ticks_ms = ticks_ms
         self.turns = 0  # turns of the main loop
+        self.light = 100  # the backlight level the game last set, percent
         # BSQ_BUSY_LOOP: never rest, the loop as it was before it rested (to compare)
         self.busy_loop = bool(os.getenv("BSQ_BUSY_LOOP"))
         self.font = None  # the built-in font
@@ -53,6 +54,10 @@ class Hardware(ScriptPlayer):
         self.turns += 1
         if not self.busy_loop:
             rest(resting and self.wait_until is not None, self.buttons.repeater)
+
+    def backlight(self, percent):
+        """The VM's display has no adjustable backlight: the level is kept, to report."""
+        self.light = percent
 
     def started(self, app):
         self.app = app
@@ -84,11 +89,7 @@ class Hardware(ScriptPlayer):
 
         gc.collect()
         seen = " ".join(n for i, n in enumerate(SCREEN_NAMES) if self.seen >> i & 1)
-        report = (
-            "presses: {}\npeak_live: {}\nlive_at_end: {}\nscreens: {}\noverflows: {}\nturns: {}"
-        )
-        print(
-            report.format(
-                self.presses, self.peak, gc.mem_alloc(), seen, self.buttons.overflows, self.turns
-            )
-        )
+        report = "presses: {}\npeak_live: {}\nlive_at_end: {}\nscreens: {}"
+        print(report.format(self.presses, self.peak, gc.mem_alloc(), seen))
+        report = "overflows: {}\nturns: {}\nbacklight: {}"
+        print(report.format(self.buttons.overflows, self.turns, self.light))

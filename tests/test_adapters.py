@@ -83,6 +83,22 @@ def test_pybadge_adapter_d_pad(monkeypatch):
     assert actions.poll(10_000) == controls.NONE  # Up was released: no repeat
 
 
+@pytest.mark.parametrize("name", ["pygamer", "pybadge"])
+def test_board_adapters_rest_and_set_the_backlight(monkeypatch, name):
+    fake_board_modules(monkeypatch, [])
+    hardware = __import__(name).Hardware()
+    hardware.backlight(30)
+    assert hardware.display.brightness == 0.3
+    slept = []
+    monkeypatch.setattr(controls.time, "sleep", slept.append)
+    hardware.idle(False)
+    hardware.idle(True)
+    assert slept == [controls.REST_S]
+    hardware.actions.repeater.press(controls.LEFT, 0)  # a direction held: its repeats are due
+    hardware.idle(True)
+    assert slept == [controls.REST_S]
+
+
 def load_code_py():
     spec = importlib.util.spec_from_file_location("game_code", CODE)
     code = importlib.util.module_from_spec(spec)

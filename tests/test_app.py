@@ -56,8 +56,10 @@ class Clock:
 def make_app(font):
     def make(game, autoplay=False):
         clock = Clock()
-        app = App(FakeDisplay(), NoKeys(), clock, game, autoplay, font)
+        lights = []  # every backlight level the app set, percent
+        app = App(FakeDisplay(), NoKeys(), clock, game, autoplay, font, lights.append)
         app.clock = clock
+        app.lights = lights
         return app
 
     return make
@@ -331,3 +333,35 @@ def test_the_loop_passes_resting_to_the_adapters_idle(make_app):
     seen = []
     app.run(seen.append)
     assert seen == [True, False, True, True]  # never after a press: the next may be queued
+
+
+def test_the_backlight_dims_after_a_minute_and_the_waking_press_does_nothing_else(make_app):
+    app = make_app(Game.new_deal(5))
+    wait(app, 59_000)
+    assert app.lights == [] and not app.dimmed
+    wait(app, 1_000)
+    assert app.dimmed and app.lights == [5]
+    press(app, A)  # on the title, A would show the cards: it only wakes the screen
+    assert app.on_page and app.screens.current == screens.TITLE
+    assert not app.dimmed and app.lights == [5, 100]
+    press(app, A)
+    assert not app.on_page
+    wait(app, 30_000)
+    press(app, RIGHT)  # a press starts the minute again
+    wait(app, 59_000)
+    assert not app.dimmed
+
+
+def test_the_brightness_setting_cycles_and_is_kept_when_dimming(make_app):
+    app = make_app(Game.new_deal(5))
+    press(app, A)
+    menu_choose(app, "Brightness: ")
+    assert app.brightness == 60 and app.lights == [60]
+    assert "Brightness: 60%" in page_text(app)
+    press(app, A, A)
+    assert app.brightness == 100 and app.lights == [60, 30, 100]
+    press(app, A, A)
+    wait(app, 60_000)
+    assert app.lights[-1] == 5  # dimmed below the setting
+    press(app, B)
+    assert app.lights[-1] == 30 and app.screens.current == screens.MENU

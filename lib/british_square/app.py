@@ -38,6 +38,12 @@ _FLASH_MS = const(180)  # a refused drop shows red this long
 DEAD_BUDGET = const(200)
 PROBE_STEP = const(2)
 
+# The backlight, the most power a handheld draws: dimmed to _DIM_PERCENT a
+# minute after the last press; the press that wakes it does nothing else.
+_DIM_AFTER_MS = const(60000)
+_DIM_PERCENT = const(5)
+BRIGHTNESS_LEVELS = (100, 60, 30)  # the menu's Brightness setting, in turn
+
 # Where a game stands, as the player sees it.
 PLAYING = const(0)
 WON = const(1)
@@ -48,13 +54,19 @@ OVER = const(3)  # the player chose End game: scored as it stood, no more moves
 class App:
     """One player session on one display, driven by actions."""
 
-    def __init__(self, display, actions, ticks_ms, game=None, autoplay=False, font=None):
+    def __init__(
+        self, display, actions, ticks_ms, game=None, autoplay=False, font=None, backlight=None
+    ):
         self.words = Words()
         self.view = View(display, self.words, font)
         self.scene = self.view.scene
         self.actions = actions
         self.ticks_ms = ticks_ms
         self.now = ticks_ms()
+        self.backlight = backlight  # backlight(percent), where the board has one
+        self.brightness = BRIGHTNESS_LEVELS[0]
+        self.dimmed = False
+        self.last_press = self.now
         self.moves = bytearray(2 * MAX_MOVES)
         self.dead_test = DeadSearch(DEAD_BUDGET, self.moves)
         self.probing = False  # the dead test is under way
@@ -101,7 +113,14 @@ class App:
                 idle(action == NONE and self.resting())
 
     def handle(self, action):
-        """Do what ``action`` means on the screen on show."""
+        """Do what ``action`` means on the screen on show (when the screen is
+        dimmed, wake it and nothing else: the player could not see what the
+        press would do)."""
+        self.last_press = self.now
+        if self.dimmed:
+            self.dimmed = False
+            self.light(self.brightness)
+            return
         if self.on_page:
             self.screens.handle(action)
         else:
@@ -115,8 +134,12 @@ class App:
         return self.flash_stop == NO_STOP and not self.probing
 
     def tick(self, now):
-        """Timed changes: the end of a flash, a step of the dead test, a frame
-        of the celebration. Each belongs to one screen and stops when it goes."""
+        """Timed changes: the backlight dimming, the end of a flash, a step of
+        the dead test, a frame of the celebration. Each belongs to one screen
+        and stops when it goes."""
+        if not self.dimmed and ticks_diff(now, self.last_press) >= _DIM_AFTER_MS:
+            self.dimmed = True
+            self.light(min(_DIM_PERCENT, self.brightness))
         if self.on_page:
             self.screens.tick(now)
             return
@@ -124,6 +147,16 @@ class App:
             self.end_flash()
         if self.probing:
             self.probe_dead()
+
+    def light(self, percent):
+        if self.backlight is not None:
+            self.backlight(percent)
+
+    def next_brightness(self):
+        """The Brightness setting's next level, applied at once."""
+        levels = BRIGHTNESS_LEVELS
+        self.brightness = levels[(levels.index(self.brightness) + 1) % len(levels)]
+        self.light(self.brightness)
 
     # ---------------------------------------------------------------- games
 

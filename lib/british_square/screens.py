@@ -75,8 +75,9 @@ _UNDO = const(4)
 _REDO = const(5)
 _RULES = const(6)
 _AUTOPLAY = const(7)
-_HELP = const(8)
-_END = const(9)
+_BRIGHTNESS = const(8)
+_HELP = const(9)
+_END = const(10)
 
 # What a confirmation is for (``Screens.ask``).
 _ASK_NEW = const(0)  # a random deal
@@ -173,7 +174,7 @@ class Screens:
             self.top = row - BODY_ROWS + 1
         app, page = self.app, self.page
         page.body.clear()
-        values = (self.rules_name(app.rules), self.on_off(app.autoplay))
+        values = (self.rules_name(app.rules), self.on_off(app.autoplay), app.brightness)
         self.words.show(page, _W_MENU, values, 3, self.top)
         if self.top:
             page.body.write(0, 24, "^")
@@ -222,6 +223,9 @@ class Screens:
             self.rules(app.rules)
         elif row == _AUTOPLAY:
             app.autoplay = not app.autoplay
+            self._choose(row)
+        elif row == _BRIGHTNESS:
+            app.next_brightness()
             self._choose(row)
         elif row == _HELP:
             self.help(0)
