@@ -202,21 +202,24 @@ def number(text):
 
 
 def parse_table(text):
-    """The rows of a table written by ``table`` (spread figures are not read back)."""
+    """The rows of a table written by ``table``, spread and run to run included
+    (as the whole percents the table shows), so that a partial run rewrites
+    the rows it did not measure as they were."""
     rows = []
     for line in text.splitlines()[2:]:
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         value, unit = cells[2].split(" ", 1)
-        note = cells[-1]
-        rows.append(
-            {
-                "bench": cells[0],
-                "metric": cells[1],
-                "value": number(value),
-                "unit": unit,
-                "note": note,
-            }
-        )
+        row = {
+            "bench": cells[0],
+            "metric": cells[1],
+            "value": number(value),
+            "unit": unit,
+            "note": cells[-1],
+        }
+        for key, cell in (("spread", cells[3]), ("run_to_run", cells[4])):
+            if cell:
+                row[key] = int(cell.rstrip("%")) / 100
+        rows.append(row)
     return rows
 
 
