@@ -56,6 +56,7 @@ def play(hardware, options, game):
         "autoplay" in options,
         hardware.font,
         hardware.backlight,
+        hardware.facts,
     )
     hardware.started(app)
     app.run(hardware.idle)

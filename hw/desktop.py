@@ -206,6 +206,10 @@ class Hardware:
                 self.clock = pygame.time.Clock()
             self.clock.tick(REST_FPS if resting else 60)
 
+    def facts(self):
+        """No NVM and no battery on a desktop (BSQ_BATTERY_MV fakes one, to test)."""
+        return "desktop", 0, int(os.getenv("BSQ_BATTERY_MV") or 0)
+
     def backlight(self, percent):
         self.light = percent  # a window has no backlight: the level is kept, to test
 

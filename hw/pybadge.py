@@ -2,6 +2,7 @@
 
 import board
 import keypad
+import microcontroller
 from adafruit_ticks import ticks_ms
 
 from british_square.controls import KeypadActions, rest
@@ -26,6 +27,11 @@ class Hardware:
 
     def idle(self, resting):
         rest(resting, self.actions.repeater)
+
+    def facts(self):
+        """The board, its NVM bytes, and no battery reading (PLATFORM.md knows
+        of a voltage monitor on the PyGamer only)."""
+        return "PyBadge", len(microcontroller.nvm), 0
 
     def backlight(self, percent):
         self.display.brightness = percent / 100

@@ -3,6 +3,7 @@
 import analogio
 import board
 import keypad
+import microcontroller
 from adafruit_ticks import ticks_ms
 
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, UP, KeypadActions, Repeater, rest
@@ -68,6 +69,12 @@ class Hardware:
 
     def idle(self, resting):
         rest(resting, self.actions.repeater)
+
+    def facts(self):
+        """The board, its NVM bytes and the battery in mV, for the About screen."""
+        with analogio.AnalogIn(board.A6) as battery:  # half the battery's voltage
+            millivolts = battery.value * 6600 // 65535
+        return "PyGamer", len(microcontroller.nvm), millivolts
 
     def backlight(self, percent):
         self.display.brightness = percent / 100

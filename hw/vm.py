@@ -15,6 +15,7 @@ import os
 
 import board
 import keypad
+import microcontroller
 from adafruit_ticks import ticks_ms
 from keyscript import ScriptPlayer, script_source
 
@@ -54,6 +55,11 @@ class Hardware(ScriptPlayer):
         self.turns += 1
         if not self.busy_loop:
             rest(resting and self.wait_until is not None, self.buttons.repeater)
+
+    def facts(self):
+        """The VM's NVM (a file with CIRCUITPY_NVM_FILE); a battery only as
+        BSQ_BATTERY_MV fakes one, to test what the screens say."""
+        return "VM (pygamer32d)", len(microcontroller.nvm), int(os.getenv("BSQ_BATTERY_MV") or 0)
 
     def backlight(self, percent):
         """The VM's display has no adjustable backlight: the level is kept, to report."""

@@ -24,7 +24,7 @@ def fake_board_modules(monkeypatch, key_events):
     """Stand-ins for ``board``, ``keypad`` and ``analogio`` as the adapters use them."""
     board = types.ModuleType("board")
     board.DISPLAY = FakeDisplay()
-    for name in ("BUTTON_CLOCK", "BUTTON_OUT", "BUTTON_LATCH", "JOYSTICK_X", "JOYSTICK_Y"):
+    for name in ("BUTTON_CLOCK", "BUTTON_OUT", "BUTTON_LATCH", "JOYSTICK_X", "JOYSTICK_Y", "A6"):
         setattr(board, name, name)
     keypad = types.ModuleType("keypad")
     keypad.Event = FakeEvent
@@ -40,11 +40,19 @@ def fake_board_modules(monkeypatch, key_events):
 
     class AnalogIn:
         def __init__(self, pin):
-            self.value = 32767
+            self.value = 39719 if pin == "A6" else 32767  # A6: half of a 4.00 V battery
             sticks[pin] = self
 
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
     analogio.AnalogIn = AnalogIn
-    for module in (board, keypad, analogio):
+    microcontroller = types.ModuleType("microcontroller")
+    microcontroller.nvm = bytearray(8192)
+    for module in (board, keypad, analogio, microcontroller):
         monkeypatch.setitem(sys.modules, module.__name__, module)
     monkeypatch.syspath_prepend(str(HW))
     for name in ("pygamer", "pybadge"):
@@ -81,6 +89,14 @@ def test_pybadge_adapter_d_pad(monkeypatch):
     assert actions.poll(0) == controls.UP  # key 6 is Up on the PyBadge
     assert actions.poll(0) == controls.START  # the release of Up, then Start
     assert actions.poll(10_000) == controls.NONE  # Up was released: no repeat
+
+
+@pytest.mark.parametrize(
+    "name, facts", [("pygamer", ("PyGamer", 8192, 4000)), ("pybadge", ("PyBadge", 8192, 0))]
+)
+def test_board_adapters_tell_their_facts(monkeypatch, name, facts):
+    fake_board_modules(monkeypatch, [])
+    assert __import__(name).Hardware().facts() == facts
 
 
 @pytest.mark.parametrize("name", ["pygamer", "pybadge"])

@@ -54,10 +54,10 @@ class Clock:
 
 @pytest.fixture
 def make_app(font):
-    def make(game, autoplay=False):
+    def make(game, autoplay=False, facts=None):
         clock = Clock()
         lights = []  # every backlight level the app set, percent
-        app = App(FakeDisplay(), NoKeys(), clock, game, autoplay, font, lights.append)
+        app = App(FakeDisplay(), NoKeys(), clock, game, autoplay, font, lights.append, facts)
         app.clock = clock
         app.lights = lights
         return app
@@ -365,3 +365,42 @@ def test_the_brightness_setting_cycles_and_is_kept_when_dimming(make_app):
     assert app.lights[-1] == 5  # dimmed below the setting
     press(app, B)
     assert app.lights[-1] == 30 and app.screens.current == screens.MENU
+
+
+def test_the_title_shows_the_battery_and_warns_when_it_is_low(make_app):
+    volts = [3920]
+    app = make_app(Game.new_deal(5), facts=lambda: ("PyGamer", 8192, volts[0]))
+    assert "Battery 3.92 V" in page_text(app)
+    volts[0] = 3410
+    press(app, START, B)  # the menu, back to the cards
+    app.screens.title()
+    assert "Battery low: 3.41 V" in page_text(app)
+    quiet = make_app(Game.new_deal(5), facts=lambda: ("PyBadge", 8192, 0))
+    assert "Battery" not in page_text(quiet)  # no monitor: nothing said
+
+
+def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):
+    app = make_app(Game.new_deal(5), facts=lambda: ("PyGamer", 8192, 4000))
+    press(app, A)
+    menu_choose(app, "About")
+    text = page_text(app)
+    assert app.screens.current == screens.ABOUT
+    for words in ("British Square 0.1.0", "PyGamer", "NVM 8192 bytes", "Battery 4.00 V"):
+        assert words in text
+    assert "Redraw press A" in text
+    clock = app.clock
+
+    def ticking():  # every reading of the clock 10 ms later
+        clock.now += 10
+        return clock.now
+
+    app.ticks_ms = ticking
+    refreshes = app.view.display.refreshes
+    press(app, A)  # measure: three seconds of full redraws
+    frames = app.view.display.refreshes - refreshes - 1  # less the refresh that puts the felt back
+    assert 290 <= frames <= 300  # a clock reading a frame, 10 ms each, for 3 000 ms
+    assert app.redraw_tenths == frames * 10 // 3
+    assert "Redraw {}.{}/s full".format(frames // 3, frames * 10 // 3 % 10) in page_text(app)
+    assert "about: 0.1.0, PyGamer" in capsys.readouterr().out
+    press(app, B)
+    assert app.screens.current == screens.MENU

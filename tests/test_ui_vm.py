@@ -13,6 +13,7 @@ import pytest
 from conftest import HW, LIB, ROOT
 from screen_check import expected_screen, load_raw, mismatches
 from scripting import ScriptWriter
+from sessions import ABOUT_ROW
 from ui_runs import (
     board_tree,
     keys_file,
@@ -182,3 +183,19 @@ def test_a_resting_loop_sleeps_between_polls(vm, mpy_board):
         mpy_board, "--deal", "1", "--keys", "a wait:2000", heap=HEAP, env={"BSQ_BUSY_LOOP": "1"}
     )
     assert int(reported(spins.stdout, "turns")) > 10 * turns
+
+
+def test_the_about_screen_reports_the_board_and_measures_redraws(vm, mpy_board):
+    keys = "start " + "down " * ABOUT_ROW + "a a"  # About, then A: three seconds of redraws
+    result = vm.run_board(
+        mpy_board, "--deal", "1", "--keys", keys, heap=HEAP, env={"BSQ_BATTERY_MV": "3400"}
+    )
+    about = [line for line in result.stdout.splitlines() if line.startswith("about: ")]
+    assert len(about) == 2, result.stdout  # printed to the console on opening, and measured
+    version, board, free, total, nvm, battery, redraw = about[0][len("about: ") :].split(", ")
+    assert (board, nvm, battery) == ("VM (pygamer32d)", "8192 bytes", "low: 3.40 V")
+    assert version == "0.1.0" and redraw == "press A"
+    assert 76 <= int(total) < 80  # the 80 KB asked for, less the collector's own tables
+    assert 0 < int(free) < int(total)
+    rate = about[1].split(", ")[-1]
+    assert rate.endswith("/s full") and float(rate[: -len("/s full")]) >= 1

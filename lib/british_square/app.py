@@ -7,6 +7,9 @@ frame: the legal-move buffer, the dead test's tables, both layouts and every
 sprite are made once, at start-up.
 """
 
+import gc
+
+from british_square import __version__
 from british_square.cards import NO_CARD, const
 from british_square.controls import NONE, QUIT, RIGHT, SELECT, START, A, B, ticks_add, ticks_diff
 from british_square.deal import random_deal
@@ -44,6 +47,9 @@ _DIM_AFTER_MS = const(60000)
 _DIM_PERCENT = const(5)
 BRIGHTNESS_LEVELS = (100, 60, 30)  # the menu's Brightness setting, in turn
 
+_LOW_BATTERY_MV = const(3500)  # a LiPo cell this low is nearly empty
+_REDRAW_MS = const(3000)  # the About screen's redraw benchmark runs this long
+
 # Where a game stands, as the player sees it.
 PLAYING = const(0)
 WON = const(1)
@@ -55,7 +61,15 @@ class App:
     """One player session on one display, driven by actions."""
 
     def __init__(
-        self, display, actions, ticks_ms, game=None, autoplay=False, font=None, backlight=None
+        self,
+        display,
+        actions,
+        ticks_ms,
+        game=None,
+        autoplay=False,
+        font=None,
+        backlight=None,
+        facts=None,
     ):
         self.words = Words()
         self.view = View(display, self.words, font)
@@ -64,6 +78,8 @@ class App:
         self.ticks_ms = ticks_ms
         self.now = ticks_ms()
         self.backlight = backlight  # backlight(percent), where the board has one
+        self.facts = facts  # facts(): the board's name, its NVM bytes, battery mV (0: none)
+        self.redraw_tenths = 0  # full redraws a second, in tenths, once measured
         self.brightness = BRIGHTNESS_LEVELS[0]
         self.dimmed = False
         self.last_press = self.now
@@ -157,6 +173,42 @@ class App:
         levels = BRIGHTNESS_LEVELS
         self.brightness = levels[(levels.index(self.brightness) + 1) % len(levels)]
         self.light(self.brightness)
+
+    # ---------------------------------------------------------- for owners
+
+    def battery_text(self):
+        """The battery as the title and About screens say it ("" without a monitor)."""
+        millivolts = self.facts()[2] if self.facts else 0
+        if not millivolts:
+            return ""
+        text = "{}.{:02d} V".format(millivolts // 1000, millivolts % 1000 // 10)
+        return "low: " + text if millivolts < _LOW_BATTERY_MV else text
+
+    def about_values(self):
+        """What the About screen says: version, board, heap free and in all
+        (KB), NVM, battery, redraws a second."""
+        board, nvm, _ = self.facts() if self.facts else ("-", 0, 0)
+        free = total = "-"
+        if hasattr(gc, "mem_free"):  # CircuitPython's, not CPython's
+            gc.collect()
+            free = gc.mem_free() // 1024
+            total = (gc.mem_free() + gc.mem_alloc()) // 1024
+        tenths = self.redraw_tenths
+        return (
+            __version__,
+            board,
+            free,
+            total,
+            "{} bytes".format(nvm) if nvm else "none",
+            self.battery_text() or "none",
+            "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else "press A",
+        )
+
+    def measure_redraw(self):
+        """Full-screen redraws a second over the real display bus, for
+        ``_REDRAW_MS`` (the loop waits; the keypad queues presses)."""
+        frames = self.view.full_redraws(self.ticks_ms, _REDRAW_MS)
+        self.redraw_tenths = frames * 10000 // _REDRAW_MS
 
     # ---------------------------------------------------------------- games
 

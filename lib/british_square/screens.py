@@ -47,7 +47,8 @@ HELP = const(5)
 WON = const(6)
 OVER = const(7)
 CONFIRM = const(8)
-SCREEN_NAMES = ("play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm")
+ABOUT = const(9)
+SCREEN_NAMES = ("play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about")
 
 # Texts of words.txt, by their place in it (tests/test_words.py checks the names).
 _W_RULE_NAMES = const(0)
@@ -65,6 +66,7 @@ _W_WON = const(16)
 _W_OVER = const(17)
 _W_CONFIRM_ABANDON = const(18)
 _W_CONFIRM_END = const(19)
+_W_ABOUT = const(20)
 
 # Menu rows (the body lines of words.txt's "menu")
 _RESUME = const(0)
@@ -77,7 +79,8 @@ _RULES = const(6)
 _AUTOPLAY = const(7)
 _BRIGHTNESS = const(8)
 _HELP = const(9)
-_END = const(10)
+_ABOUT = const(10)
+_END = const(11)
 
 # What a confirmation is for (``Screens.ask``).
 _ASK_NEW = const(0)  # a random deal
@@ -150,7 +153,9 @@ class Screens:
         for suit in range(4):
             page.show_card(suit, FIRST_CARD + suit * 13, ACES_X + ACES_PITCH * suit, ACES_Y)
         page.footer.set_colour(TEXT_WHITE)
-        self.words.show(page, _W_TITLE, (_deal_text(game), self.rules_name(game.rules)))
+        battery = self.app.battery_text()
+        battery = "Battery " + battery if battery else ""
+        self.words.show(page, _W_TITLE, (battery, _deal_text(game), self.rules_name(game.rules)))
 
     def _title(self, action):
         if action == START:
@@ -229,11 +234,31 @@ class Screens:
             self._choose(row)
         elif row == _HELP:
             self.help(0)
+        elif row == _ABOUT:
+            self.about()
         elif row == _END:
             if app.in_progress():
                 self.ask(_ASK_END, MENU)
             else:
                 app.end_game()
+
+    # ---------------------------------------------------------------- about
+
+    def about(self):
+        """For owners: version, board, heap, NVM and battery; A measures how
+        many full-screen redraws a second the display takes. Also printed to
+        the serial console, to report."""
+        self._open(ABOUT, self._about)
+        values = self.app.about_values()
+        self.words.show(self.page, _W_ABOUT, values)
+        print("about:", ", ".join(str(value) for value in values))
+
+    def _about(self, action):
+        if action == A:
+            self.app.measure_redraw()
+            self.about()
+        elif action == B or action == START:
+            self.menu(_ABOUT)
 
     # ---------------------------------------------- leaving a game in progress
 

@@ -13,6 +13,7 @@ import displayio
 
 from british_square import sheet
 from british_square.cards import const
+from british_square.controls import ticks_diff
 from british_square.layout import SCREEN_H, SCREEN_W
 from british_square.page import TextPage, solid
 from british_square.scene import PlayScene
@@ -83,6 +84,22 @@ class View:
             other.group.hidden = True
             layer.group.hidden = False
             layer.dirty = True
+
+    def full_redraws(self, ticks_ms, ms):
+        """How many times the whole screen is redrawn in ``ms`` milliseconds:
+        the felt, under everything, changes shade each time, so every pixel
+        is sent (the About screen's benchmark)."""
+        felt = self.root[0].pixel_shader
+        colour = sheet.PALETTE[sheet.FELT]
+        start = ticks_ms()
+        frames = 0
+        while ticks_diff(ticks_ms(), start) < ms:
+            frames += 1
+            felt[0] = colour ^ (0x040404 if frames & 1 else 0)
+            self.display.refresh()
+        felt[0] = colour
+        self.refresh()
+        return frames
 
     def refresh(self):
         """Send what changed to the display: once per change, never per frame."""
