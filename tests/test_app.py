@@ -178,7 +178,7 @@ def test_other_rules_and_a_typed_deal_ask_too(make_app):
     assert app.screens.current == screens.CONFIRM
     press(app, B)
     assert app.screens.current == screens.RULES and app.game.rules == BRITISH
-    press(app, B, UP, UP, UP, UP, A)  # back to the menu, up to Deal number
+    press(app, B, *[UP] * (MENU.index("Rules: ") - MENU.index("Deal number")), A)
     assert app.screens.current == screens.DEAL
     press(app, UP, A)  # deal 8
     assert app.screens.current == screens.CONFIRM
@@ -404,3 +404,59 @@ def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):
     assert "about: 0.1.0, PyGamer" in capsys.readouterr().out
     press(app, B)
     assert app.screens.current == screens.MENU
+
+
+def test_a_hint_picks_up_the_card_and_lights_where_it_goes(make_app):
+    app = make_app(parse_position("british 7C/AH/KD/5S - - 0,0,0,0"))
+    press(app, A)
+    menu_choose(app, "Hint")
+    assert not app.on_page and app.hints_used == 1
+    layout = app.layout
+    assert app.held == layout.pile_stop(1) and app.cursor == layout.pile_stop(FOUNDATION, 2)
+    assert app.scene.looks[app.held] == 1 and app.scene.looks[app.cursor] == 2  # held, target
+    press(app, A)  # plays the hinted move: the ace home
+    assert app.game.foundations[2] == 1 and app.held == 255
+
+
+def test_a_hint_that_finds_nothing_says_so_and_changes_nothing(make_app):
+    app = make_app(parse_position("british KC/KD/KH/JS - - 0,0,0,0"))
+    press(app, A)
+    before = position_text(app.game)
+    menu_choose(app, "Hint")
+    assert app.on_page and app.screens.current == screens.MENU
+    assert "Hint: nothing found" in page_text(app)
+    assert position_text(app.game) == before and app.hints_used == 0
+    press(app, B, START)  # the menu again: the notice is gone
+    assert "nothing found" not in page_text(app)
+
+
+def test_a_hint_borrows_the_dead_test_and_gives_it_back(make_app):
+    # stock out and the dead test running: the hint stops it, then it starts again
+    app = make_app(parse_position("american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"))
+    press(app, A)
+    assert app.probing
+    menu_choose(app, "Hint")
+    assert app.probing  # started again, from the start
+    if app.on_page:
+        press(app, B)  # nothing found: back to the cards, where the dead test runs
+    wait(app, 400)
+    assert not app.probing
+
+
+def test_par_is_on_the_title_and_the_game_over_screen(make_app):
+    from british_square.par import par
+
+    deal = next(n for n in range(1, 200) if 0 < par(0, n) < 104)  # a surveyed British deal
+    app = make_app(Game.new_deal(deal))
+    assert "Par: {} cards home".format(par(0, deal)) in page_text(app)
+    press(app, A)
+    menu_choose(app, "Hint")
+    if app.on_page:
+        press(app, B)  # nothing found: back to the cards
+    app.hints_used = 1
+    menu_choose(app, "End game")
+    press(app, A)  # yes, end it
+    text = page_text(app)
+    assert "Par: {} cards home".format(par(0, deal)) in text and "Hints used: 1" in text
+    unsurveyed = make_app(Game.new_deal(31999))
+    assert "Par" not in page_text(unsurveyed)

@@ -15,7 +15,7 @@ from british_square.screens import SCREEN_NAMES
 
 PRESSES = 3000
 HEAP = "80K"
-SEEDS = (0, 1, 2, 4)  # British, American, Union, and one that begins a move from a win
+SEEDS = (0, 1, 2, 4)  # British, American, Union, and one that first wins an American deal
 pytestmark = pytest.mark.vm
 
 

@@ -14,6 +14,7 @@ from ui_runs import CODE, keys_file, position_line, run_desktop
 
 from british_square import sheet
 from british_square.engine import FOUNDATION, STOCK, WASTE, Game
+from british_square.layout import ACES_PITCH, ACES_X, ACES_Y
 from british_square.notation import parse_position, position_text
 from british_square.sheet import FIRST_CARD
 
@@ -39,7 +40,7 @@ def test_no_keys_shows_the_title_and_ends(tmp_path):
     result = run_desktop(["--deal", "3", "--shot", shot], timeout=60)
     screen = load_png(shot)
     for suit in range(4):  # the four aces of the title screen
-        assert looks_like(screen, 32 + 25 * suit, 56, FIRST_CARD + suit * 13)
+        assert looks_like(screen, ACES_X + ACES_PITCH * suit, ACES_Y, FIRST_CARD + suit * 13)
     assert position_line(result.stdout) == position_text(Game.new_deal(3))
 
 

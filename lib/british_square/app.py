@@ -25,10 +25,10 @@ from british_square.engine import (
     IllegalMoveError,
     move,
 )
+from british_square.hint import NO_HINT, Hinter
 from british_square.layout import NO_STOP, Layout
 from british_square.scene import NOTICE_NONE, NOTICE_OVER, NOTICE_STUCK
 from british_square.screens import Screens
-from british_square.search import DeadSearch
 from british_square.sheet import REFUSED, SELECTED, TARGET
 from british_square.view import NORMAL, View
 from british_square.words import Words
@@ -84,7 +84,9 @@ class App:
         self.dimmed = False
         self.last_press = self.now
         self.moves = bytearray(2 * MAX_MOVES)
-        self.dead_test = DeadSearch(DEAD_BUDGET, self.moves)
+        # the dead test, and the hint between two of its runs: one table for both
+        self.dead_test = Hinter(DEAD_BUDGET, self.moves)
+        self.hints_used = 0  # in this game
         self.probing = False  # the dead test is under way
         self.layouts = (Layout(4), Layout(16))
         self.layout = None
@@ -227,6 +229,7 @@ class App:
         else:
             self.scene.clear_looks()
         self.outcome = PLAYING
+        self.hints_used = 0
         self.check_end()
         self.scene.show_game(game, self.notice())
         self.scene.show_cursor(self.cursor)
@@ -347,6 +350,31 @@ class App:
             return
         self.held = stop
         scene.set_look(stop, SELECTED)
+
+    def hint(self):
+        """A hint: back on the cards, the card the search suggests moving is
+        picked up (the stock, for a deal) and the place it should go is lit
+        with the cursor on it, so A plays it and B puts it back. False, and
+        nothing changes, when the search found nothing useful."""
+        game, layout = self.game, self.layout
+        if self.outcome == OVER or self.outcome == WON:
+            return False
+        self.probing = False  # the hint borrows the dead test's table
+        m = self.dead_test.suggest(game)
+        self.check_end()  # and the dead test starts again where it was needed
+        if m == NO_HINT:
+            return False
+        self.hints_used += 1
+        self.show_play()
+        self.cancel()
+        source, target = m >> 8, m & 0xFF
+        suit = game.top(source) // 13
+        self.held = layout.pile_stop(source, suit)
+        self.cursor = layout.pile_stop(target, suit)
+        self.scene.set_look(self.held, SELECTED)
+        self.scene.set_look(self.cursor, TARGET)
+        self.scene.show_cursor(self.cursor)
+        return True
 
     def cancel(self):
         """Put the held card back (it never left its pile)."""

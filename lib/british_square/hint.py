@@ -35,8 +35,11 @@ class Hinter(DeadSearch):
         super().__init__(max(budget, DEPTH), buffer)
         self.positions = 0  # positions looked at by the last request
 
-    def suggest(self, game):
-        """The hinted move for ``game`` (a move int), or ``NO_HINT``."""
+    def suggest(self, game, budget=BUDGET):
+        """The hinted move for ``game`` (a move int), or ``NO_HINT``, after at
+        most ``budget`` positions (the game's dead test is a ``Hinter`` with a
+        larger table: a hint borrows it between two of its runs)."""
+        budget = min(budget, self.budget)
         self.start(game)  # a copy, its hash noted
         probe = self.game
         buffer = self.buffer
@@ -49,7 +52,7 @@ class Hinter(DeadSearch):
         while True:
             count = probe.legal_moves(buffer) if depth < DEPTH else 0
             moved = False
-            while next_index < count and self.seen < self.budget:
+            while next_index < count and self.seen < budget:
                 i = 2 * next_index
                 m = buffer[i] << 8 | buffer[i + 1]
                 next_index += 1

@@ -49,7 +49,7 @@ MENU_BAR_W = const(SCREEN_W - 24)
 # Title screen: the four aces in a row.
 ACES_X = const(32)
 ACES_PITCH = const(25)
-ACES_Y = const(56)
+ACES_Y = const(52)
 # Deal number entry: five digits at scale 3 (18 pixels each); the mark under
 # digit d is at body column DEAL_MARK_COLUMN + 3 * d, right under its middle.
 DEAL_DIGITS_X = const(32)

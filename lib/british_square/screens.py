@@ -21,6 +21,7 @@ from british_square.layout import (
     SCREEN_W,
     WON_BIG_Y,
 )
+from british_square.par import par
 from british_square.sheet import (
     CARD_W,
     FIRST_CARD,
@@ -75,12 +76,13 @@ _DEAL = const(2)
 _RESTART = const(3)
 _UNDO = const(4)
 _REDO = const(5)
-_RULES = const(6)
-_AUTOPLAY = const(7)
-_BRIGHTNESS = const(8)
-_HELP = const(9)
-_ABOUT = const(10)
-_END = const(11)
+_HINT = const(6)
+_RULES = const(7)
+_AUTOPLAY = const(8)
+_BRIGHTNESS = const(9)
+_HELP = const(10)
+_ABOUT = const(11)
+_END = const(12)
 
 # What a confirmation is for (``Screens.ask``).
 _ASK_NEW = const(0)  # a random deal
@@ -106,6 +108,7 @@ class Screens:
         self.refused = False  # and whether the footer says the number is out of range
         self.choice = 0  # rules: the rule set on show
         self.help_page = 0
+        self.no_hint = False  # the last hint asked for found nothing: the menu says so
         self.pending = _ASK_NEW  # the confirmation: what for, and where B goes back to
         self.pending_number = 0
         self.pending_rules = 0
@@ -153,9 +156,12 @@ class Screens:
         for suit in range(4):
             page.show_card(suit, FIRST_CARD + suit * 13, ACES_X + ACES_PITCH * suit, ACES_Y)
         page.footer.set_colour(TEXT_WHITE)
+        found = par(game.rules, game.deal_number)
+        found = "Par: {} cards home".format(found) if found else ""
         battery = self.app.battery_text()
         battery = "Battery " + battery if battery else ""
-        self.words.show(page, _W_TITLE, (battery, _deal_text(game), self.rules_name(game.rules)))
+        values = (found, battery, _deal_text(game), self.rules_name(game.rules))
+        self.words.show(page, _W_TITLE, values)
 
     def _title(self, action):
         if action == START:
@@ -169,6 +175,7 @@ class Screens:
         """The menu: a bar behind the chosen row; the rows scroll when there are
         more than the page holds."""
         self._open(MENU, self._menu)
+        self.no_hint = False
         self._choose(row)
 
     def _choose(self, row):
@@ -179,7 +186,8 @@ class Screens:
             self.top = row - BODY_ROWS + 1
         app, page = self.app, self.page
         page.body.clear()
-        values = (self.rules_name(app.rules), self.on_off(app.autoplay), app.brightness)
+        hint = ": nothing found" if self.no_hint else ""
+        values = (hint, self.rules_name(app.rules), self.on_off(app.autoplay), app.brightness)
         self.words.show(page, _W_MENU, values, 3, self.top)
         if self.top:
             page.body.write(0, 24, "^")
@@ -224,6 +232,10 @@ class Screens:
         elif row == _REDO:
             app.show_play()
             app.redo()
+        elif row == _HINT:
+            self.no_hint = not app.hint()
+            if self.no_hint:
+                self._choose(row)  # the menu stays, and says so
         elif row == _RULES:
             self.rules(app.rules)
         elif row == _AUTOPLAY:
@@ -433,8 +445,16 @@ class Screens:
     def over(self):
         """The game ended where it stood: its score."""
         self._open(OVER, self._end)
-        game = self.app.game
-        values = (game.score(), _deal_text(game), self.rules_name(game.rules))
+        app = self.app
+        game = app.game
+        found = par(game.rules, game.deal_number)
+        if not found:
+            said = "not surveyed"
+        elif game.score() >= found:
+            said = "{}, reached!".format(found)
+        else:
+            said = "{} cards home".format(found)
+        values = (game.score(), _deal_text(game), self.rules_name(game.rules), said, app.hints_used)
         self.words.show(self.page, _W_OVER, values)
 
     def _end(self, action):

@@ -182,12 +182,12 @@ def main():
 def probe_step_cost(rules, buffer):
     """Cost of one step of the app's dead test on deal 7 with the stock dealt
     out (a ``Measured``), and how many steps it takes to its verdict."""
-    from british_square.search import DeadSearch  # after the heap figures, as in the game
+    from british_square.hint import Hinter  # after the heap figures; the game's dead test
 
     game = Game.new_deal(7, rules)
     while game.stock_count:
         game.push(STOCK << 8 | WASTE)
-    search = DeadSearch(app_module.DEAD_BUDGET, buffer)
+    search = Hinter(app_module.DEAD_BUDGET, buffer)
     search.start(game)
     steps = 1
     while search.step(app_module.PROBE_STEP) is None:
