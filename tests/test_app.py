@@ -460,3 +460,17 @@ def test_par_is_on_the_title_and_the_game_over_screen(make_app):
     assert "Par: {} cards home".format(par(0, deal)) in text and "Hints used: 1" in text
     unsurveyed = make_app(Game.new_deal(31999))
     assert "Par" not in page_text(unsurveyed)
+
+
+def test_winnable_deals_only_deals_what_the_solver_won(make_app):
+    from british_square.par import par
+
+    app = make_app(Game.new_deal(5, UNION))
+    press(app, A)
+    menu_choose(app, "Winnable only: ")
+    assert app.winnable_only and "Winnable only: on" in page_text(app)
+    press(app, B)
+    for _ in range(5):
+        menu_choose(app, "New game")
+        assert app.game.rules == UNION and par(UNION, app.game.deal_number) == 104
+    assert 1 <= app.random_deal(BRITISH) <= 31999  # no British deal won: any deal

@@ -27,6 +27,7 @@ from british_square.engine import (
 )
 from british_square.hint import NO_HINT, Hinter
 from british_square.layout import NO_STOP, Layout
+from british_square.par import random_won_deal
 from british_square.scene import NOTICE_NONE, NOTICE_OVER, NOTICE_STUCK
 from british_square.screens import Screens
 from british_square.sheet import REFUSED, SELECTED, TARGET
@@ -91,6 +92,7 @@ class App:
         self.layouts = (Layout(4), Layout(16))
         self.layout = None
         self.autoplay = autoplay
+        self.winnable_only = False  # new deals only among those the solver won
         self.cursor = 0
         self.held = NO_STOP
         self.flash_stop = NO_STOP
@@ -233,6 +235,15 @@ class App:
         self.check_end()
         self.scene.show_game(game, self.notice())
         self.scene.show_cursor(self.cursor)
+
+    def random_deal(self, rules):
+        """A deal number for a new game: any, or with "winnable deals only"
+        one the solver won under ``rules`` (any, where it won none)."""
+        if self.winnable_only:
+            number = random_won_deal(rules)
+            if number:
+                return number
+        return random_deal()
 
     def new_deal(self, number, rules):
         """Deal ``number`` (1-31999) under ``rules`` and show it."""

@@ -7,7 +7,7 @@ keys do. Nothing here allocates sprites: the page is made once, at start-up.
 
 from british_square.cards import const
 from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B, ticks_add, ticks_diff
-from british_square.deal import MAX_DEAL, MIN_DEAL, random_deal
+from british_square.deal import MAX_DEAL, MIN_DEAL
 from british_square.engine import UNION
 from british_square.layout import (
     ACES_PITCH,
@@ -79,10 +79,11 @@ _REDO = const(5)
 _HINT = const(6)
 _RULES = const(7)
 _AUTOPLAY = const(8)
-_BRIGHTNESS = const(9)
-_HELP = const(10)
-_ABOUT = const(11)
-_END = const(12)
+_WINNABLE = const(9)
+_BRIGHTNESS = const(10)
+_HELP = const(11)
+_ABOUT = const(12)
+_END = const(13)
 
 # What a confirmation is for (``Screens.ask``).
 _ASK_NEW = const(0)  # a random deal
@@ -187,7 +188,13 @@ class Screens:
         app, page = self.app, self.page
         page.body.clear()
         hint = ": nothing found" if self.no_hint else ""
-        values = (hint, self.rules_name(app.rules), self.on_off(app.autoplay), app.brightness)
+        values = (
+            hint,
+            self.rules_name(app.rules),
+            self.on_off(app.autoplay),
+            self.on_off(app.winnable_only),
+            app.brightness,
+        )
         self.words.show(page, _W_MENU, values, 3, self.top)
         if self.top:
             page.body.write(0, 24, "^")
@@ -240,6 +247,9 @@ class Screens:
             self.rules(app.rules)
         elif row == _AUTOPLAY:
             app.autoplay = not app.autoplay
+            self._choose(row)
+        elif row == _WINNABLE:
+            app.winnable_only = not app.winnable_only
             self._choose(row)
         elif row == _BRIGHTNESS:
             app.next_brightness()
@@ -294,7 +304,7 @@ class Screens:
     def _do_pending(self):
         app, what = self.app, self.pending
         if what == _ASK_NEW:
-            app.new_deal(random_deal(), app.rules)
+            app.new_deal(app.random_deal(app.rules), app.rules)
         elif what == _ASK_DEAL:
             app.new_deal(self.pending_number, app.rules)
         elif what == _ASK_RESTART:
@@ -380,7 +390,9 @@ class Screens:
             self.rules((self.choice + (1 if action == RIGHT else 2)) % 3)
         elif action == A:
             app = self.app
-            self.ask(_ASK_RULES, RULES, app.game.deal_number or random_deal(), self.choice)
+            self.ask(
+                _ASK_RULES, RULES, app.game.deal_number or app.random_deal(self.choice), self.choice
+            )
         elif action == B or action == START:
             self.menu(_RULES)
 
@@ -460,7 +472,7 @@ class Screens:
     def _end(self, action):
         app = self.app
         if action == A:
-            app.new_deal(random_deal(), app.rules)  # the game is over: nothing to lose
+            app.new_deal(app.random_deal(app.rules), app.rules)  # the game is over: nothing to lose
         elif action == B:
             app.show_play()
         elif action == START:
