@@ -13,16 +13,9 @@ import json
 import random
 from pathlib import Path
 
-WORDS = Path(__file__).resolve().parents[1] / "lib" / "british_square" / "words.txt"
+from test_words import body
 
-
-def _menu_rows():
-    """The menu's rows, as words.txt lists them (the body lines of its text)."""
-    text = WORDS.read_text().split("@menu\n")[1].split("\n@")[0]
-    return [line[1:] for line in text.split("\n") if line.startswith("|")]
-
-
-MENU = _menu_rows()
+MENU = body("menu")  # the menu's rows
 # A on the About screen runs a three-second redraw benchmark: sessions leave
 # that to tests/test_ui_vm.py and never press A there (nor on its menu row
 # after leaving it).

@@ -134,10 +134,10 @@ def package_consts(root: str | Path) -> dict[str, dict[str, int]]:
     return result
 
 
-def _bound_names(tree: ast.Module) -> set[str]:
-    """Names a module binds other than by a top-level ``from`` import or a
-    const: parameters, keywords, functions, classes, assignments, imports."""
-    consts = {found[0] for found in map(_const_call, tree.body) if found}
+def _bound_names(tree: ast.Module, consts: set[str]) -> set[str]:
+    """Names a module binds other than by a top-level ``from`` import or one
+    of its ``consts``: parameters, keywords, functions, classes, assignments,
+    imports."""
     bound: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.arg):
@@ -160,8 +160,9 @@ def rewrite(source: str, consts: dict[str, dict[str, int]], module: str) -> str:
     """``source`` (module ``module`` of the board tree) with the package's int
     constants made private constants of its own; line numbers unchanged."""
     tree = ast.parse(source)
-    bound = _bound_names(tree)
-    taken = bound | {found[0] for found in map(_const_call, tree.body) if found}
+    own = {found[0] for found in map(_const_call, tree.body) if found}
+    bound = _bound_names(tree, own)
+    taken = bound | own
     lines = source.splitlines(keepends=True)
     edits: list[tuple[int, int, int, int, str]] = []  # rows 1-based, columns 0-based
     rename: dict[str, str] = {}
@@ -222,7 +223,7 @@ def rewrite(source: str, consts: dict[str, dict[str, int]], module: str) -> str:
             full, row, column = module_alias[tok.string]
             attr = after[1].string
             new = private(attr) if attr in consts[full] else None
-            if new and rename.get(attr, new) == new:
+            if new:
                 end = after[1].end
                 edits.append((tok.start[0], tok.start[1], end[0], end[1], new))
                 extra.setdefault((row, column), {})[new] = consts[full][attr]

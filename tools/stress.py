@@ -102,14 +102,14 @@ def main():
     if not rows:
         sys.exit("stress: sessions failed even in the largest heap")
     deals = [o["peak_live"] for o in rows if o["seed"] % 5 != 4]
-    near_win = [o["peak_live"] for o in rows if o["seed"] % 5 == 4]
+    winning = [o["peak_live"] for o in rows if o["seed"] % 5 == 4]
     screens = set().union(*(o["screens"] for o in rows))
     summary = [
         ("smallest_heap", int(smallest[:-1]) * 1024, "bytes",
          "every one of {} sessions of {} presses plays through".format(args.seeds, args.presses)),
         ("peak_live_deals", max(deals), "bytes",
-         "most heap in use between presses, sessions begun from a deal"),
-        ("peak_live_won", max(near_win) if near_win else 0, "bytes",
+         "most heap in use between presses, sessions of a random deal"),
+        ("peak_live_won", max(winning) if winning else 0, "bytes",
          "sessions that first win American deal 113 (the survey's line)"),
         ("screens_seen", len(screens), "screens", " ".join(sorted(screens))),
     ]  # fmt: skip

@@ -180,9 +180,11 @@ class App:
 
     # ---------------------------------------------------------- for owners
 
-    def battery_text(self):
-        """The battery as the title and About screens say it ("" without a monitor)."""
-        millivolts = self.facts()[2] if self.facts else 0
+    def battery_text(self, millivolts=None):
+        """The battery as the title and About screens say it ("" without a
+        monitor); read from the board unless ``millivolts`` is given."""
+        if millivolts is None:
+            millivolts = self.facts()[2] if self.facts else 0
         if not millivolts:
             return ""
         text = "{}.{:02d} V".format(millivolts // 1000, millivolts % 1000 // 10)
@@ -191,12 +193,13 @@ class App:
     def about_values(self):
         """What the About screen says: version, board, heap free and in all
         (KB), NVM, battery, redraws a second."""
-        board, nvm, _ = self.facts() if self.facts else ("-", 0, 0)
+        board, nvm, millivolts = self.facts() if self.facts else ("-", 0, 0)
         free = total = "-"
         if hasattr(gc, "mem_free"):  # CircuitPython's, not CPython's
             gc.collect()
-            free = gc.mem_free() // 1024
-            total = (gc.mem_free() + gc.mem_alloc()) // 1024
+            free = gc.mem_free()
+            total = (free + gc.mem_alloc()) // 1024
+            free //= 1024
         tenths = self.redraw_tenths
         return (
             __version__,
@@ -204,7 +207,7 @@ class App:
             free,
             total,
             "{} bytes".format(nvm) if nvm else "none",
-            self.battery_text() or "none",
+            self.battery_text(millivolts) or "none",
             "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else "press A",
         )
 
