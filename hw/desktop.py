@@ -196,6 +196,10 @@ class Hardware:
             self.actions = KeyboardActions()
         self.clock = None
         self.light = 100
+        try:  # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
+            self.battery_mv = int(os.getenv("BSQ_BATTERY_MV") or 0)
+        except ValueError:
+            raise ValueError("BSQ_BATTERY_MV is not a whole number of millivolts") from None
         self.font = font_bitmap()
 
     def idle(self, resting):
@@ -207,8 +211,8 @@ class Hardware:
             self.clock.tick(REST_FPS if resting else 60)
 
     def facts(self):
-        """No NVM and no battery on a desktop (BSQ_BATTERY_MV fakes one, to test)."""
-        return "desktop", 0, int(os.getenv("BSQ_BATTERY_MV") or 0)
+        """No NVM and no battery on a desktop (but a fake one)."""
+        return "desktop", 0, self.battery_mv
 
     def backlight(self, percent):
         self.light = percent  # a window has no backlight: the level is kept, to test

@@ -39,6 +39,10 @@ class Hardware(ScriptPlayer):
         self.ticks_ms = ticks_ms
         self.turns = 0  # turns of the main loop
         self.light = 100  # the backlight level the game last set, percent
+        try:  # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
+            self.battery_mv = int(os.getenv("BSQ_BATTERY_MV") or 0)
+        except ValueError:
+            raise ValueError("BSQ_BATTERY_MV is not a whole number of millivolts") from None
         # BSQ_BUSY_LOOP: never rest, the loop as it was before it rested (to compare)
         self.busy_loop = bool(os.getenv("BSQ_BUSY_LOOP"))
         self.font = None  # the built-in font
@@ -57,9 +61,8 @@ class Hardware(ScriptPlayer):
             rest(resting and self.wait_until is not None, self.buttons.repeater)
 
     def facts(self):
-        """The VM's NVM (a file with CIRCUITPY_NVM_FILE); a battery only as
-        BSQ_BATTERY_MV fakes one, to test what the screens say."""
-        return "VM (pygamer32d)", len(microcontroller.nvm), int(os.getenv("BSQ_BATTERY_MV") or 0)
+        """The VM's NVM (a file with CIRCUITPY_NVM_FILE), and the fake battery."""
+        return "VM (pygamer32d)", len(microcontroller.nvm), self.battery_mv
 
     def backlight(self, percent):
         """The VM's display has no adjustable backlight: the level is kept, to report."""

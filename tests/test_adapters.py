@@ -2,6 +2,7 @@
 the desktop window on SDL's dummy driver, and every bad option refused in one line."""
 
 import importlib.util
+import os
 import subprocess
 import sys
 import types
@@ -141,13 +142,14 @@ def test_code_py_picks_the_adapter_by_board_id(monkeypatch, board_id, module):
     assert code.board_module() == module
 
 
-def run_code(*args):
+def run_code(*args, env=None):
     return subprocess.run(
         [sys.executable, str(CODE), "--headless", *args],
         capture_output=True,
         text=True,
         timeout=120,
         cwd=ROOT,
+        env=dict(os.environ, **(env or {})),
     )
 
 
@@ -177,6 +179,14 @@ def test_code_py_refuses_bad_options_in_one_line(args, named):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0], result.stderr
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_a_fake_battery_that_is_no_number_is_refused_in_one_line():
+    result = run_code("--deal", "3", env={"BSQ_BATTERY_MV": "3.9V"})
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert lines == ["error: BSQ_BATTERY_MV is not a whole number of millivolts"
+                     " (code.py --help lists the options)"]  # fmt: skip
 
 
 def test_code_py_help_lists_the_options():

@@ -199,3 +199,10 @@ def test_the_about_screen_reports_the_board_and_measures_redraws(vm, mpy_board):
     assert 0 < int(free) < int(total)
     rate = about[1].split(", ")[-1]
     assert rate.endswith("/s full") and float(rate[: -len("/s full")]) >= 1
+
+
+def test_a_fake_battery_that_is_no_number_is_refused_on_the_vm(vm, mpy_board):
+    result = vm.run_board(mpy_board, "--deal", "1", env={"BSQ_BATTERY_MV": "x"}, check=False)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and len(lines) == 1 and "BSQ_BATTERY_MV" in lines[0]
+    assert "Traceback" not in result.stdout + result.stderr
