@@ -80,13 +80,15 @@ class TextGrid:
         the last character written."""
         tiles = self.tiles
         at = column
-        for char in text:
-            if char == "\n":
+        # Its bytes: CircuitPython makes each character of an iterated str an
+        # interned name (a qstr, never freed), and a long session would add
+        # every character it ever wrote to the interpreter's name pools.
+        for code in text.encode():
+            if code == 10:  # a newline
                 row += 1
                 at = column
                 continue
             if at < self.columns and row < self.rows:
-                code = ord(char)
                 tiles[row * self.columns + at] = (
                     code - FIRST_CHAR if FIRST_CHAR <= code <= LAST_CHAR else _UNKNOWN
                 )

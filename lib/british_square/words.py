@@ -74,9 +74,11 @@ class Words:
         while i < newline and raw[i] != 13:
             byte = raw[i]
             if byte == _OPEN and i + 1 < newline and raw[i + 1] == 125 and self.used < len(values):
-                for char in str(values[self.used]):
+                # bytes, not the str's characters: iterating a str interns
+                # each character as a name, for good (see textgrid.write)
+                for code in str(values[self.used]).encode():
                     if size < _LINE:
-                        line[size] = ord(char)
+                        line[size] = code
                         size += 1
                 self.used += 1
                 i += 2
