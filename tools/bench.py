@@ -22,11 +22,14 @@ kept as they were.
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from const_inline import board_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMD51_US_PER_LOOP = 3.5
@@ -44,11 +47,11 @@ def find_vm():
     return vm
 
 
-def run_bench(vm, script, heap, path="lib:hw:tests/bench", env=None):
+def run_bench(vm, script, heap, path="lib:hw:tests/bench", env=None, cwd=ROOT):
     env = dict(os.environ, MICROPYPATH=path, **(env or {}))
     result = subprocess.run(
         [vm, "-X", "heapsize=" + heap, str(script)],
-        cwd=ROOT,
+        cwd=cwd,
         env=env,
         capture_output=True,
         text=True,
@@ -74,8 +77,16 @@ def run_on_deployed(vm, heap):
             text=True,
         )
         print("bench: running bench_heap.py on the deployed .mpy tree ...", file=sys.stderr)
-        script = ROOT / "tests" / "bench" / "bench_heap.py"
-        rows = run_bench(vm, script, heap, drive + "/lib", {"BSQ_ROOT": drive})
+        # beside its helper, rewritten as deploy rewrites the game (const_inline)
+        bench = Path(drive, "bench")
+        bench.mkdir()
+        shutil.copy(ROOT / "tests" / "bench" / "benchlib.py", bench)
+        source = (ROOT / "tests" / "bench" / "bench_heap.py").read_text()
+        script = bench / "bench_heap.py"
+        script.write_text(board_script(source, ROOT))
+        # from the drive's root by relative paths, as a board finds its modules:
+        # an absolute path would intern each module's name a second time
+        rows = run_bench(vm, Path("bench/bench_heap.py"), heap, "lib", {"BSQ_ROOT": "."}, drive)
     for row in rows:
         row["bench"] = "heap, deployed"
     return rows

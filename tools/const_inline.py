@@ -15,9 +15,10 @@ module, one source of each fact kept in the repository:
   module's uses of ``CARD_W`` become ``_CARD_W``;
 * ``sheet.FELT`` (a module imported as ``from british_square import sheet``)
   becomes ``_FELT``, defined at the end of that import's line;
-* the UI's own modules (``PRIVATE_MODULES``: no script outside the game
-  imports their constants) name their own constants ``_NAME`` too, so even
-  the defining module keeps no global for them.
+* each module of the game names its own constants ``_NAME`` too, so even
+  the defining module keeps no global for them. A script run on a board
+  tree that imports one (a benchmark) is rewritten the same way first
+  (``rewrite``).
 
 Line numbers are kept, so a traceback on the board points at the source. A
 name is left alone where the module also binds it (a parameter, a keyword,
@@ -36,11 +37,6 @@ from pathlib import Path
 from deploy_shared import DeployError
 
 PACKAGE = "british_square"
-# Modules whose constants only the game's own modules use (the engine's,
-# the controls' and the app's are read by scripts and benchmarks on a board
-# tree too, so they keep their names).
-PRIVATE_MODULES = ("layout", "sheet", "scene", "page", "view", "textgrid", "words")
-
 _OPERATORS = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
@@ -200,7 +196,7 @@ def rewrite(source: str, consts: dict[str, dict[str, int]], module: str) -> str:
             text = "; ".join(parts + defined)
             end = node.end_lineno or node.lineno
             edits.append((node.lineno, node.col_offset, end, node.end_col_offset or 0, text))
-    if module.rsplit(".", 1)[-1] in PRIVATE_MODULES:
+    if module.startswith(PACKAGE + "."):  # the game's own constants
         for name in consts.get(module, {}):
             new = private(name)
             if new:
@@ -239,14 +235,17 @@ def rewrite(source: str, consts: dict[str, dict[str, int]], module: str) -> str:
     return "".join(lines)
 
 
+def board_script(text: str, root: str | Path) -> str:
+    """A script to run on a board tree (a benchmark, a check) with the game's
+    constants it names made its own, as deploy rewrites the game's modules:
+    on the board the modules keep no public constants."""
+    return rewrite(text, package_consts(root), "__main__")
+
+
 def still_named(sources: dict[str, str], consts: dict[str, dict[str, int]]) -> list[str]:
     """Where a rewritten tree still reaches, by name, a constant that its own
-    module made private (``PRIVATE_MODULES``): "file: module.NAME" lines."""
-    gone = {
-        module: set(names)
-        for module, names in consts.items()
-        if module.rsplit(".", 1)[-1] in PRIVATE_MODULES
-    }
+    module made private: "file: module.NAME" lines."""
+    gone = {module: set(names) for module, names in consts.items()}
     found = []
     for path, text in sources.items():
         tree = ast.parse(text)
