@@ -18,10 +18,7 @@ def main(argv):
             sys.path.insert(where, root + name)
     if argv:  # desktop and VM only: imported by name, so deploy leaves it off a board
         return __import__("options").run(argv, machine, play)
-    from british_square.deal import random_deal
-    from british_square.engine import Game
-
-    play(machine({}), {}, Game.new_deal(random_deal()))
+    play(machine({}), {}, None)  # the game kept in NVM, or a new deal
     return 0
 
 
@@ -45,9 +42,15 @@ def machine(options):
 
 
 def play(hardware, options, game):
-    """Play ``game`` until the adapter is finished; the game as it ended."""
+    """Play ``game`` (``None``: the one the adapter's NVM keeps, else a new
+    deal) until the adapter is finished; the game as it ended."""
     from british_square.app import App
 
+    store = None
+    if hardware.nvm is not None:
+        from british_square.store import Store
+
+        store = Store(hardware.nvm)
     app = App(
         hardware.display,
         hardware.actions,
@@ -57,6 +60,7 @@ def play(hardware, options, game):
         hardware.font,
         hardware.backlight,
         hardware.facts,
+        store,
     )
     hardware.started(app)
     app.run(hardware.idle)

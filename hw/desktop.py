@@ -13,6 +13,7 @@ import sys
 import time
 
 from keyscript import ScriptPlayer, script_source
+from storage import FileNVM, default_save_path
 
 from british_square.controls import (
     DOWN,
@@ -201,6 +202,12 @@ class Hardware:
         except ValueError:
             raise ValueError("BSQ_BATTERY_MV is not a whole number of millivolts") from None
         self.font = font_bitmap()
+        # The save: --save FILE, else in the user's data folder for a window;
+        # a headless run (screenshots, tests) keeps nothing unless told to.
+        path = options.get("save")
+        if path is None and not self.headless:
+            path = default_save_path()
+        self.nvm = FileNVM(path) if path else None
 
     def idle(self, resting):
         if not self.headless:
@@ -211,8 +218,8 @@ class Hardware:
             self.clock.tick(REST_FPS if resting else 60)
 
     def facts(self):
-        """No NVM and no battery on a desktop (but a fake one)."""
-        return "desktop", 0, self.battery_mv
+        """The save file's NVM, if any; no battery on a desktop (but a fake one)."""
+        return "desktop", len(self.nvm) if self.nvm is not None else 0, self.battery_mv
 
     def backlight(self, percent):
         self.light = percent  # a window has no backlight: the level is kept, to test

@@ -7,6 +7,7 @@ once the game is under way: a board never holds this code.
 import gc
 import sys
 
+from british_square import unload
 from british_square.engine import RULE_NAMES
 
 USAGE = """usage: code.py [options]
@@ -19,8 +20,10 @@ USAGE = """usage: code.py [options]
   --shot PATH       screenshots: a .png for the last screen, or a folder
   --scale N         screenshot scale, 1-16 (desktop)
   --headless        no window (desktop): play the key script, save shots
+  --save FILE       keep the game, statistics and settings in FILE (desktop;
+                    a window keeps them in the user's data folder by default)
   --help            this text"""
-_VALUES = ("rules", "deal", "position", "keys", "keys-file", "shot", "scale")
+_VALUES = ("rules", "deal", "position", "keys", "keys-file", "shot", "scale", "save")
 _FLAGS = ("headless", "autoplay", "help")
 
 
@@ -67,7 +70,8 @@ def parse(argv):
 
 
 def first_game(options):
-    """The game the options ask for: a position, a deal, or a random deal."""
+    """The game the options ask for: a position, a deal, a random deal of
+    ``--rules``, or ``None``: the one the NVM keeps, else a random deal."""
     from british_square.engine import Game
 
     if "position" in options:
@@ -76,6 +80,8 @@ def first_game(options):
         return parse_position(options["position"])
     from british_square.deal import random_deal
 
+    if "deal" not in options and "rules" not in options:
+        return None
     rules = RULE_NAMES.index(options.get("rules", "british"))
     return Game.new_deal(options.get("deal") or random_deal(), rules)
 
@@ -84,16 +90,6 @@ def error_line(message):
     """One line on standard error, and the exit status for it."""
     print("error: {} (code.py --help lists the options)".format(message), file=sys.stderr)
     return 2
-
-
-def unload(*names):
-    """Let modules go that the game does not need any more (imported again if asked)."""
-    for name in names:
-        if name in sys.modules:
-            del sys.modules[name]
-            package, _, short = name.rpartition(".")
-            if package in sys.modules and hasattr(sys.modules[package], short):
-                delattr(sys.modules[package], short)
 
 
 def run(argv, machine, play):
@@ -116,8 +112,15 @@ def run(argv, machine, play):
         return error_line(error)
     game = play(hardware, options, game)
     hardware = None
-    # The position, for tests and bug reports, once the game and its screen
-    # are gone: the text module then finds room however full the heap was.
+    # The position, for tests and bug reports, once the game, its screens and
+    # the adapter are gone (only the engine stays): the text module then finds
+    # room however the session left the heap (in pieces, in 80 KB on the VM).
+    engine = ("engine", "cards", "deal")
+    unload(
+        "vm",
+        "keyscript",
+        *[n for n in sys.modules if n[:15] == "british_square." and n[15:] not in engine],
+    )
     gc.collect()
     from british_square.notation import position_text
 

@@ -20,10 +20,12 @@ class Hardware:
             latch=board.BUTTON_LATCH,
             key_count=8,
             value_when_pressed=True,
+            max_events=16,  # 8 presses: more than a hand makes in a turn (64: 350 bytes more)
         )
         self.actions = KeypadActions(keys, keypad.Event())
         self.ticks_ms = ticks_ms
         self.font = None  # the built-in font
+        self.nvm = microcontroller.nvm  # the save: one 8 KB flash block (store.py)
 
     def idle(self, resting):
         rest(resting, self.actions.repeater)

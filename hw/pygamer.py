@@ -26,6 +26,7 @@ class GamerActions:
             latch=board.BUTTON_LATCH,
             key_count=4,
             value_when_pressed=True,
+            max_events=16,  # 8 presses: more than a hand makes in a turn (64: 350 bytes more)
         )
         self.buttons = KeypadActions(keys, keypad.Event())
         self.x = analogio.AnalogIn(board.JOYSTICK_X)
@@ -66,6 +67,7 @@ class Hardware:
         self.actions = GamerActions()
         self.ticks_ms = ticks_ms
         self.font = None  # the built-in font
+        self.nvm = microcontroller.nvm  # the save: one 8 KB flash block (store.py)
 
     def idle(self, resting):
         rest(resting, self.actions.repeater)

@@ -41,11 +41,14 @@ class FileNVM:
     def __init__(self, path, size=NVM_SIZE):
         self.path = path
         self.data = bytearray(b"\xff" * size)
+        self.failed = False  # a write failed (said once; play goes on)
         try:
             with open(path, "rb") as f:
                 held = f.read(size)
         except FileNotFoundError:
             held = b""
+        except OSError as error:  # a folder, no permission: one line from code.py
+            raise OSError("cannot read the save file {}: {}".format(path, error.strerror)) from None
         self.data[: len(held)] = held
 
     def __len__(self):
@@ -69,11 +72,16 @@ class FileNVM:
     def _write(self):
         import os
 
-        folder = os.path.dirname(os.path.abspath(self.path))
-        os.makedirs(folder, exist_ok=True)
-        temporary = self.path + ".tmp"
-        with open(temporary, "wb") as f:
-            f.write(self.data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, self.path)
+        try:
+            folder = os.path.dirname(os.path.abspath(self.path))
+            os.makedirs(folder, exist_ok=True)
+            temporary = self.path + ".tmp"
+            with open(temporary, "wb") as f:
+                f.write(self.data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(temporary, self.path)
+        except OSError as error:  # a full disk, a folder gone read-only: play goes on
+            if not self.failed:
+                self.failed = True
+                print("error: cannot save to {}: {}".format(self.path, error.strerror))

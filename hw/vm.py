@@ -16,10 +16,22 @@ import os
 import board
 import keypad
 import microcontroller
-from adafruit_ticks import ticks_ms
+from adafruit_ticks import ticks_add, ticks_ms
 from keyscript import ScriptPlayer, script_source
 
 from british_square.controls import KEY_ACTIONS, NONE, KeypadActions, rest
+
+
+def env_number(name, unit):
+    """The whole number in environment variable ``name`` (0 when unset);
+    ValueError, one line for code.py to print, when it is anything else."""
+    try:
+        value = int(os.getenv(name) or 0)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ValueError("{} is not a whole number of {}".format(name, unit))
+    return value
 
 
 class Hardware(ScriptPlayer):
@@ -33,16 +45,21 @@ class Hardware(ScriptPlayer):
         self.display = board.DISPLAY
         self.display.auto_refresh = False
         self.folder = options.get("shot") or os.getenv("BSQ_SHOTS") or "."
-        self.keys = keypad.FakeKeys(key_count=8, max_events=64)
+        self.keys = keypad.FakeKeys(key_count=8, max_events=16)  # as the boards
         self.buttons = KeypadActions(self.keys, keypad.Event())
         self.actions = self
         self.ticks_ms = ticks_ms
+        # BSQ_TURN_MS: a clock that moves that many ms at each reading and
+        # never sleeps, so that a scripted hour of play runs in seconds
+        self.turn_ms = env_number("BSQ_TURN_MS", "milliseconds")
+        if self.turn_ms:
+            self.now = ticks_ms()
+            self.ticks_ms = self.virtual_ms
+        self.nvm = microcontroller.nvm  # in memory, or the file CIRCUITPY_NVM_FILE names
         self.turns = 0  # turns of the main loop
         self.light = 100  # the backlight level the game last set, percent
-        try:  # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
-            self.battery_mv = int(os.getenv("BSQ_BATTERY_MV") or 0)
-        except ValueError:
-            raise ValueError("BSQ_BATTERY_MV is not a whole number of millivolts") from None
+        # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
+        self.battery_mv = env_number("BSQ_BATTERY_MV", "millivolts")
         # BSQ_BUSY_LOOP: never rest, the loop as it was before it rested (to compare)
         self.busy_loop = bool(os.getenv("BSQ_BUSY_LOOP"))
         self.font = None  # the built-in font
@@ -54,10 +71,14 @@ class Hardware(ScriptPlayer):
         for key, action in enumerate(KEY_ACTIONS):
             self.key_of[action] = key
 
+    def virtual_ms(self):
+        self.now = ticks_add(self.now, self.turn_ms)
+        return self.now
+
     def idle(self, resting):
         """As a board rests, while the script waits (between presses it does not)."""
         self.turns += 1
-        if not self.busy_loop:
+        if not self.busy_loop and not self.turn_ms:
             rest(resting and self.wait_until is not None, self.buttons.repeater)
 
     def facts(self):
@@ -100,5 +121,6 @@ class Hardware(ScriptPlayer):
         seen = " ".join(n for i, n in enumerate(SCREEN_NAMES) if self.seen >> i & 1)
         report = "presses: {}\npeak_live: {}\nlive_at_end: {}\nscreens: {}"
         print(report.format(self.presses, self.peak, gc.mem_alloc(), seen))
-        report = "overflows: {}\nturns: {}\nbacklight: {}"
-        print(report.format(self.buttons.overflows, self.turns, self.light))
+        report = "overflows: {}\nturns: {}\nbacklight: {}\nsaves: {}"
+        saves = app.store.writes if app.store is not None else 0
+        print(report.format(self.buttons.overflows, self.turns, self.light, saves))

@@ -6,6 +6,7 @@ import pytest
 from conftest import HW
 
 from british_square.engine import Game
+from british_square.resume import load
 from british_square.store import Store
 
 sys.path.insert(0, str(HW))
@@ -42,7 +43,7 @@ def test_a_store_on_the_save_file_resumes_the_game(tmp_path):
     game.play(game.moves()[0])
     Store(storage.FileNVM(path)).save(game, 60, 0)
     store = Store(storage.FileNVM(path))
-    resumed = store.load()
+    resumed = load(store)
     assert resumed.history_count == 1 and store.seconds == 60
 
 

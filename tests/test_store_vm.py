@@ -42,11 +42,13 @@ def test_a_save_allocates_nothing_and_the_store_fits_its_heap(vm, mpy_cross, tmp
     for case in ("none", "typical", "longest", "beyond"):
         assert figures["alloc_save_" + case] == "0", out
     assert figures["alloc_policy_due"] == "0"
-    assert figures["dropped_beyond"] == "600"
+    assert figures["dropped_beyond"] == "1112"  # 1500 moves, 388 kept
     assert figures["resumed"] == "True 7 2"
-    # about 6.3 KB (a qstr pool chunk, about 2.4 KB, lands on whichever module needs it)
-    assert int(figures["heap_store_module"]) < 9000, out
-    assert int(figures["heap_store_object"]) < 2600, out  # the 2 KB record buffer and its kin
+    # about 7 KB in this plain tree, where its record layout's constants are
+    # public names (deploy makes them private: about 3.6 KB in the game), a
+    # qstr pool chunk of about 2.4 KB included (it lands on whichever module needs it)
+    assert int(figures["heap_store_module"]) < 10000, out
+    assert int(figures["heap_store_object"]) < 1600, out  # the 1 KB record buffer and its kin
 
 
 def expected_positions():

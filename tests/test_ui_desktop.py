@@ -172,3 +172,30 @@ def test_long_columns_and_full_foundations_are_drawn_readably(tmp_path):
     assert position_line(result.stdout) == position
     screen = load_png(tmp_path / "board.png")
     assert mismatches(screen, expected_screen(game)) == {}
+
+
+def test_save_file_keeps_the_game_across_runs_and_headless_keeps_nothing_unasked(tmp_path):
+    save = tmp_path / "kept" / "save.nvm"
+    first = run_desktop(["--deal", "5", "--save", save, "--keys", "a up a a start"])  # two deals
+    assert save.stat().st_size == 8192
+    # no --deal: the kept game, moves and all (A: continue)
+    again = run_desktop(["--save", save, "--keys", "a", "--shot", tmp_path / "again.png"])
+    assert position_line(again.stdout) == position_line(first.stdout)
+    # a headless run without --save writes no file into the user's data folder
+    home = tmp_path / "home"
+    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home / "data"))
+    result = subprocess.run(
+        [sys.executable, str(CODE), "--headless", "--deal", "5", "--keys", "a a start"],
+        capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert not (home / "data").exists()
+
+
+def test_a_save_file_that_cannot_be_read_is_one_error_line(tmp_path):
+    result = subprocess.run(
+        [sys.executable, str(CODE), "--headless", "--save", str(tmp_path)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "cannot read the save file" in result.stderr

@@ -16,6 +16,7 @@ from scripting import ScriptWriter
 from sessions import ABOUT_ROW
 from ui_runs import (
     board_tree,
+    kept_game,
     keys_file,
     position_line,
     reported,
@@ -104,19 +105,21 @@ def test_the_font_is_the_boards(vm, tmp_path):
 
 
 def test_won_and_no_more_moves(vm, mpy_board, tmp_path):
+    # each position as a save the VM resumes at power-on, as a board would
+    nvm = kept_game(tmp_path / "won.nvm", parse_position("british AC/-/-/- - - 25,26,26,26"))
     won = vm.run_board(
-        mpy_board, "--position", "british AC/-/-/- - - 25,26,26,26",
-        "--keys", "a b wait:120 shot:won", "--shot", tmp_path, heap=HEAP,
-    )  # fmt: skip
+        mpy_board, "--keys", "a b wait:120 shot:won", "--shot", tmp_path, heap=HEAP, env=nvm
+    )
     assert position_line(won.stdout).endswith("- - 26,26,26,26")
     assert "won" in reported(won.stdout, "screens").split()
 
     start = "british KC/5H/6H/6H - AS 0,0,0,0"
     writer = ScriptWriter(parse_position(start))
     writer.move(WASTE << 8 | FOUNDATION)  # the ace home: then no card can go home
+    nvm = kept_game(tmp_path / "stuck.nvm", parse_position(start))
     stuck = vm.run_board(
-        mpy_board, "--position", start, "--keys", writer.text() + " wait:300 shot:end",
-        "--shot", tmp_path, heap=HEAP,
+        mpy_board, "--keys", writer.text() + " wait:300 shot:end",
+        "--shot", tmp_path, heap=HEAP, env=nvm,
     )  # fmt: skip
     assert position_line(stuck.stdout) == position_text(writer.game)
     screen = load_raw(tmp_path / "end.rgb565")
@@ -206,3 +209,29 @@ def test_a_fake_battery_that_is_no_number_is_refused_on_the_vm(vm, mpy_board):
     lines = result.stderr.strip().splitlines()
     assert result.returncode == 2 and len(lines) == 1 and "BSQ_BATTERY_MV" in lines[0]
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_a_kept_game_resumes_on_the_vm_as_a_board_resumes_it(vm, mpy_board, tmp_path):
+    env = {"CIRCUITPY_NVM_FILE": str(tmp_path / "nvm")}
+    # deal twice from the stock, then the menu: the session's first rest saves
+    first = vm.run_board(mpy_board, "--deal", "5", "--keys", "a up a a start", heap=HEAP, env=env)
+    assert reported(first.stdout, "saves") == "1"
+    again = vm.run_board(mpy_board, "--keys", "a", heap=HEAP, env=env)  # power on: no deal given
+    assert position_line(again.stdout) == position_line(first.stdout)
+    assert reported(again.stdout, "saves") == "0"  # nothing changed: nothing written
+
+
+def test_an_hour_of_scripted_play_on_the_vm_keeps_to_the_rate_limit(vm, mpy_board, tmp_path):
+    # an American deal: a card dealt and undone in turn every two seconds (the
+    # cursor on the stock), the menu once a minute; a virtual clock runs the
+    # hour in seconds
+    minute = "a wait:2000 sel wait:2000 " * 15 + "start wait:100 b "
+    keys = keys_file(tmp_path, "a right right right right " + minute * 60)
+    env = {"CIRCUITPY_NVM_FILE": str(tmp_path / "nvm"), "BSQ_TURN_MS": "100"}
+    result = vm.run_board(
+        mpy_board, "--rules", "american", "--deal", "2", "--keys-file", keys, heap=HEAP, env=env
+    )
+    saves = int(reported(result.stdout, "saves"))
+    # the first rest at once, then one save a 25 minutes at most, and one at
+    # the script's end (a board never ends): no save per move
+    assert 2 <= saves <= 1 + 3600 // 1500 + 1, result.stdout

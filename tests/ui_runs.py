@@ -77,6 +77,20 @@ def run_desktop(args, timeout=180):
     return result
 
 
+def kept_game(path, game):
+    """An NVM file (``CIRCUITPY_NVM_FILE``) holding ``game`` as a board saves
+    it: the VM resumes it at start-up as a board does, without the text
+    module that ``--position`` loads (whose names alone cost the VM's heap
+    another 4.5 KB pool of interned names). Returns the environment."""
+    sys.path.insert(0, str(ROOT / "hw"))
+    from storage import FileNVM
+
+    from british_square.store import Store
+
+    Store(FileNVM(str(path))).save(game, 0, 0)
+    return {"CIRCUITPY_NVM_FILE": str(path)}
+
+
 def board_tree(folder, mpy_cross=None):
     """The game as a PyGamer would hold it (``.mpy`` modules when ``mpy_cross``
     is given, else ``.py``), with what the VM needs to drive it."""

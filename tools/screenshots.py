@@ -14,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "hw"))
 
 from scripting import ScriptWriter  # noqa: E402
 
@@ -47,14 +48,34 @@ def after_moves(item, name):
     return writer.text() + " shot:" + name
 
 
-def screens():
-    """(file name, code.py arguments) for every screenshot."""
+def kept_statistics(path):
+    """A save file (``--save``) whose statistics show a few British games played."""
+    from storage import FileNVM
+
+    from british_square.store import Store
+
+    store = Store(FileNVM(str(path)))
+    for score, won, moves, seconds, reached_par, hints in (
+        (14, False, 180, 610, False, 1),
+        (21, False, 202, 745, True, 0),
+        (104, True, 263, 1250, True, 2),
+        (17, False, 190, 540, False, 0),
+    ):
+        store.stats.record(BRITISH, score, won, moves, seconds, reached_par, hints)
+    store.save(None, 0, 0)
+    return str(path)
+
+
+def screens(scratch):
+    """(file name, code.py arguments) for every screenshot (``scratch``: a folder
+    for the files they read)."""
     no_moves = ScriptWriter(Game.new_deal(1))  # only its moves are used
     from british_square.notation import parse_position
 
     no_moves.start(parse_position(NO_MOVES_POSITION))
     no_moves.move(no_moves.game.moves()[0])
     no_moves.shot("no-more-moves")
+    stats = kept_statistics(Path(scratch) / "stats.nvm")
     return [
         ("title", ["--deal", "7", "--keys", "shot:title"]),
         ("play-british", ["--deal", "7", "--keys", played(7, BRITISH, 14, "play-british")]),
@@ -72,6 +93,7 @@ def screens():
         ("long-column", ["--position", LONG_POSITION, "--keys", "a shot:long-column"]),
         ("won", ["--position", WON_POSITION, "--keys", "a b wait:700 shot:won"]),
         ("no-more-moves", ["--position", NO_MOVES_POSITION, "--keys", no_moves.text()]),
+        ("statistics", ["--deal", "7", "--save", stats, "--keys", menu_then("Statistics", "x")]),
     ]
 
 
@@ -79,18 +101,19 @@ def main(argv):
     scale = argv[argv.index("--scale") + 1] if "--scale" in argv else "3"
     out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else ROOT / "docs"
     out.mkdir(parents=True, exist_ok=True)
-    for name, args in screens():
-        with tempfile.TemporaryDirectory() as scratch:
-            args = [a.replace("shot:x", "shot:" + name) for a in args]
-            command = [sys.executable, str(ROOT / "code.py"), "--headless", "--scale", scale]
-            command += args + ["--shot", scratch]
-            subprocess.run(command, check=True, capture_output=True, timeout=300)
-            shot = Path(scratch) / (name + ".png")
-            if not shot.exists():
-                raise SystemExit("no {} screenshot: check its key script".format(name))
-            target = out / ("screen-" + name + ".png")
-            target.write_bytes(shot.read_bytes())
-            print("wrote", target)
+    with tempfile.TemporaryDirectory() as files:
+        for name, args in screens(files):
+            with tempfile.TemporaryDirectory() as scratch:
+                args = [a.replace("shot:x", "shot:" + name) for a in args]
+                command = [sys.executable, str(ROOT / "code.py"), "--headless", "--scale", scale]
+                command += args + ["--shot", scratch]
+                subprocess.run(command, check=True, capture_output=True, timeout=300)
+                shot = Path(scratch) / (name + ".png")
+                if not shot.exists():
+                    raise SystemExit("no {} screenshot: check its key script".format(name))
+                target = out / ("screen-" + name + ".png")
+                target.write_bytes(shot.read_bytes())
+                print("wrote", target)
     return 0
 
 

@@ -6,3 +6,16 @@ for displayio. Importing the package itself costs almost nothing.
 """
 
 __version__ = "0.1.0"
+
+
+def unload(*names):
+    """Let modules go that the game does not need any more (imported again if
+    asked): code run once, such as the options or the save's loader."""
+    import sys
+
+    for name in names:
+        if name in sys.modules:
+            del sys.modules[name]
+            package, _, short = name.rpartition(".")
+            if package in sys.modules and hasattr(sys.modules[package], short):
+                delattr(sys.modules[package], short)

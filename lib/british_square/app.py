@@ -3,7 +3,7 @@
 Data flows one way: an action (from a board adapter) becomes an engine move,
 the move names the piles it touched, the scene redraws those piles, and the
 loop sends one ``refresh()`` per change. The main loop allocates nothing per
-frame: the legal-move buffer, the dead test's tables, both layouts and every
+frame: the legal-move buffer, the dead test's tables, the layout and every
 sprite are made once, at start-up.
 """
 
@@ -27,10 +27,11 @@ from british_square.engine import (
 )
 from british_square.hint import NO_HINT, Hinter
 from british_square.layout import NO_STOP, Layout
-from british_square.par import random_won_deal
+from british_square.par import par, random_won_deal
 from british_square.scene import NOTICE_NONE, NOTICE_OVER, NOTICE_STUCK
 from british_square.screens import Screens
 from british_square.sheet import REFUSED, SELECTED, TARGET
+from british_square.store import SavePolicy, Stats
 from british_square.view import NORMAL, View
 from british_square.words import Words
 
@@ -71,7 +72,17 @@ class App:
         font=None,
         backlight=None,
         facts=None,
+        store=None,
     ):
+        # The save first, before any sprite: the loader's code, let go once
+        # it has run, then leaves no hole among them.
+        self.store = store  # a store.Store, or None: nothing is kept
+        saved = None
+        if store is not None:
+            from british_square import resume, unload
+
+            saved = resume.load(store)
+            unload("british_square.resume")
         self.words = Words()
         self.view = View(display, self.words, font)
         self.scene = self.view.scene
@@ -82,15 +93,26 @@ class App:
         self.facts = facts  # facts(): the board's name, its NVM bytes, battery mV (0: none)
         self.redraw_tenths = 0  # full redraws a second, in tenths, once measured
         self.brightness = BRIGHTNESS_LEVELS[0]
+        self.stats = Stats() if store is None else store.stats
+        self.policy = None  # made below, once the game is set up: nothing unsaved yet
+        self.play_ms = 0  # play on the cards screen: milliseconds of the second under way
+        self.seconds = 0  # and whole seconds, of this game
+        self.counted = False  # this game is in the statistics
         self.dimmed = False
         self.last_press = self.now
-        self.moves = bytearray(2 * MAX_MOVES)
+        self.last_tick = self.now
+        # One scratch buffer for the legal moves, the dead test, the hint and
+        # the save's record (``store.Store.record``, 1 KB): each fills it
+        # within one call and keeps nothing there between two.
+        if store is not None and len(store.record) >= 2 * MAX_MOVES:
+            self.moves = store.record
+        else:
+            self.moves = bytearray(2 * MAX_MOVES)
         # the dead test, and the hint between two of its runs: one table for both
         self.dead_test = Hinter(DEAD_BUDGET, self.moves)
         self.hints_used = 0  # in this game
         self.probing = False  # the dead test is under way
-        self.layouts = (Layout(4), Layout(16))
-        self.layout = None
+        self.layout = Layout(4)  # arranged for each game's columns (start_game)
         self.autoplay = autoplay
         self.winnable_only = False  # new deals only among those the solver won
         self.cursor = 0
@@ -103,8 +125,24 @@ class App:
         self.game = None
         self.rules = BRITISH
         self.screens = Screens(self)
-        self.start_game(game or Game.new_deal(random_deal(), BRITISH))
-        self.screens.title()
+        if store is not None:  # the settings kept (an --autoplay option stays on)
+            kept = store.settings
+            self.rules = kept.rules
+            self.autoplay = autoplay or kept.autoplay
+            self.winnable_only = kept.winnable_only
+            if kept.brightness in BRIGHTNESS_LEVELS and kept.brightness != self.brightness:
+                self.brightness = kept.brightness
+                self.light(self.brightness)  # a display starts at full brightness
+        if game is None and saved is not None:
+            self.start_game(saved)
+            self.seconds = store.seconds
+            self.hints_used = store.hints
+        else:
+            game = game or Game.new_deal(self.random_deal(self.rules), self.rules)
+            self.start_game(game)
+        if store is not None:
+            self.policy = SavePolicy(self.now)
+        self.screens.title(0 if store is None else store.notice)
 
     # ----------------------------------------------------------------- loop
 
@@ -131,6 +169,9 @@ class App:
                 view.refresh()
             if idle:
                 idle(action == NONE and self.resting())
+        # the window closed or the script ended (a board never gets here)
+        if self.policy is not None and self.policy.unsaved:
+            self.save()
 
     def handle(self, action):
         """Do what ``action`` means on the screen on show (when the screen is
@@ -157,12 +198,24 @@ class App:
         """Timed changes: the backlight dimming, the end of a flash, a step of
         the dead test, a frame of the celebration. Each belongs to one screen
         and stops when it goes."""
+        elapsed = ticks_diff(now, self.last_tick)
+        self.last_tick = now
         if not self.dimmed and ticks_diff(now, self.last_press) >= _DIM_AFTER_MS:
             self.dimmed = True
             self.light(min(_DIM_PERCENT, self.brightness))
+            self.rest()  # the player has put it down
+        policy = self.policy
+        if policy is not None and policy.due(now):
+            self.save()
         if self.on_page:
             self.screens.tick(now)
             return
+        if not self.dimmed and self.outcome != OVER and self.outcome != WON:
+            # play time: the cards on show, lit (a turn counts a second at most)
+            self.play_ms += min(elapsed, 1000)
+            if self.play_ms >= 1000:
+                self.play_ms -= 1000
+                self.seconds += 1
         if self.flash_stop != NO_STOP and ticks_diff(now, self.flash_until) >= 0:
             self.end_flash()
         if self.probing:
@@ -177,6 +230,12 @@ class App:
         levels = BRIGHTNESS_LEVELS
         self.brightness = levels[(levels.index(self.brightness) + 1) % len(levels)]
         self.light(self.brightness)
+        self.setting_changed()
+
+    def setting_changed(self):
+        """A setting changed: worth keeping, and a rest point."""
+        self.note_change()
+        self.rest()
 
     # ---------------------------------------------------------- for owners
 
@@ -217,24 +276,75 @@ class App:
         frames = self.view.full_redraws(self.ticks_ms, _REDRAW_MS)
         self.redraw_tenths = frames * 10000 // _REDRAW_MS
 
+    # ------------------------------------------------- saves and statistics
+
+    def save(self):
+        """Keep the settings, the statistics and the game in progress (none
+        once it is over, or before its first move) in the store, now."""
+        store = self.store
+        kept = store.settings
+        kept.rules = self.rules
+        kept.autoplay = self.autoplay
+        kept.winnable_only = self.winnable_only
+        kept.brightness = self.brightness
+        store.save(self.game if self.in_progress() else None, self.seconds, self.hints_used)
+        self.policy.saved(self.now)
+
+    def note_change(self):
+        """Something worth keeping changed: a move, a game, a setting."""
+        if self.policy is not None:
+            self.policy.changed(self.now)
+
+    def rest(self):
+        """A rest point (another screen, the end of a game, a setting, the
+        backlight dimmed): a save may be due (``store.SavePolicy``)."""
+        if self.policy is not None:
+            self.policy.rest()
+
+    def record(self):
+        """Count the game in the statistics, once: when it is won or ended,
+        or when another takes its place after a move was made."""
+        game = self.game
+        if self.counted or not game.history_end:
+            return
+        self.counted = True
+        score = game.score()
+        found = par(game.rules, game.deal_number)
+        self.stats.record(
+            game.rules,
+            score,
+            self.outcome == WON,
+            game.history_count,
+            self.seconds,
+            found and score >= found,
+            self.hints_used,
+        )
+
     # ---------------------------------------------------------------- games
 
     def start_game(self, game):
         """Make ``game`` the one played (a new deal, a restart, other rules)."""
+        if game is not self.game:
+            if self.game is not None:
+                self.record()  # left after a move: played, and not won
+            self.counted = False
+            self.seconds = 0
+            self.play_ms = 0
+            self.hints_used = 0
+        self.note_change()
         self.game = game
         self.rules = game.rules
         self.probing = False
         self.held = NO_STOP
         self.flash_stop = NO_STOP
         self.cursor = 0
-        layout = self.layouts[0 if game.columns == 4 else 1]
-        if layout is not self.layout:
-            self.layout = layout
+        layout = self.layout
+        if layout is not self.scene.layout or layout.columns != game.columns:
+            layout.arrange(game.columns)
             self.scene.set_layout(layout)
         else:
             self.scene.clear_looks()
         self.outcome = PLAYING
-        self.hints_used = 0
         self.check_end()
         self.scene.show_game(game, self.notice())
         self.scene.show_cursor(self.cursor)
@@ -250,6 +360,12 @@ class App:
 
     def new_deal(self, number, rules):
         """Deal ``number`` (1-31999) under ``rules`` and show it."""
+        # The game left is counted, then let go before the new one is made:
+        # the two are never on the heap together, nor is the new one made
+        # among the old one's pieces.
+        self.record()
+        self.game = None
+        gc.collect()
         self.start_game(Game.new_deal(number, rules))
         self.show_play()
 
@@ -266,6 +382,8 @@ class App:
         """End the game where it stands: its score is the cards home now."""
         self.outcome = OVER
         self.probing = False
+        self.record()
+        self.rest()
         self.scene.show_numbers(self.game, NOTICE_OVER)
         self.screens.over()
 
@@ -278,6 +396,7 @@ class App:
         """The cards give way to another screen: a flash or a held card ends here."""
         self.end_flash()
         self.cancel()
+        self.rest()
 
     def show_play(self):
         """Back to the cards."""
@@ -416,6 +535,7 @@ class App:
         """Redraw the two piles a move (or its undo) touched, the numbers and the cursor."""
         scene, game = self.scene, self.game
         self.probing = False  # it was about the position before
+        self.note_change()
         scene.show_pile(game, m >> 8)
         scene.show_pile(game, m & 0xFF)
         scene.show_numbers(game, self.notice())
@@ -467,6 +587,8 @@ class App:
         if game.is_won():
             if self.outcome != WON:
                 self.outcome = WON
+                self.record()
+                self.rest()
                 self.screens.won()
             return
         self.outcome = PLAYING

@@ -68,18 +68,31 @@ def centred_x(characters, scale=1):
 
 
 class Layout:
-    """Positions for a game with ``columns`` columns (4: British, 16: American/Union)."""
+    """Positions for a game with ``columns`` columns (4: British, 16: American/Union).
+
+    The game makes one and ``arrange``s it again for another rule set: its
+    tables are made once, at their largest, so changing rules allocates
+    nothing that stays."""
 
     def __init__(self, columns):
+        self.pile_x = bytearray(16)  # top-left of each column's first card
+        self.pile_y = bytearray(16)
+        self.strip_x = bytearray(4)
+        self.strip_y = bytearray(4)
+        self.foundation_x = bytearray(4)
+        self.foundation_y = bytearray(4)
+        self.mark_y = bytearray(2)
+        self.neighbours = bytearray(22 * 4)  # four per stop, 16 columns + 6
+        self.arrange(columns)
+
+    def arrange(self, columns):
+        """Lay out a game of ``columns`` columns."""
         self.columns = columns
         self.british = columns == 4
         self.stops = columns + 6
         self.stock_stop = columns
         self.waste_stop = columns + 1
         self.foundation_stop = columns + 2  # one per suit from here
-        # top-left of each column's first card
-        self.pile_x = bytearray(columns)
-        self.pile_y = bytearray(columns)
         for c in range(columns):
             if self.british:
                 self.pile_x[c] = 2 + _PITCH * c
@@ -90,8 +103,6 @@ class Layout:
         # the small strips: one grid of glyph cells per row of columns, the
         # direction (and on 16 piles the count) of each column in its cells
         self.strip_rows = 1 if self.british else 4
-        self.strip_x = bytearray(self.strip_rows)
-        self.strip_y = bytearray(self.strip_rows)
         for row in range(self.strip_rows):
             if self.british:  # the arrow centred above each column
                 self.strip_x[row], self.strip_y[row] = self.pile_x[0] + 7, 0
@@ -101,18 +112,14 @@ class Layout:
         self.stock_x, self.stock_y = _PANEL_X, 1
         self.waste_under_x = _PANEL_X + 21  # the card under the top one peeks out
         self.waste_x, self.waste_y = _PANEL_X + _FOUNDATION_PITCH, 1
-        self.foundation_x = bytearray(4)
-        self.foundation_y = bytearray(4)
         for suit in range(4):
             self.foundation_x[suit] = _PANEL_X + _FOUNDATION_PITCH * (suit % 2)
             self.foundation_y[suit] = 27 + 26 * (suit // 2)
         # the way each foundation goes next, beside it: a grid per row of two
         self.mark_x = _PANEL_X + CARD_W + 2
-        self.mark_y = bytearray(2)
         for row in range(2):
             self.mark_y[row] = self.foundation_y[2 * row] + 9
         self.text_x = _PANEL_X
-        self.neighbours = bytearray(self.stops * 4)
         self._link_stops()
 
     # ---------------------------------------------------------------- piles

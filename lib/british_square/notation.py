@@ -51,35 +51,20 @@ existing game: it builds a new one.
 
 from british_square.cards import card_name, parse_card
 from british_square.engine import (
-    BRITISH,
-    COLUMN_CAPACITY,
     COLUMN_LETTERS,
     FOUNDATION,
     RULE_NAMES,
     STOCK,
-    TALON_CAPACITY,
     WASTE,
-    Game,
     move,
     move_source,
     move_target,
     move_text,  # noqa: F401  (re-exported: the text formats are read from here)
-    pile_text,
+    pile_text,  # noqa: F401  (the same)
 )
+from british_square.position import build_game, quoted  # noqa: E402  (re-exported)
 
 _SUIT_KEYS = ("C", "S", "H", "D")  # a tuple, so that a key is matched whole
-
-
-def quoted(value, most=40):
-    """``repr(value)`` for an error message naming bad input, cut short past
-    ``most`` characters so that the message stays one readable line."""
-    try:
-        text = repr(value)
-    except ValueError:  # CPython will not print an int of thousands of digits
-        return "(a number thousands of digits long)"
-    if len(text) <= most:
-        return text
-    return text[: most - 3] + "..."
 
 
 def rules_from_name(name):
@@ -243,73 +228,6 @@ def parse_position(text):
         _pile_cards(fields[3], "waste"),
         foundations,
     )
-
-
-def build_game(rules, columns, bases, stock, waste, foundations):
-    """A new ``Game`` from card lists, checking that the position can exist."""
-    game = Game(rules)
-    if len(columns) != game.columns:
-        raise ValueError(
-            "bad columns: {} {} has {} columns, not {}".format(
-                RULE_NAMES[rules], "game", game.columns, len(columns)
-            )
-        )
-    if len(bases) != game.columns:
-        raise ValueError(
-            "bad base {}: {} counts, not {}".format(quoted(bases), game.columns, len(bases))
-        )
-    copies = bytearray(52)
-    for c, cards in enumerate(columns):
-        base = bases[c]
-        if len(cards) > COLUMN_CAPACITY:
-            raise ValueError("bad column {}: more than 16 cards".format(pile_text(c)))
-        if not 0 <= base <= len(cards) or (cards and not base):
-            raise ValueError("bad base {} for column {}".format(quoted(base), pile_text(c)))
-        if rules != BRITISH and base > 1:
-            raise ValueError("bad base {} for pile {}: one card".format(base, pile_text(c)))
-        if base > 4:
-            raise ValueError("bad base {} for column {}: four cards".format(base, pile_text(c)))
-        step = 0
-        for i in range(base, len(cards)):
-            below, card = cards[i - 1], cards[i]
-            if (
-                card // 13 != below // 13
-                or abs(card - below) != 1
-                or (step and card - below != step)
-            ):
-                raise ValueError(
-                    "bad column {}: {} cannot be built on {}".format(
-                        pile_text(c), card_name(card), card_name(below)
-                    )
-                )
-            step = card - below
-        start = c * COLUMN_CAPACITY
-        game.cells[start : start + len(cards)] = bytes(cards)
-        game.height[c] = len(cards)
-        game.base[c] = base
-        for card in cards:
-            copies[card] += 1
-    for name, cards in (("stock", stock), ("waste", waste)):
-        if len(cards) > TALON_CAPACITY:
-            raise ValueError("bad {}: more than {} cards".format(name, TALON_CAPACITY))
-        for card in cards:
-            copies[card] += 1
-    if len(stock) + len(waste) > TALON_CAPACITY:  # the stock is dealt from 88 cards at most
-        raise ValueError("bad stock and waste: more than {} cards".format(TALON_CAPACITY))
-    game.stock[0 : len(stock)] = bytes(stock)
-    game.stock_count = len(stock)
-    game.waste[0 : len(waste)] = bytes(waste)
-    game.waste_count = len(waste)
-    for suit, n in enumerate(foundations):
-        if not 0 <= n <= 26:
-            raise ValueError("bad foundation count {}: 0-26".format(quoted(n)))
-        game.foundations[suit] = n
-        for r in range(1, 14):
-            copies[suit * 13 + r - 1] += (n >= r) + (n >= 27 - r)
-    for card in range(52):
-        if copies[card] > 2:
-            raise ValueError("bad position: {} copies of {}".format(copies[card], card_name(card)))
-    return game
 
 
 # -------------------------------------------------------------------- JSON

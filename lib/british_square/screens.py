@@ -19,6 +19,7 @@ from british_square.layout import (
     KINGS_BOTTOM,
     KINGS_TOP,
     SCREEN_W,
+    TEXT_COLUMNS,
     WON_BIG_Y,
 )
 from british_square.par import par
@@ -33,6 +34,17 @@ from british_square.sheet import (
     TEXT_GREY,
     TEXT_RED,
     TEXT_WHITE,
+)
+from british_square.store import (
+    BEST_TIME,
+    FEWEST_MOVES,
+    HINTS,
+    HOME_BEST,
+    PAR_REACHED,
+    PLAYED,
+    STREAK,
+    STREAK_BEST,
+    WINS,
 )
 
 _FRAME_MS = const(50)  # the celebration's frame time
@@ -49,7 +61,10 @@ WON = const(6)
 OVER = const(7)
 CONFIRM = const(8)
 ABOUT = const(9)
-SCREEN_NAMES = ("play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about")
+STATS = const(10)
+SCREEN_NAMES = (
+    "play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about", "stats"
+)  # fmt: skip
 
 # Texts of words.txt, by their place in it (tests/test_words.py checks the names).
 _W_RULE_NAMES = const(0)
@@ -68,6 +83,8 @@ _W_OVER = const(17)
 _W_CONFIRM_ABANDON = const(18)
 _W_CONFIRM_END = const(19)
 _W_ABOUT = const(20)
+_W_STATS = const(21)
+_W_TITLE_WORDS = const(22)  # play, continue, then the save's notices (store.NOTICE_*)
 
 # Menu rows (the body lines of words.txt's "menu")
 _RESUME = const(0)
@@ -82,8 +99,9 @@ _AUTOPLAY = const(8)
 _WINNABLE = const(9)
 _BRIGHTNESS = const(10)
 _HELP = const(11)
-_ABOUT = const(12)
-_END = const(13)
+_STATS = const(12)
+_ABOUT = const(13)
+_END = const(14)
 
 # What a confirmation is for (``Screens.ask``).
 _ASK_NEW = const(0)  # a random deal
@@ -149,9 +167,13 @@ class Screens:
 
     # ---------------------------------------------------------------- title
 
-    def title(self):
+    def title(self, notice=0):
+        """The game's name, its deal and par, and what A does: play, or
+        continue the game kept from last time; ``notice`` (``store.NOTICE_*``)
+        says in place of par that a save could not be read whole."""
         self._open(TITLE, self._title)
-        page, game = self.page, self.app.game
+        app = self.app
+        page, game = self.page, app.game
         for row in range(2):
             page.big[row].move(0, 2 + 24 * row, 2)
         for suit in range(4):
@@ -159,9 +181,12 @@ class Screens:
         page.footer.set_colour(TEXT_WHITE)
         found = par(game.rules, game.deal_number)
         found = "Par: {} cards home".format(found) if found else ""
-        battery = self.app.battery_text()
+        if notice:
+            found = self._word(_W_TITLE_WORDS, 1 + notice)
+        battery = app.battery_text()
         battery = "Battery " + battery if battery else ""
-        values = (found, battery, _deal_text(game), self.rules_name(game.rules))
+        play = self._word(_W_TITLE_WORDS, 1 if app.in_progress() else 0)
+        values = (found, battery, _deal_text(game), self.rules_name(game.rules), play)
         self.words.show(page, _W_TITLE, values)
 
     def _title(self, action):
@@ -247,15 +272,19 @@ class Screens:
             self.rules(app.rules)
         elif row == _AUTOPLAY:
             app.autoplay = not app.autoplay
+            app.setting_changed()
             self._choose(row)
         elif row == _WINNABLE:
             app.winnable_only = not app.winnable_only
+            app.setting_changed()
             self._choose(row)
         elif row == _BRIGHTNESS:
             app.next_brightness()
             self._choose(row)
         elif row == _HELP:
             self.help(0)
+        elif row == _STATS:
+            self.stats(app.rules)
         elif row == _ABOUT:
             self.about()
         elif row == _END:
@@ -263,6 +292,39 @@ class Screens:
                 self.ask(_ASK_END, MENU)
             else:
                 app.end_game()
+
+    # ----------------------------------------------------------- statistics
+
+    def stats(self, rules):
+        """The statistics of a rule set, a figure at the end of each row;
+        left and right show the others."""
+        self._open(STATS, self._stats)
+        self.choice = rules
+        page, kept = self.page, self.app.stats
+        self.words.show(page, _W_STATS, (self.rules_name(rules),))
+        count = kept.get
+        won = count(rules, WINS)
+        seconds = count(rules, BEST_TIME)
+        tenths = kept.average_home_tenths(rules)
+        figures = (
+            count(rules, PLAYED),
+            "{} ({}%)".format(won, kept.percent_won(rules)),
+            count(rules, HOME_BEST),
+            "{}.{}".format(tenths // 10, tenths % 10),
+            "{}, {}".format(count(rules, STREAK), count(rules, STREAK_BEST)),
+            count(rules, FEWEST_MOVES) or "-",
+            "{}:{:02d}".format(seconds // 60, seconds % 60) if seconds else "-",
+            "{}, {}".format(count(rules, PAR_REACHED), count(rules, HINTS)),
+        )
+        for row, figure in enumerate(figures):
+            figure = str(figure)
+            page.body.write(row, TEXT_COLUMNS - len(figure), figure)
+
+    def _stats(self, action):
+        if action == LEFT or action == RIGHT:
+            self.stats((self.choice + (1 if action == RIGHT else 2)) % 3)
+        elif action in (A, B, START):
+            self.menu(_STATS)
 
     # ---------------------------------------------------------------- about
 

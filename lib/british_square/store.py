@@ -2,9 +2,9 @@
 
 The storage object is byte-addressable like ``microcontroller.nvm``: ``len()``,
 slicing reads, slice assignment writes (``hw/storage.py`` has the desktop's
-file-backed one). ``Store.load()`` once at start-up; ``Store.save()`` at the
+file-backed one). ``resume.load(store)`` once at start-up; ``Store.save()`` at the
 rest points ``SavePolicy`` picks. After the constructor a save allocates
-nothing: one 2 KB record buffer is filled in place, its CRC computed in
+nothing: one 1 KB record buffer is filled in place, its CRC computed in
 small ints, and written with one slice assignment through a slice object
 made at start-up.
 
@@ -18,7 +18,7 @@ size. A power cut can stop the erase, or leave pages 0..k-1 programmed, page k
 part-programmed and the rest erased (0xFF).
 
 Two records live in the block: slot A at byte 0 (pages 0-7) and slot B at byte
-4096 (pages 8-15), each at most 2048 bytes (four pages). Saves alternate
+4096 (pages 8-15), each at most 1024 bytes (two pages). Saves alternate
 between the slots, so the slot not written holds the save before, and the
 hardware programs it back as it was. A record is complete when all its bytes
 are in place: its CRC covers it whole, so the loader knows. With N the save
@@ -59,28 +59,22 @@ A record (little-endian)::
            moves: source, target (2 bytes a move), oldest first
     trailer     4  CRC-32 (binascii.crc32's) of everything before it
 
-Moves that fit: 2048 - 121 fixed bytes leave room for 963 moves from a deal
-number, 900 from a start position. A history longer than that keeps the
+Moves that fit: 1024 - 121 fixed bytes leave room for 451 moves from a deal
+number, 388 from a start position (a record of 1 KB, not more: its buffer
+is on the heap for good). A history longer than that keeps the
 position after its oldest undo steps as the start: only those are dropped.
 (Only when the redo tail alone outgrows the room is its far end dropped.)
 Undo and redo do not lengthen the history, and a game's 104 cards go home
 once each after at most 88 deals: only a game of many hundreds of moves
 (cards carried to and fro) needs a start position.
 
-Nothing read is trusted: bad magic, unknown version, bad length, bad CRC,
-nonsense behind a good CRC (counts out of range, a position the engine could
-not hold, a move the engine refuses) make a record unreadable; the other
-record, if whole, is used, else a fresh start with a notice. The position is
-rebuilt by replaying every move through ``Game.play``, the engine's one
-checked move path, so a resumed game is one the engine reached itself.
+Loading is ``resume``'s (it runs once, at start-up, and is let go): it
+trusts nothing it reads.
 """
-
-import binascii
 
 from adafruit_ticks import ticks_diff
 
 from british_square.cards import const
-from british_square.engine import UNION, Game
 
 # What ``Store.load`` has to say (the app shows a short line for each):
 NOTICE_UNREADABLE = const(1)  # "Saved game unreadable: new game"
@@ -88,7 +82,7 @@ NOTICE_EARLIER = const(2)  # "Last save was cut short: earlier game resumed"
 
 # Statistics kept per rule set, read with ``Stats.get(rules, field)``.
 PLAYED = const(0)  # games that had a move: won, lost, ended or abandoned
-WON = const(1)
+WINS = const(1)
 HOME_TOTAL = const(2)  # cards home, added up over the games played (for the average)
 HOME_BEST = const(3)
 STREAK = const(4)  # wins in a row, now
@@ -102,22 +96,22 @@ HINTS = const(9)
 PAUSE_S = const(5)  # no move for this long on the play screen is a rest
 MIN_INTERVAL_S = const(1500)  # 25 minutes between writes, but one rest save a session
 
-_MAGIC = b"BSQ\x1a"
-_VERSION = const(1)
-_SLOT_B = const(4096)
-_RECORD = const(2048)
-_HEADER = const(12)
-_SETTINGS = const(3)
-_FIELDS = const(10)
-_STATS = const(90)  # 3 rule sets x _FIELDS x 3 bytes
-_GAME = const(12)
-_CRC = const(4)
-_FIXED = const(109)  # _HEADER + _SETTINGS + _STATS + _CRC
-_HAS_GAME = const(1)
-_HAS_START = const(2)
+MAGIC = b"BSQ\x1a"
+VERSION = const(1)
+SLOT_B = const(4096)
+RECORD_SIZE = const(1024)
+HEADER_SIZE = const(12)
+SETTINGS_SIZE = const(3)
+FIELDS = const(10)
+STATS_SIZE = const(90)  # 3 rule sets x FIELDS x 3 bytes
+GAME_SIZE = const(12)
+CRC_SIZE = const(4)
+FIXED_SIZE = const(109)  # HEADER_SIZE + SETTINGS_SIZE + STATS_SIZE + CRC_SIZE
+HAS_GAME = const(1)
+HAS_START = const(2)
 _MOST = const(0xFFFFFF)  # counts saturate here
-_LAST_SEQUENCE = const(0x3FFFFFFE)  # beyond: not ours (and no longer a small int)
-_MOVE_ROOM = const(963)  # (_RECORD - _FIXED - _GAME) // 2
+LAST_SEQUENCE = const(0x3FFFFFFE)  # beyond: not ours (and no longer a small int)
+_MOVE_ROOM = const(451)  # (RECORD_SIZE - FIXED_SIZE - GAME_SIZE) // 2
 _START_MOST = const(126)  # 4 + 2 + 16 columns + 104 cards
 
 # CRC-32 a nibble at a time with the 32-bit register in two 16-bit halves:
@@ -161,7 +155,8 @@ def _put(buf, at, value, size):
         value >>= 8
 
 
-def _get(buf, at, size):
+def read_number(buf, at, size):
+    """The little-endian number of ``size`` bytes at ``buf[at]``."""
     value = 0
     for i in range(size - 1, -1, -1):
         value = value << 8 | buf[at + i]
@@ -177,14 +172,14 @@ class Stats:
     """
 
     def __init__(self) -> None:
-        self.data = bytearray(_STATS)
+        self.data = bytearray(STATS_SIZE)
 
     def get(self, rules: int, field: int) -> int:
         """The count ``field`` (``PLAYED`` ... ``HINTS``) for rule set ``rules``."""
-        return _get(self.data, (rules * _FIELDS + field) * 3, 3)
+        return read_number(self.data, (rules * FIELDS + field) * 3, 3)
 
     def _set(self, rules, field, value):
-        _put(self.data, (rules * _FIELDS + field) * 3, value if value < _MOST else _MOST, 3)
+        _put(self.data, (rules * FIELDS + field) * 3, value if value < _MOST else _MOST, 3)
 
     def _add(self, rules, field, amount):
         self._set(rules, field, self.get(rules, field) + amount)
@@ -198,7 +193,7 @@ class Stats:
         if score > self.get(rules, HOME_BEST):
             self._set(rules, HOME_BEST, score)
         if won:
-            self._add(rules, WON, 1)
+            self._add(rules, WINS, 1)
             streak = self.get(rules, STREAK) + 1
             self._set(rules, STREAK, streak)
             if streak > self.get(rules, STREAK_BEST):
@@ -219,31 +214,12 @@ class Stats:
     def percent_won(self, rules: int) -> int:
         """Games won, in whole percent of those played (0 before the first)."""
         played = self.get(rules, PLAYED)
-        return self.get(rules, WON) * 100 // played if played else 0
+        return self.get(rules, WINS) * 100 // played if played else 0
 
     def average_home_tenths(self, rules: int) -> int:
         """Average cards home per game played, in tenths (163 is 16.3)."""
         played = self.get(rules, PLAYED)
         return self.get(rules, HOME_TOTAL) * 10 // played if played else 0
-
-    @staticmethod
-    def consistent(data) -> bool:
-        """Could these 90 bytes have been written by ``record``?"""
-        for rules in range(3):
-            count = [_get(data, (rules * _FIELDS + field) * 3, 3) for field in range(_FIELDS)]
-            played, won = count[PLAYED], count[WON]
-            if (
-                won > played
-                or count[STREAK] > count[STREAK_BEST]
-                or count[STREAK_BEST] > won
-                or count[HOME_BEST] > min(104, count[HOME_TOTAL])
-                or count[HOME_TOTAL] > 104 * played
-                or count[PAR_REACHED] > played
-                or (not won) != (not count[FEWEST_MOVES])
-                or (not won) != (not count[BEST_TIME])
-            ):
-                return False
-        return True
 
 
 class Settings:
@@ -267,10 +243,10 @@ class Store:
     """
 
     def __init__(self, nvm) -> None:
-        if len(nvm) < _SLOT_B + _RECORD:
+        if len(nvm) < SLOT_B + RECORD_SIZE:
             raise ValueError("nvm too small for two records")
         self.nvm = nvm
-        self.record = bytearray(_RECORD)
+        self.record = bytearray(RECORD_SIZE)
         self.stats = Stats()
         self.settings = Settings()
         self.notice = 0
@@ -278,7 +254,7 @@ class Store:
         self.hints = 0
         self.sequence = 0  # of the newest record written or found
         self.slot = 0  # where the next save goes
-        self.slots = (slice(0, _RECORD), slice(_SLOT_B, _SLOT_B + _RECORD))
+        self.slots = (slice(0, RECORD_SIZE), slice(SLOT_B, SLOT_B + RECORD_SIZE))
         self.writes = 0  # saves written since start-up
         self.dropped = -1  # in the last save: moves left out before its start position
         # A game loaded from a start position: its history does not begin at its deal.
@@ -292,23 +268,23 @@ class Store:
         one erase of the block, into the slot not holding the last save."""
         buf = self.record
         s = self.settings
-        at = _HEADER
+        at = HEADER_SIZE
         buf[at] = s.rules
         options = (1 if s.autoplay else 0) | (2 if s.sound else 0)
         buf[at + 1] = options | (4 if s.winnable_only else 0)
         buf[at + 2] = s.brightness
-        at += _SETTINGS
-        buf[at : at + _STATS] = self.stats.data
-        at += _STATS
+        at += SETTINGS_SIZE
+        buf[at : at + STATS_SIZE] = self.stats.data
+        at += STATS_SIZE
         flags = 0
         if game is not None:
             at = self._put_game(game, seconds, hints, at)
-            flags = _HAS_GAME | (_HAS_START if self.dropped >= 0 else 0)
+            flags = HAS_GAME | (HAS_START if self.dropped >= 0 else 0)
         for i in range(4):
-            buf[i] = _MAGIC[i]
-        buf[4] = _VERSION
+            buf[i] = MAGIC[i]
+        buf[4] = VERSION
         buf[5] = flags
-        _put(buf, 6, at + _CRC, 2)
+        _put(buf, 6, at + CRC_SIZE, 2)
         self.sequence += 1
         _put(buf, 8, self.sequence, 4)
         _crc32_into(buf, at)
@@ -338,7 +314,7 @@ class Store:
         _put(buf, at + 6, hints if hints < 0xFFFF else 0xFFFF, 2)
         _put(buf, at + 8, count - first, 2)
         _put(buf, at + 10, last - first, 2)
-        at += _GAME
+        at += GAME_SIZE
         if not from_deal:
             at = self._put_start(game, first, at)
         for i in range(first, last):
@@ -377,151 +353,6 @@ class Store:
         while game.history_count < count:
             game.redo()
         return at
-
-    # ------------------------------------------------------------------ load
-
-    def load(self):
-        """Read the newest whole record: set ``stats``, ``settings`` and
-        ``notice``; return the game in progress it holds, or ``None``.
-        Never raises for what the flash holds."""
-        self.notice = 0
-        found = []  # (sequence, slot, record bytes) of the records whose CRC holds
-        damaged = False
-        claimed = [-1, -1]  # the sequence a damaged slot's header claims
-        for slot in (0, 1):
-            start = _SLOT_B * slot
-            head = bytes(self.nvm[start : start + _HEADER])
-            if head == b"\xff" * _HEADER:
-                continue
-            raw = self._whole(start, head)
-            if raw is None:
-                damaged = True
-                if head[0:4] == _MAGIC:
-                    claimed[slot] = _get(head, 8, 4)
-            else:
-                found.append((_get(raw, 8, 4), slot, raw))
-        found.sort(key=lambda entry: -entry[0])
-        for n, (sequence, slot, raw) in enumerate(found):
-            game = self._parse(raw)
-            if game is False:
-                damaged = True
-                continue
-            self.sequence = found[0][0]
-            self.slot = slot ^ 1
-            # the other slot's header claims the next save: exactly one more
-            # (a header the cut left half written claims some larger number)
-            if n or claimed[slot ^ 1] == sequence + 1:
-                self.notice = NOTICE_EARLIER
-            return game
-        if damaged:
-            self.notice = NOTICE_UNREADABLE
-        if found:
-            self.sequence = found[0][0]
-        return None
-
-    def _whole(self, start, head):
-        """The record at ``start`` whose header is ``head`` if it is whole and
-        ours (magic, version, length, sequence, CRC), else ``None``."""
-        length = _get(head, 6, 2)
-        if (
-            head[0:4] != _MAGIC
-            or head[4] != _VERSION
-            or not _FIXED <= length <= _RECORD
-            or _get(head, 8, 4) > _LAST_SEQUENCE
-        ):
-            return None
-        raw = bytes(self.nvm[start : start + length])
-        if binascii.crc32(raw[: length - _CRC]) != _get(raw, length - _CRC, 4):
-            return None
-        return raw
-
-    def _parse(self, raw):
-        """Take the settings, statistics and game of the record ``raw`` (its
-        CRC checked): the game, ``None`` without one, or ``False`` (and
-        nothing taken) when anything in it is nonsense."""
-        at = _HEADER
-        rules, options, brightness = raw[at], raw[at + 1], raw[at + 2]
-        stats = raw[at + _SETTINGS : at + _SETTINGS + _STATS]
-        if rules > UNION or options > 7 or brightness > 100 or not Stats.consistent(stats):
-            return False
-        flags = raw[5]
-        length = len(raw)
-        game = None
-        seconds = hints = 0
-        if flags & ~(_HAS_GAME | _HAS_START) or (flags == _HAS_START):
-            return False
-        if flags:
-            at = _FIXED - _CRC
-            try:
-                game = self._parse_game(raw, at, flags & _HAS_START)
-            except (ValueError, IndexError):  # IllegalMoveError is a ValueError
-                return False
-            seconds = _get(raw, at + 3, 3)
-            hints = _get(raw, at + 6, 2)
-        elif length != _FIXED:
-            return False
-        s = self.settings
-        s.rules = rules
-        s.autoplay = bool(options & 1)
-        s.sound = bool(options & 2)
-        s.winnable_only = bool(options & 4)
-        s.brightness = brightness
-        self.stats.data[:] = stats
-        self.seconds = seconds
-        self.hints = hints
-        return game
-
-    def _parse_game(self, raw, at, has_start):
-        """The game section at ``at`` replayed into a new ``Game``; ValueError
-        for anything that does not fit exactly."""
-        rules = raw[at]
-        deal = _get(raw, at + 1, 2)
-        count = _get(raw, at + 8, 2)
-        kept = _get(raw, at + 10, 2)
-        if rules > UNION or count > kept:
-            raise ValueError
-        at += _GAME
-        if has_start:
-            game, at = _start_position(raw, at, rules)
-            game.deal_number = deal
-            self.resumed_from_position = game
-        else:
-            game = Game.new_deal(deal, rules)  # ValueError for no deal
-        if at + 2 * kept + _CRC != len(raw):
-            raise ValueError
-        for _ in range(kept):
-            game.play(raw[at] << 8 | raw[at + 1])
-            at += 2
-        for _ in range(kept - count):
-            game.undo()
-        return game
-
-
-def _start_position(raw, at, rules):
-    """The position written by ``Store._put_start`` at ``at``: the game and
-    where the position ends. Checked by ``build_game`` (ValueError)."""
-    # Only a record holding a very long game has one: the text module is
-    # imported for its position checks then, and only then.
-    from british_square.notation import build_game
-
-    columns = 4 if rules == 0 else 16
-    foundations = list(raw[at : at + 4])
-    stock_count, waste_count = raw[at + 4], raw[at + 5]
-    at += 6
-    heights = [raw[at + c] & 0x1F for c in range(columns)]
-    bases = [raw[at + c] >> 5 for c in range(columns)]
-    at += columns
-    cells = []
-    for h in heights:
-        cells.append(list(raw[at : at + h]))
-        at += h
-    stock = list(raw[at : at + stock_count])
-    at += stock_count
-    waste = list(raw[at : at + waste_count])
-    at += waste_count
-    if at > len(raw) or max(raw[at - stock_count - waste_count - sum(heights) : at] or b"\0") > 51:
-        raise ValueError  # short, or a card value no card has (build_game trusts them)
-    return build_game(rules, cells, bases, stock, waste, foundations), at
 
 
 class SavePolicy:

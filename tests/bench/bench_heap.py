@@ -1,8 +1,11 @@
 """Heap the game holds on a board, screen by screen, under CircuitPython's VM.
 
 Holds what a PyBadge would: the game's modules (``.mpy`` when ``BSQ_ROOT``
-names a deployed tree), the app on ``board.DISPLAY`` and a keypad reader
-(``FakeKeys`` in place of the shift register). No key script and no test
+names a deployed tree), the app on ``board.DISPLAY`` with its save in
+``microcontroller.nvm`` and a keypad reader (``FakeKeys`` in place of the
+shift register). On a deployed tree it runs rewritten as deploy rewrites
+the game (``const_inline.board_script``): the board's modules keep no
+public constants. No key script and no test
 harness are loaded until the figures are taken. It walks every screen and
 reports the heap in use on each as ``gc.mem_alloc()`` from an empty heap,
 nothing subtracted (the interpreter's own start and this script count, as
@@ -23,21 +26,23 @@ from benchlib import add_game_paths, report  # noqa: E402
 add_game_paths(os.getenv("BSQ_ROOT") or _here + "/../..")
 import board  # noqa: E402
 import keypad  # noqa: E402
+import microcontroller  # noqa: E402
 from adafruit_ticks import ticks_ms  # noqa: E402
 
 from british_square.app import App  # noqa: E402
 from british_square.controls import DOWN, A, KeypadActions  # noqa: E402
 from british_square.controls import START as START_BUTTON  # noqa: E402
 from british_square.engine import Game  # noqa: E402
-
-_ROWS_TO_HELP = 8  # menu rows from the top to Help
+from british_square.store import Store  # noqa: E402
 
 
 def main():
     display = board.DISPLAY
     display.auto_refresh = False
-    keys = keypad.FakeKeys(key_count=8, max_events=64)
-    app = App(display, KeypadActions(keys, keypad.Event()), ticks_ms, Game.new_deal(7))
+    keys = keypad.FakeKeys(key_count=8, max_events=16)  # as the boards' queues
+    actions = KeypadActions(keys, keypad.Event())
+    store = Store(microcontroller.nvm)
+    app = App(display, actions, ticks_ms, Game.new_deal(7), store=store)
     screens = app.screens
     in_use = []
 
@@ -54,15 +59,22 @@ def main():
     note("play, 30 cards dealt")
     app.handle(START_BUTTON)
     note("menu")
-    for _ in range(_ROWS_TO_HELP):
-        app.handle(DOWN)
-    app.handle(A)
+    app.handle(DOWN)  # the menu's second row
+    note("menu, a row down")
+    app.save()
+    note("menu, saved")
+    screens.help(0)
     note("help")
     screens.help(1)
     note("help, marks")
     for rules in range(3):
         screens.rules(rules)
         note("rules {}".format(rules))
+    for rules in range(3):
+        screens.stats(rules)
+        note("statistics {}".format(rules))
+    screens.about()
+    note("about")
     screens.deal(7)
     note("deal number")
     screens.ask(0, 2)  # "Abandon this game?" before a new deal

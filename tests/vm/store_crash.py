@@ -11,6 +11,7 @@ import microcontroller
 
 from british_square.engine import Game
 from british_square.notation import position_text
+from british_square.resume import load
 from british_square.store import Store
 
 LINE = 40
@@ -30,7 +31,7 @@ def line():
 
 moves = line()
 store = Store(microcontroller.nvm)
-game = store.load()
+game = load(store)
 found = store.seconds if game is not None else -1
 print("loaded", found, store.notice, position_text(game) if game is not None else "-")
 game = Game.new_deal(9)

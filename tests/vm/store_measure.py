@@ -21,6 +21,7 @@ from british_square.engine import UNION, Game  # noqa: E402
 gc.collect()
 below = gc.mem_alloc()
 import british_square.store as store  # noqa: E402
+from british_square.resume import load  # noqa: E402
 
 gc.collect()
 print("heap_store_module", gc.mem_alloc() - below)
@@ -30,7 +31,7 @@ import microcontroller  # noqa: E402
 
 size, box = held(lambda: store.Store(microcontroller.nvm))
 print("heap_store_object", size)
-print("loaded", box.load(), box.notice)
+print("loaded", load(box), box.notice)
 policy = store.SavePolicy(0)
 print("alloc_policy_due", allocated(lambda: policy.due(1000)))
 
@@ -58,7 +59,7 @@ def shuttle(moves):
 
 
 typical = shuttle(200)
-longest = shuttle(963)  # fills a record from its deal
+longest = shuttle(451)  # fills a record from its deal
 beyond = shuttle(1500)  # past the room: a start position and the newest moves
 for name, game in (("none", None), ("typical", typical), ("longest", longest), ("beyond", beyond)):
     box.save(game, 100, 1)  # once first: the engine may grow its history then
@@ -69,6 +70,6 @@ print("cost_save_longest", measure(lambda: box.save(longest, 1, 0), repeat=1).va
 print("cost_save_beyond", measure(lambda: box.save(beyond, 1, 0), repeat=1).value)
 box.save(typical, 7, 2)
 again = store.Store(microcontroller.nvm)
-resumed = again.load()
+resumed = load(again)
 print("resumed", resumed.history_count == typical.history_count, again.seconds, again.hints)
-print("cost_load_typical", measure(lambda: store.Store(microcontroller.nvm).load(), repeat=1).value)
+print("cost_load_typical", measure(lambda: load(store.Store(microcontroller.nvm)), repeat=1).value)
