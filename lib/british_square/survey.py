@@ -130,7 +130,10 @@ def _local_results(rules_name, deals, seconds, jobs):
         return
     import multiprocessing
 
-    with multiprocessing.Pool(jobs) as pool:
+    # Started fresh ("spawn"), not forked: a fork copies whatever locks the
+    # parent's other threads held at that moment (a test runner's, a
+    # library's), and a worker that inherits a held one waits for ever.
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         tasks = [(rules_name, deal, seconds) for deal in deals]
         yield from pool.imap_unordered(_solve_task, tasks)
 
