@@ -12,7 +12,7 @@ import os
 import sys
 import time
 
-from keyscript import ScriptPlayer, script_source
+from keyscript import ScriptPlayer, env_number, script_source
 from storage import FileNVM, default_save_path
 
 from british_square.controls import (
@@ -197,10 +197,8 @@ class Hardware:
             self.actions = KeyboardActions()
         self.clock = None
         self.light = 100
-        try:  # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
-            self.battery_mv = int(os.getenv("BSQ_BATTERY_MV") or 0)
-        except ValueError:
-            raise ValueError("BSQ_BATTERY_MV is not a whole number of millivolts") from None
+        # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
+        self.battery_mv = env_number("BSQ_BATTERY_MV", "millivolts")
         self.font = font_bitmap()
         # The save: --save FILE, else in the user's data folder for a window;
         # a headless run (screenshots, tests) keeps nothing unless told to.

@@ -17,6 +17,8 @@ checked (``script_source``) before the game starts. Under the VM this module
 is part of what the heap holds, so it keeps few names.
 """
 
+import os
+
 from british_square.controls import (
     ACTION_NAMES,
     DOWN,
@@ -147,6 +149,19 @@ def script_source(options, default=""):
             parse_word(word)
     finally:
         reader.close()
+
+
+def env_number(name, unit):
+    """The whole number in environment variable ``name`` (0 when unset);
+    ValueError, one line for code.py to print, when it is anything else
+    (the harness's BSQ_* settings: desktop and VM)."""
+    try:
+        value = int(os.getenv(name) or 0)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ValueError("{} is not a whole number of {}".format(name, unit))
+    return value
 
 
 class ScriptPlayer:

@@ -33,7 +33,7 @@ class Hardware:
     def facts(self):
         """The board, its NVM bytes, and no battery reading (PLATFORM.md knows
         of a voltage monitor on the PyGamer only)."""
-        return "PyBadge", len(microcontroller.nvm), 0
+        return "PyBadge", len(self.nvm), 0
 
     def backlight(self, percent):
         self.display.brightness = percent / 100

@@ -76,7 +76,7 @@ class Hardware:
         """The board, its NVM bytes and the battery in mV, for the About screen."""
         with analogio.AnalogIn(board.A6) as battery:  # half the battery's voltage
             millivolts = battery.value * 6600 // 65535
-        return "PyGamer", len(microcontroller.nvm), millivolts
+        return "PyGamer", len(self.nvm), millivolts
 
     def backlight(self, percent):
         self.display.brightness = percent / 100

@@ -17,21 +17,9 @@ import board
 import keypad
 import microcontroller
 from adafruit_ticks import ticks_add, ticks_ms
-from keyscript import ScriptPlayer, script_source
+from keyscript import ScriptPlayer, env_number, script_source
 
 from british_square.controls import KEY_ACTIONS, NONE, KeypadActions, rest
-
-
-def env_number(name, unit):
-    """The whole number in environment variable ``name`` (0 when unset);
-    ValueError, one line for code.py to print, when it is anything else."""
-    try:
-        value = int(os.getenv(name) or 0)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise ValueError("{} is not a whole number of {}".format(name, unit))
-    return value
 
 
 class Hardware(ScriptPlayer):
@@ -83,7 +71,7 @@ class Hardware(ScriptPlayer):
 
     def facts(self):
         """The VM's NVM (a file with CIRCUITPY_NVM_FILE), and the fake battery."""
-        return "VM (pygamer32d)", len(microcontroller.nvm), self.battery_mv
+        return "VM (pygamer32d)", len(self.nvm), self.battery_mv
 
     def backlight(self, percent):
         """The VM's display has no adjustable backlight: the level is kept, to report."""

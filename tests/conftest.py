@@ -86,6 +86,16 @@ def vm():
 
 
 @pytest.fixture(scope="session")
+def font():
+    """The desktop's copy of the built-in font, for apps made in process."""
+    if str(HW) not in sys.path:
+        sys.path.insert(0, str(HW))
+    import desktop
+
+    return desktop.font_bitmap()
+
+
+@pytest.fixture(scope="session")
 def mpy_cross(vm):
     """CircuitPython's mpy-cross (``MPY_CROSS``), or a skip."""
     if not vm.mpy_cross or not os.access(vm.mpy_cross, os.X_OK):

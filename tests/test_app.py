@@ -5,10 +5,8 @@ Faster than the headless runs (test_ui_desktop.py) and able to look inside:
 the text page is read back character by character.
 """
 
-import sys
-
 import pytest
-from conftest import HW
+from test_words import body
 
 from british_square import screens
 from british_square.app import OVER, PLAYING, STUCK, WON, App
@@ -16,10 +14,6 @@ from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, 
 from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
 from british_square.notation import parse_position, position_text
 from british_square.textgrid import FIRST_CHAR
-
-sys.path.insert(0, str(HW))
-import desktop  # noqa: E402
-from test_words import body  # noqa: E402
 
 MENU = [line.split("{")[0] for line in body("menu")]
 
@@ -37,11 +31,6 @@ class NoKeys:
 
     def poll(self, now):
         return NONE
-
-
-@pytest.fixture(scope="module")
-def font():
-    return desktop.font_bitmap()
 
 
 class Clock:

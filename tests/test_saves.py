@@ -5,6 +5,7 @@ shows them. The record's format and the power cuts are test_store.py's."""
 
 import pytest
 from test_app import Clock, FakeDisplay, NoKeys, menu_choose, page_text, press, wait
+from test_store import same_game
 from test_words import body
 
 from british_square import screens
@@ -12,7 +13,7 @@ from british_square.app import BRIGHTNESS_LEVELS, App
 from british_square.controls import LEFT, NONE, RIGHT, START, A, B
 from british_square.engine import AMERICAN, BRITISH, FOUNDATION, UNION, Game, move
 from british_square.hint import Hinter
-from british_square.notation import parse_position, position_text
+from british_square.notation import parse_position
 from british_square.store import (
     BEST_TIME,
     FEWEST_MOVES,
@@ -68,18 +69,6 @@ def boot(font):
     return make
 
 
-@pytest.fixture(scope="module")
-def font():
-    import sys
-
-    from conftest import HW
-
-    sys.path.insert(0, str(HW))
-    import desktop
-
-    return desktop.font_bitmap()
-
-
 def play_some(app, count, seed=0):
     """``count`` legal moves (the first listed, turn about with undo)."""
     buffer = bytearray(612)
@@ -93,15 +82,6 @@ def later(app, ms):
     app.clock.now += ms
     app.now = app.clock.now
     app.tick(app.now)
-
-
-def same_game(a, b):
-    return (
-        position_text(a) == position_text(b)
-        and a.history_count == b.history_count
-        and a.history_end == b.history_end
-        and bytes(a.history[: 2 * a.history_end]) == bytes(b.history[: 2 * b.history_end])
-    )
 
 
 def test_a_fresh_board_starts_a_new_game_saying_play(boot):

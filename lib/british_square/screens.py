@@ -179,10 +179,11 @@ class Screens:
         for suit in range(4):
             page.show_card(suit, FIRST_CARD + suit * 13, ACES_X + ACES_PITCH * suit, ACES_Y)
         page.footer.set_colour(TEXT_WHITE)
-        found = par(game.rules, game.deal_number)
-        found = "Par: {} cards home".format(found) if found else ""
-        if notice:
+        if notice:  # in place of par
             found = self._word(_W_TITLE_WORDS, 1 + notice)
+        else:
+            found = par(game.rules, game.deal_number)
+            found = "Par: {} cards home".format(found) if found else ""
         battery = app.battery_text()
         battery = "Battery " + battery if battery else ""
         play = self._word(_W_TITLE_WORDS, 1 if app.in_progress() else 0)

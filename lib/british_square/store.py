@@ -76,9 +76,9 @@ from adafruit_ticks import ticks_diff
 
 from british_square.cards import const
 
-# What ``Store.load`` has to say (the app shows a short line for each):
-NOTICE_UNREADABLE = const(1)  # "Saved game unreadable: new game"
-NOTICE_EARLIER = const(2)  # "Last save was cut short: earlier game resumed"
+# What ``resume.load`` leaves in ``Store.notice`` (the title says each in a line):
+NOTICE_UNREADABLE = const(1)  # nothing whole to load: a new game
+NOTICE_EARLIER = const(2)  # the last save was cut short: the one before it loaded
 
 # Statistics kept per rule set, read with ``Stats.get(rules, field)``.
 PLAYED = const(0)  # games that had a move: won, lost, ended or abandoned
