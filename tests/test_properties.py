@@ -29,7 +29,6 @@ from positions import (
 from british_square.engine import (
     ALIVE,
     DEAD,
-    DEAD_NAMES,
     FOUNDATION,
     UNKNOWN,
     Game,
@@ -37,6 +36,7 @@ from british_square.engine import (
     move_target,
 )
 from british_square.notation import (
+    DEAD_NAMES,
     build_game,
     game_from_dict,
     move_dict,

@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
 from british_square.deal import MAX_DEAL  # noqa: E402
-from british_square.engine import RULE_NAMES, RULE_TITLES  # noqa: E402
+from british_square.engine import RULE_NAMES  # noqa: E402
+from british_square.notation import RULE_TITLES  # noqa: E402
 from british_square.survey import plot_distribution, rate_text, read_results, summary  # noqa: E402
 
 README_START = "<!-- survey:start -->"

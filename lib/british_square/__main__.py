@@ -11,16 +11,11 @@ import sys
 
 from british_square.cards import NO_CARD, SUITS, card_name
 from british_square.deal import MAX_DEAL, MIN_DEAL
-from british_square.engine import (
-    BUILDS_DOWN,
-    BUILDS_UP,
+from british_square.engine import BUILDS_DOWN, BUILDS_UP, RULE_NAMES, Game
+from british_square.notation import (
     DEAD_NAMES,
-    RULE_NAMES,
     RULE_TITLES,
     STATUS_NAMES,
-    Game,
-)
-from british_square.notation import (
     game_from_dict,
     move_dict,
     move_from_dict,

@@ -66,6 +66,11 @@ from british_square.position import build_game, quoted  # noqa: E402  (re-export
 
 _SUIT_KEYS = ("C", "S", "H", "D")  # a tuple, so that a key is matched whole
 
+# Words for the engine's numbers, for people (desktop only: none on a board).
+RULE_TITLES = ("British Square", "American", "Union Square")  # by BRITISH, AMERICAN, UNION
+STATUS_NAMES = ("playing", "won", "lost")  # by Game.status()
+DEAD_NAMES = ("alive", "dead", "unknown")  # by the dead test's verdict
+
 
 def rules_from_name(name):
     """``BRITISH``, ``AMERICAN`` or ``UNION`` from its name."""
