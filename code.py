@@ -61,6 +61,8 @@ def play(hardware, options, game):
         hardware.backlight,
         hardware.facts,
         store,
+        hardware.sound,
+        hardware.lights,
     )
     hardware.started(app)
     app.run(hardware.idle)

@@ -158,11 +158,47 @@ class ScriptActions(ScriptPlayer):
         return self.next_action(now)
 
 
+class MixerSpeaker:
+    """The game's sound effects through pygame's mixer, the same waves a
+    board plays (``british_square.sounds``). Silent where no audio device
+    opens (``SDL_AUDIODRIVER=dummy`` plays to nowhere); ``played`` keeps
+    every effect asked for, in order, for the tests."""
+
+    def __init__(self):
+        import pygame
+
+        from british_square.sounds import CHIME, RATE, RATES, TUNE, effects
+
+        self.played = []
+        self.sounds = None
+        try:
+            # unsigned 8-bit mono at the waves' own rate, converted by SDL if need
+            # be; pygame.init() (the window) opened the mixer at its defaults
+            pygame.mixer.quit()
+            pygame.mixer.init(frequency=RATE, size=8, channels=1, allowedchanges=0)
+        except pygame.error:
+            return  # no audio device: silent
+        waves = effects()
+
+        def at_rate(wave, rate):  # the wave as played at ``rate`` on a RATE mixer
+            return bytes(wave[i * rate // RATE] for i in range(len(wave) * RATE // rate))
+
+        self.sounds = [pygame.mixer.Sound(buffer=at_rate(w, r)) for w, r in zip(waves, RATES)]
+        fanfare = b"".join(at_rate(waves[CHIME], rate) for rate in TUNE)
+        self.sounds.append(pygame.mixer.Sound(buffer=fanfare))
+
+    def play(self, effect):
+        self.played.append(effect)
+        if self.sounds is not None:
+            self.sounds[effect].play()
+
+
 REST_FPS = round(1 / REST_S)  # a resting window polls as often as a resting board
 
 
 class Hardware:
-    """The desktop adapter: ``display``, ``actions``, ``ticks_ms``, ``idle`` and ``finish``."""
+    """The desktop adapter: ``display``, ``actions``, ``ticks_ms``, ``idle``,
+    ``sound`` (pygame's mixer), ``lights`` (kept, to test) and ``finish``."""
 
     def __init__(self, options):
         self.headless = wants_headless(options)
@@ -200,6 +236,11 @@ class Hardware:
         # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
         self.battery_mv = env_number("BSQ_BATTERY_MV", "millivolts")
         self.font = font_bitmap()
+        self.speaker = MixerSpeaker()
+        self.sound = self.speaker.play
+        # a window has no NeoPixels: the calls are counted and the last kept, to test
+        self.glows = 0
+        self.last_glow = None
         # The save: --save FILE, else in the user's data folder for a window;
         # a headless run (screenshots, tests) keeps nothing unless told to.
         path = options.get("save")
@@ -221,6 +262,10 @@ class Hardware:
 
     def backlight(self, percent):
         self.light = percent  # a window has no backlight: the level is kept, to test
+
+    def lights(self, frame, percent):
+        self.glows += 1
+        self.last_glow = (frame, percent)
 
     def started(self, app):
         pass

@@ -4,12 +4,19 @@ import board
 import keypad
 import microcontroller
 from adafruit_ticks import ticks_ms
+from lights import Lights
 
 from british_square.controls import KeypadActions, rest
 
+try:
+    from speaker import Speaker
+except ImportError:  # a CircuitPython build without audioio: silent
+    Speaker = None
+
 
 class Hardware:
-    """The PyBadge adapter: ``display``, ``actions``, ``ticks_ms``, ``idle`` and ``finish``."""
+    """The PyBadge adapter: ``display``, ``actions``, ``ticks_ms``, ``idle``,
+    ``sound`` and ``lights`` (speaker.py, lights.py) and ``finish``."""
 
     def __init__(self, options=None):
         self.display = board.DISPLAY
@@ -26,8 +33,15 @@ class Hardware:
         self.ticks_ms = ticks_ms
         self.font = None  # the built-in font
         self.nvm = microcontroller.nvm  # the save: one 8 KB flash block (store.py)
+        self.speaker = self.sound = None
+        if Speaker is not None:
+            self.speaker = Speaker(board.SPEAKER, board.SPEAKER_ENABLE)
+            self.sound = self.speaker.play
+        self.lights = Lights(board.NEOPIXEL).glow
 
     def idle(self, resting):
+        if self.speaker is not None and self.speaker.busy:
+            self.speaker.step()  # the tune's next note, the amplifier off
         rest(resting, self.actions.repeater)
 
     def facts(self):

@@ -51,6 +51,7 @@ class Hardware(ScriptPlayer):
         # BSQ_BUSY_LOOP: never rest, the loop as it was before it rested (to compare)
         self.busy_loop = bool(os.getenv("BSQ_BUSY_LOOP"))
         self.font = None  # the built-in font
+        self.sound = self.lights = None  # no audioio, no NeoPixels (tests fake them)
         self.app = None
         self.peak = 0  # the most heap in use between presses
         self.presses = 0

@@ -15,17 +15,29 @@ from british_square import controls
 from british_square.engine import Game
 
 CODE = ROOT / "code.py"
+FAKES = ROOT / "tests" / "vm" / "fakes"  # audioio, audiocore, digitalio, neopixel_write
 
 
 class FakeDisplay:
     auto_refresh = True
 
 
-def fake_board_modules(monkeypatch, key_events):
-    """Stand-ins for ``board``, ``keypad`` and ``analogio`` as the adapters use them."""
+def load_fake(name):
+    """A fresh copy of the stand-in module ``name`` from tests/vm/fakes."""
+    spec = importlib.util.spec_from_file_location(name, FAKES / (name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def fake_board_modules(monkeypatch, key_events, audio=True):
+    """Stand-ins for ``board``, ``keypad``, ``analogio`` and the speaker's and
+    NeoPixels' modules as the adapters use them (``audio=False``: a build
+    without ``audioio``)."""
     board = types.ModuleType("board")
     board.DISPLAY = FakeDisplay()
-    for name in ("BUTTON_CLOCK", "BUTTON_OUT", "BUTTON_LATCH", "JOYSTICK_X", "JOYSTICK_Y", "A6"):
+    pins = ("BUTTON_CLOCK", "BUTTON_OUT", "BUTTON_LATCH", "JOYSTICK_X", "JOYSTICK_Y", "A6")
+    for name in pins + ("SPEAKER", "SPEAKER_ENABLE", "NEOPIXEL"):
         setattr(board, name, name)
     keypad = types.ModuleType("keypad")
     keypad.Event = FakeEvent
@@ -55,8 +67,12 @@ def fake_board_modules(monkeypatch, key_events):
     microcontroller.nvm = bytearray(8192)
     for module in (board, keypad, analogio, microcontroller):
         monkeypatch.setitem(sys.modules, module.__name__, module)
+    for name in ("audioio", "audiocore", "digitalio", "neopixel_write"):
+        monkeypatch.setitem(sys.modules, name, load_fake(name))
+    if not audio:
+        monkeypatch.setitem(sys.modules, "audioio", None)  # import audioio: ImportError
     monkeypatch.syspath_prepend(str(HW))
-    for name in ("pygamer", "pybadge"):
+    for name in ("pygamer", "pybadge", "speaker", "lights"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     return made, sticks
 
@@ -225,3 +241,79 @@ def test_window_mode_keyboard_and_quit(monkeypatch):
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     app.run(hardware.idle)  # returns at the window's close
     assert not app.on_page  # it got to the cards before closing
+
+
+@pytest.mark.parametrize("name", ["pygamer", "pybadge"])
+def test_board_adapters_sound_through_the_speaker_and_glow_on_the_neopixels(monkeypatch, name):
+    from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE, RATE, TUNE
+
+    fake_board_modules(monkeypatch, [])
+    hardware = __import__(name).Hardware()
+    speaker = hardware.speaker
+    out = speaker.out
+    assert out.pin == "SPEAKER" and speaker.enable.pin == "SPEAKER_ENABLE"
+    assert not speaker.enable.value and not speaker.busy  # the amplifier off at rest
+    hardware.sound(CLICK)
+    assert speaker.enable.value and speaker.busy
+    assert out.played[-1] == (speaker.samples[CLICK], RATE)
+    hardware.sound(CHIME)
+    assert out.played[-1] == (speaker.samples[CHIME], 2 * RATE)  # the note an octave up
+    for _ in range(3):  # the loop's turns: the DAC finishes, the amplifier goes off
+        hardware.idle(False)
+    assert not speaker.enable.value and not speaker.busy
+    hardware.sound(BUZZ)
+    hardware.sound(FANFARE)  # cuts the buzz short: the tune, a note at a time
+    for _ in range(20):
+        hardware.idle(False)
+    tune = [rate for sample, rate in out.played[-len(TUNE) :]]
+    assert tune == list(TUNE) and out.played[-1][0] is speaker.note
+    assert not speaker.busy and not speaker.enable.value
+    neopixel_write = sys.modules["neopixel_write"]
+    assert neopixel_write.writes == 1 and not any(neopixel_write.last)  # dark from the start
+    hardware.lights(3, 100)
+    lit = bytes(neopixel_write.last)
+    assert any(lit) and max(lit) <= 64  # a quarter of the pixels' full brightness
+    hardware.lights(3, 30)
+    assert max(neopixel_write.last) < max(lit)
+    hardware.lights(-1, 100)
+    assert not any(neopixel_write.last)
+    writes = neopixel_write.writes
+    hardware.lights(-1, 100)  # dark already: nothing sent
+    assert neopixel_write.writes == writes
+
+
+@pytest.mark.parametrize("name", ["pygamer", "pybadge"])
+def test_board_adapters_are_silent_without_audioio(monkeypatch, name):
+    fake_board_modules(monkeypatch, [], audio=False)
+    hardware = __import__(name).Hardware()
+    assert hardware.sound is None and hardware.speaker is None
+    hardware.idle(False)  # nothing to step
+    assert hardware.lights is not None
+
+
+def test_the_desktop_mixer_plays_the_boards_waves_or_stays_silent(monkeypatch):
+    import pygame
+
+    monkeypatch.syspath_prepend(str(HW))
+    import desktop
+
+    from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
+
+    pygame.init()  # as the window does first: the mixer opens at pygame's defaults
+    speaker = desktop.MixerSpeaker()  # SDL's dummy audio driver: a mixer that plays to nowhere
+    try:
+        lengths = [round(sound.get_length() * 1000) for sound in speaker.sounds]
+        assert lengths == [15, 50, 60, 296]  # click, chime an octave up, buzz, the tune
+        for effect in (CLICK, CHIME, BUZZ, FANFARE):
+            speaker.play(effect)
+        assert speaker.played == [CLICK, CHIME, BUZZ, FANFARE]
+    finally:
+        pygame.mixer.quit()
+
+    def no_device(**kwargs):
+        raise pygame.error("no audio device")
+
+    monkeypatch.setattr(pygame.mixer, "init", no_device)
+    silent = desktop.MixerSpeaker()
+    silent.play(CHIME)  # nothing to play it on: kept, and no error
+    assert silent.sounds is None and silent.played == [CHIME]

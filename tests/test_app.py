@@ -45,10 +45,25 @@ class Clock:
 def make_app(font):
     def make(game, autoplay=False, facts=None):
         clock = Clock()
-        lights = []  # every backlight level the app set, percent
-        app = App(FakeDisplay(), NoKeys(), clock, game, autoplay, font, lights.append, facts)
+        levels = []  # every backlight level the app set, percent
+        heard = []  # every sound effect it asked for
+        glowed = []  # (frame, percent) of every call to the NeoPixels
+        app = App(
+            FakeDisplay(),
+            NoKeys(),
+            clock,
+            game,
+            autoplay,
+            font,
+            levels.append,
+            facts,
+            sound=heard.append,
+            lights=lambda frame, percent: glowed.append((frame, percent)),
+        )
         app.clock = clock
-        app.lights = lights
+        app.levels = levels
+        app.heard = heard
+        app.glowed = glowed
         return app
 
     return make
@@ -327,12 +342,12 @@ def test_the_loop_passes_resting_to_the_adapters_idle(make_app):
 def test_the_backlight_dims_after_a_minute_and_the_waking_press_does_nothing_else(make_app):
     app = make_app(Game.new_deal(5))
     wait(app, 59_000)
-    assert app.lights == [] and not app.dimmed
+    assert app.levels == [] and not app.dimmed
     wait(app, 1_000)
-    assert app.dimmed and app.lights == [5]
+    assert app.dimmed and app.levels == [5]
     press(app, A)  # on the title, A would show the cards: it only wakes the screen
     assert app.on_page and app.screens.current == screens.TITLE
-    assert not app.dimmed and app.lights == [5, 100]
+    assert not app.dimmed and app.levels == [5, 100]
     press(app, A)
     assert not app.on_page
     wait(app, 30_000)
@@ -345,15 +360,15 @@ def test_the_brightness_setting_cycles_and_is_kept_when_dimming(make_app):
     app = make_app(Game.new_deal(5))
     press(app, A)
     menu_choose(app, "Brightness: ")
-    assert app.brightness == 60 and app.lights == [60]
+    assert app.brightness == 60 and app.levels == [60]
     assert "Brightness: 60%" in page_text(app)
     press(app, A, A)
-    assert app.brightness == 100 and app.lights == [60, 30, 100]
+    assert app.brightness == 100 and app.levels == [60, 30, 100]
     press(app, A, A)
     wait(app, 60_000)
-    assert app.lights[-1] == 5  # dimmed below the setting
+    assert app.levels[-1] == 5  # dimmed below the setting
     press(app, B)
-    assert app.lights[-1] == 30 and app.screens.current == screens.MENU
+    assert app.levels[-1] == 30 and app.screens.current == screens.MENU
 
 
 def test_the_title_shows_the_battery_and_warns_when_it_is_low(make_app):
@@ -463,3 +478,64 @@ def test_winnable_deals_only_deals_what_the_solver_won(make_app):
         menu_choose(app, "New game")
         assert app.game.rules == UNION and par(UNION, app.game.deal_number) == 104
     assert 1 <= app.random_deal(BRITISH) <= 31999  # no British deal won: any deal
+
+
+# ------------------------------------------------------- sound and lights
+
+
+def test_each_press_sounds_what_it_did(make_app):
+    from british_square.sounds import BUZZ, CHIME, CLICK
+
+    app = make_app(parse_position("british AC/5H/-/- 9S8S - 0,0,0,0"))
+    press(app, A)  # past the title: nothing sounds on a page of text
+    assert app.heard == []
+    press(app, B)  # the ace home
+    assert app.heard == [CHIME]
+    press(app, RIGHT, B)  # the 5H cannot go home: refused
+    assert app.heard == [CHIME, BUZZ]
+    press(app, SELECT)  # undo
+    assert app.heard == [CHIME, BUZZ, CLICK]
+    app.cursor = app.layout.stock_stop
+    press(app, A)  # a card dealt from the stock
+    assert app.heard[-1] == CLICK and len(app.heard) == 4
+
+
+def test_the_sound_setting_mutes_every_effect(make_app):
+    app = make_app(parse_position("british AC/5H/-/- 9S8S - 0,0,0,0"))
+    press(app, A)
+    menu_choose(app, "Sound: ")
+    assert not app.sound_on and "Sound: off" in page_text(app)
+    press(app, B, B, RIGHT, B, SELECT)  # back to the cards: home, refused, undo
+    assert app.heard == []
+    menu_choose(app, "Sound: ")  # on again
+    assert app.sound_on and "Sound: on" in page_text(app)
+    press(app, B, SELECT)  # redo is not on a key: undo sounds again
+    assert len(app.heard) == 1
+
+
+def test_a_win_plays_the_fanfare_and_the_lights_glow_until_the_celebration_ends(make_app):
+    from british_square.sounds import CHIME, FANFARE
+
+    app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
+    press(app, A, B)
+    assert app.heard == [CHIME, FANFARE]  # the last card home, then the win
+    assert app.glowed == []  # dark until the first frame
+    wait(app, 500)
+    frames = [frame for frame, _ in app.glowed]
+    assert len(frames) >= 5 and frames == list(range(1, len(frames) + 1))
+    assert {percent for _, percent in app.glowed} == {100}  # the Brightness setting
+    press(app, B)  # back to the cards: the celebration ends, the lights go dark
+    assert app.glowed[-1] == (-1, 100)
+    count = len(app.glowed)
+    wait(app, 500)
+    assert len(app.glowed) == count  # nothing on other frames
+
+
+def test_the_lights_follow_brightness_and_go_dark_when_the_screen_dims(make_app):
+    app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
+    app.brightness = 30
+    press(app, A, B)
+    wait(app, 200)
+    assert app.glowed[-1][1] == 30
+    wait(app, 60_000)  # a minute without a press: the screen dims
+    assert app.dimmed and app.glowed[-1][1] == 0  # percent 0: dark

@@ -58,12 +58,12 @@ def boot(font):
 
     def make(nvm, game=None, clock=None):
         clock = clock or Clock()
-        lights = []
+        levels = []
         app = App(
-            FakeDisplay(), NoKeys(), clock, game, False, font, lights.append, None, Store(nvm)
+            FakeDisplay(), NoKeys(), clock, game, False, font, levels.append, None, Store(nvm)
         )
         app.clock = clock
-        app.lights = lights
+        app.levels = levels
         return app
 
     return make
@@ -178,12 +178,13 @@ def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
     app = boot(nvm, Game.new_deal(3))
     press(app, A)
     menu_choose(app, "Auto-play: ")  # the menu stays; a setting is a rest point
-    for item in ("Brightness: ", "Winnable only: "):
+    for item in ("Brightness: ", "Winnable only: ", "Sound: "):
         press(app, B)
         menu_choose(app, item)
     wait(app, 20)
     assert nvm.writes == 1  # the session's first rest: at once
     assert app.autoplay and app.winnable_only and app.brightness == BRIGHTNESS_LEVELS[1]
+    assert not app.sound_on
     # a later setting waits for the interval, or for the window to close
     press(app, B)
     menu_choose(app, "Brightness: ")
@@ -193,8 +194,8 @@ def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
     app.run()  # the end of the loop: what is unsaved is kept
     assert nvm.writes == 2
     again = boot(nvm)
-    assert again.autoplay and again.winnable_only
-    assert again.brightness == BRIGHTNESS_LEVELS[2] and again.lights == [BRIGHTNESS_LEVELS[2]]
+    assert again.autoplay and again.winnable_only and not again.sound_on
+    assert again.brightness == BRIGHTNESS_LEVELS[2] and again.levels == [BRIGHTNESS_LEVELS[2]]
 
 
 def test_no_save_per_move_and_an_hour_of_play_keeps_to_the_rate_limit(boot):

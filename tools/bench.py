@@ -80,7 +80,9 @@ def run_on_deployed(vm, heap):
         # beside its helper, rewritten as deploy rewrites the game (const_inline)
         bench = Path(drive, "bench")
         bench.mkdir()
-        shutil.copy(ROOT / "tests" / "bench" / "benchlib.py", bench)
+        shutil.copy(ROOT / "tests" / "bench" / "benchpaths.py", bench)
+        # the stand-ins for the board's C modules (audioio, neopixel_write ...)
+        shutil.copytree(ROOT / "tests" / "vm" / "fakes", Path(drive, "vm", "fakes"))
         source = (ROOT / "tests" / "bench" / "bench_heap.py").read_text()
         script = bench / "bench_heap.py"
         script.write_text(board_script(source, ROOT))

@@ -31,6 +31,7 @@ from british_square.par import par, random_won_deal
 from british_square.scene import NOTICE_NONE, NOTICE_OVER, NOTICE_STUCK
 from british_square.screens import Screens
 from british_square.sheet import REFUSED, SELECTED, TARGET
+from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
 from british_square.store import SavePolicy, Stats
 from british_square.view import NORMAL, View
 from british_square.words import Words
@@ -73,6 +74,8 @@ class App:
         backlight=None,
         facts=None,
         store=None,
+        sound=None,
+        lights=None,
     ):
         # The save first, before any sprite: the loader's code, let go once
         # it has run, then leaves no hole among them.
@@ -91,6 +94,9 @@ class App:
         self.now = ticks_ms()
         self.backlight = backlight  # backlight(percent), where the board has one
         self.facts = facts  # facts(): the board's name, its NVM bytes, battery mV (0: none)
+        self.sound = sound  # sound(effect) (``sounds.CLICK`` ...), where there is a speaker
+        self.sound_on = True  # the Sound setting
+        self.lights = lights  # lights(frame, percent), where the board has NeoPixels
         self.redraw_tenths = 0  # full redraws a second, in tenths, once measured
         self.brightness = BRIGHTNESS_LEVELS[0]
         self.stats = Stats() if store is None else store.stats
@@ -130,6 +136,7 @@ class App:
             self.rules = kept.rules
             self.autoplay = autoplay or kept.autoplay
             self.winnable_only = kept.winnable_only
+            self.sound_on = kept.sound
             if kept.brightness in BRIGHTNESS_LEVELS and kept.brightness != self.brightness:
                 self.brightness = kept.brightness
                 self.light(self.brightness)  # a display starts at full brightness
@@ -232,6 +239,17 @@ class App:
         self.light(self.brightness)
         self.setting_changed()
 
+    def beep(self, effect):
+        """Sound ``effect`` (``sounds.CLICK`` ...) unless the Sound setting is off."""
+        if self.sound_on and self.sound is not None:
+            self.sound(effect)
+
+    def glow(self, frame):
+        """A frame of the lights' celebration (dark for -1, or while the
+        screen is dimmed), at the Brightness setting."""
+        if self.lights is not None:
+            self.lights(frame, 0 if self.dimmed else self.brightness)
+
     def setting_changed(self):
         """A setting changed: worth keeping, and a rest point."""
         self.note_change()
@@ -287,6 +305,7 @@ class App:
         kept.autoplay = self.autoplay
         kept.winnable_only = self.winnable_only
         kept.brightness = self.brightness
+        kept.sound = self.sound_on
         store.save(self.game if self.in_progress() else None, self.seconds, self.hints_used)
         self.policy.saved(self.now)
 
@@ -365,6 +384,8 @@ class App:
         # among the old one's pieces.
         self.record()
         self.game = None
+        self.probing = False
+        self.dead_test.game = None  # its copy of the old game, made again when needed
         gc.collect()
         self.start_game(Game.new_deal(number, rules))
         self.show_play()
@@ -525,6 +546,7 @@ class App:
     def play(self, m):
         """Play ``m`` (``IllegalMoveError`` if it is not legal here) and show its effects."""
         self.game.play(m)
+        self.beep(CHIME if m & 0xFF == FOUNDATION else CLICK)
         self.cancel()
         self.changed(m)
         if self.autoplay:
@@ -548,12 +570,14 @@ class App:
             return
         if self.outcome == STUCK:
             self.outcome = PLAYING  # perhaps no longer: looked at again below
+        self.beep(CLICK)
         self.changed(m)
         self.check_end()
 
     def redo(self):
         m = self.game.redo()
         if m is not None:
+            self.beep(CLICK)
             self.changed(m)
             self.check_end()
 
@@ -589,6 +613,7 @@ class App:
                 self.outcome = WON
                 self.record()
                 self.rest()
+                self.beep(FANFARE)
                 self.screens.won()
             return
         self.outcome = PLAYING
@@ -619,6 +644,7 @@ class App:
     def refuse(self, stop):
         """Flash ``stop`` red for a moment: that did nothing."""
         self.end_flash()
+        self.beep(BUZZ)
         scene = self.scene
         self.flash_stop = stop
         self.flash_look = scene.looks[stop]

@@ -98,10 +98,11 @@ _RULES = const(7)
 _AUTOPLAY = const(8)
 _WINNABLE = const(9)
 _BRIGHTNESS = const(10)
-_HELP = const(11)
-_STATS = const(12)
-_ABOUT = const(13)
-_END = const(14)
+_SOUND = const(11)
+_HELP = const(12)
+_STATS = const(13)
+_ABOUT = const(14)
+_END = const(15)
 
 # What a confirmation is for (``Screens.ask``).
 _ASK_NEW = const(0)  # a random deal
@@ -134,6 +135,7 @@ class Screens:
         self.back = MENU
         self.celebrating = False
         self.frame_due = 0
+        self.frame = 0  # of the celebration, counted for the lights
         # the celebration: position and speed of each king, x and y; small
         # ints in a list made once, so a frame allocates nothing
         self.bounce = [0] * 16
@@ -146,14 +148,18 @@ class Screens:
         app.on_page = True
         self.current = screen
         self.handler = handler
-        self.celebrating = False
+        if self.celebrating:
+            self.celebrating = False
+            self.app.glow(-1)
         self.page.clear()
         app.view.show_page()
 
     def leave(self):
         """The cards are back."""
         self.current = PLAY
-        self.celebrating = False
+        if self.celebrating:
+            self.celebrating = False
+            self.app.glow(-1)  # the lights go dark with the kings
 
     def handle(self, action):
         """Do what ``action`` means on the screen on show."""
@@ -220,6 +226,7 @@ class Screens:
             self.on_off(app.autoplay),
             self.on_off(app.winnable_only),
             app.brightness,
+            self.on_off(app.sound_on),
         )
         self.words.show(page, _W_MENU, values, 3, self.top)
         if self.top:
@@ -281,6 +288,10 @@ class Screens:
             self._choose(row)
         elif row == _BRIGHTNESS:
             app.next_brightness()
+            self._choose(row)
+        elif row == _SOUND:
+            app.sound_on = not app.sound_on
+            app.setting_changed()
             self._choose(row)
         elif row == _HELP:
             self.help(0)
@@ -499,6 +510,7 @@ class Screens:
             page.show_card(suit, FIRST_CARD + suit * 13 + 12, b[4 * suit], b[4 * suit + 1])
         self.celebrating = True
         self.frame_due = self.app.now
+        self.frame = 0
 
     def _animate(self):
         b = self.bounce
@@ -516,6 +528,8 @@ class Screens:
             king.x = b[4 * i]
             king.y = b[4 * i + 1]
         self.page.dirty = True
+        self.frame += 1
+        self.app.glow(self.frame)
 
     def over(self):
         """The game ended where it stood: its score."""

@@ -1,9 +1,14 @@
 """Heap the game holds on a board, screen by screen, under CircuitPython's VM.
 
-Holds what a PyBadge would: the game's modules (``.mpy`` when ``BSQ_ROOT``
+Holds what a PyGamer would: the game's modules (``.mpy`` when ``BSQ_ROOT``
 names a deployed tree), the app on ``board.DISPLAY`` with its save in
-``microcontroller.nvm`` and a keypad reader (``FakeKeys`` in place of the
-shift register). On a deployed tree it runs rewritten as deploy rewrites
+``microcontroller.nvm``, a keypad reader (``FakeKeys`` in place of the
+shift register), and the speaker with its waves and the NeoPixels
+(``hw/speaker.py``, ``hw/lights.py``) over the stand-ins in
+``tests/vm/fakes`` for ``audioio``, ``audiocore``, ``digitalio`` and
+``neopixel_write``. Those are C on a board: the
+stand-ins' own bytes are reported apart, and counted in (an upper bound).
+On a deployed tree it runs rewritten as deploy rewrites
 the game (``const_inline.board_script``): the board's modules keep no
 public constants. No key script and no test
 harness are loaded until the figures are taken. It walks every screen and
@@ -20,19 +25,32 @@ import sys
 
 _here = __file__.replace("\\", "/").rpartition("/")[0] or "."
 sys.path.append(_here)
-from benchlib import add_game_paths, report  # noqa: E402
+from benchpaths import add_game_paths, report  # noqa: E402
 
 # the game's tree: this repository, or a deployed copy named by BSQ_ROOT
 add_game_paths(os.getenv("BSQ_ROOT") or _here + "/../..")
+sys.path.insert(0, _here + "/../vm/fakes")  # before the venv, whose digitalio is Blinka
+gc.collect()
+_before_fakes = gc.mem_alloc()
+import audiocore  # noqa: E402, F401
+import audioio  # noqa: E402, F401
+import digitalio  # noqa: E402, F401
+import neopixel_write  # noqa: E402, F401
+
+gc.collect()
+FAKES = gc.mem_alloc() - _before_fakes
 import board  # noqa: E402
 import keypad  # noqa: E402
 import microcontroller  # noqa: E402
 from adafruit_ticks import ticks_ms  # noqa: E402
+from lights import Lights  # noqa: E402
+from speaker import Speaker  # noqa: E402
 
 from british_square.app import App  # noqa: E402
 from british_square.controls import DOWN, A, KeypadActions  # noqa: E402
 from british_square.controls import START as START_BUTTON  # noqa: E402
 from british_square.engine import Game  # noqa: E402
+from british_square.sounds import FANFARE  # noqa: E402
 from british_square.store import Store  # noqa: E402
 
 
@@ -42,7 +60,10 @@ def main():
     keys = keypad.FakeKeys(key_count=8, max_events=16)  # as the boards' queues
     actions = KeypadActions(keys, keypad.Event())
     store = Store(microcontroller.nvm)
-    app = App(display, actions, ticks_ms, Game.new_deal(7), store=store)
+    speaker = Speaker("SPEAKER", "SPEAKER_ENABLE")  # the pins, as names
+    lights = Lights("NEOPIXEL")
+    game = Game.new_deal(7)
+    app = App(display, actions, ticks_ms, game, store=store, sound=speaker.play, lights=lights.glow)
     screens = app.screens
     in_use = []
 
@@ -80,6 +101,10 @@ def main():
     screens.ask(0, 2)  # "Abandon this game?" before a new deal
     note("confirm")
     screens.won()
+    app.beep(FANFARE)
+    for _ in range(20):  # the tune's notes, the lights' frames
+        app.tick(ticks_ms())
+        speaker.step()
     note("won")
     screens.over()
     note("game over")
@@ -94,6 +119,7 @@ def main():
     note("play, Union Square")
 
     modules = "mpy" if _from_mpy() else "py"
+    report("heap", "stand-ins", FAKES, "bytes", "C modules on a board, counted in every figure")
     for screen, used in in_use:
         note = "from zero; game modules from ." + modules
         report("heap", "in_use " + screen, used, "bytes", note)

@@ -20,10 +20,9 @@ here, where these medians moved under 20%.
 """
 
 import gc
-import json
-import os
-import sys
 import time
+
+from benchpaths import add_game_paths, report  # noqa: F401  (shared by the benches)
 
 SAMD51_US_PER_LOOP = 3.5
 
@@ -39,21 +38,6 @@ _process_time = getattr(time, "process_time", None) or time.clock
 
 def _cpu_ns():
     return int(_process_time() * 1000000000)
-
-
-def add_game_paths(root):
-    """Put the game tree at ``root`` (``lib``, ``hw`` and ``root`` itself) on
-    ``sys.path``, and the desktop venv's Adafruit libraries when the caller
-    did not provide them."""
-    for folder in (root + "/lib", root + "/hw", root):
-        if folder not in sys.path:
-            sys.path.append(folder)
-    try:
-        import adafruit_ticks  # noqa: F401  (the one library the game imports)
-    except ImportError:
-        venv = root + "/.venv/lib"
-        for python in os.listdir(venv):
-            sys.path.append(venv + "/" + python + "/site-packages")
 
 
 ROUNDS = 15  # calibrated rounds per figure
@@ -194,18 +178,6 @@ def held(make):
     gc.collect()
     after = gc.mem_alloc()
     return after - before, kept
-
-
-def report(bench, metric, value, unit, note="", low=None, spread=None):
-    """One result line: JSON that ``tools/bench.py`` collects into a table.
-    A timed figure also carries its ``spread``, and a cost its lowest round
-    (``min``); a ratio of two costs may give a spread alone."""
-    row = {"bench": bench, "metric": metric, "value": value, "unit": unit, "note": note}
-    if low is not None:
-        row["min"] = low
-    if spread is not None:
-        row["spread"] = round(spread, 3)
-    print(json.dumps(row))
 
 
 def report_cost(bench, metric, measured, note, unit="loops", digits=0):
