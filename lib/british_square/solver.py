@@ -409,22 +409,29 @@ def _estimate(g):
     less a card for each card lying over a same-suit card its foundation
     wants earlier (it must find a column before that card can go home);
     plus empty columns (only they take a waste card freely) and cards dealt
-    (a line that never deals never wins)."""
-    f = g.foundations
-    cells = g.cells
-    height = g.height
-    empty = 0
-    blocked = 0
+    (a line that never deals never wins). ``greedy`` keeps the count of
+    such cards up to date column by column instead."""
+    blocked = _blocked(g.waste, 0, g.waste_count, g.foundations)
     for c in range(g.columns):
-        h = height[c]
-        if h < 2:
-            empty += not h
-            continue
-        start = c * COLUMN_CAPACITY
-        blocked += _blocked(cells, start, start + h, f)
-    blocked += _blocked(g.waste, 0, g.waste_count, f)
+        blocked += _column_blocked(g, c)
+    return _weigh(g, blocked)
+
+
+def _weigh(g, blocked):
+    """``_estimate`` of ``g`` given its count of ``blocked`` cards. Weights
+    from American deals 201-300: block 3 and stock 3 needed a median of
+    3900 positions to win (98 won), 4 and 2 a median of 1160 (all 100)."""
+    f = g.foundations
     home = f[0] + f[1] + f[2] + f[3]
-    return 10 * home - 3 * blocked + 2 * empty - 3 * g.stock_count
+    return 10 * home - 4 * blocked + 2 * g.height.count(0) - 2 * g.stock_count
+
+
+def _column_blocked(g, c):
+    h = g.height[c]
+    if h < 2:
+        return 0
+    start = c * COLUMN_CAPACITY
+    return _blocked(g.cells, start, start + h, g.foundations)
 
 
 def _blocked(stack, start, end, f):
@@ -513,6 +520,14 @@ def greedy(game, seconds=10.0, max_nodes=0, seed=None):
             break
         count = g.legal_moves(buffer)
         safe = _safe_move(g, buffer, count)
+        # the blocked cards of this position, by column and in the waste: a
+        # move changes only its source's and target's (all, when a card goes
+        # home: the foundation changes which cards are blocked)
+        f = g.foundations
+        per_column = [_column_blocked(g, c) for c in range(g.columns)]
+        blocked_here = sum(per_column)
+        waste_blocked = _blocked(g.waste, 0, g.waste_count, f)
+        blocked_here += waste_blocked
         for m in [safe] if safe >= 0 else _ordered_moves(g, buffer, count, True):
             flag = g.apply(m)
             key = position_key(g)
@@ -527,7 +542,19 @@ def greedy(game, seconds=10.0, max_nodes=0, seed=None):
                     best_node = len(parents) - 1
                     won = best == total
                 met += 1
-                value = _estimate(g)
+                source = m >> 8
+                target = m & 0xFF
+                if target == FOUNDATION:
+                    value = _estimate(g)
+                else:
+                    blocked = blocked_here
+                    if source < STOCK:
+                        blocked += _column_blocked(g, source) - per_column[source]
+                    if target < STOCK:
+                        blocked += _column_blocked(g, target) - per_column[target]
+                    if source == WASTE or target == WASTE:
+                        blocked += _blocked(g.waste, 0, g.waste_count, f) - waste_blocked
+                    value = _weigh(g, blocked)
                 if rng is not None:
                     value += rng.random() * GREEDY_NOISE
                 heapq.heappush(heap, (-value, -met, len(parents) - 1))
