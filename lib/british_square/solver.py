@@ -393,10 +393,11 @@ def _foundation_reach(s, start, homeable, left):
 # every score (``GREEDY_NOISE``; a card home scores 10). A wrong early
 # choice then costs one short restart, not the rest of the budget. It proves
 # nothing: it only finds won lines, replayed like every other line.
-# On American deals 1-50 the restarts won every deal the old solver won and
-# all but two of the rest in 10 s, so they get most of the budget; 1000
-# positions and noise 15 won 34 test deals in 0.32 M positions, 2000 and 10
-# needed 0.42 M for 7 of 8 of the hardest.
+# On American deals 1-50 they alone won in 10 s every deal the depth-first
+# hunts had won (19) and all 31 they had not, so they get most of the budget.
+# Restarts of 1000 positions with noise 15 won 34 of those deals in 0.32 M
+# positions; 2000 and 10 needed 0.42 M for 7 of the hardest 8; without
+# noise (and without the stock term), one long run won 1 of 5.
 # ``HUNT_SHARE`` counts from the start, so American's depth-first hunts get
 # no time and its complete search the last tenth.
 GREEDY_SHARE = {AMERICAN: 0.9}  # of the budget, by rule set; others skip it
