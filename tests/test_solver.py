@@ -18,6 +18,7 @@ from british_square.solver import (
     UNKNOWN,
     WON,
     check_line,
+    greedy,
     home_bound,
     position_key,
     search,
@@ -104,6 +105,11 @@ def test_every_pruning_gives_the_plain_searchs_verdict_and_best(game):
     # the whole solver, hunts and all, with and without the bound
     assert verdict(solve(game, seconds=60)) == verdict(plain)
     assert verdict(solve(game, seconds=60, bound=True, bound_every=True)) == verdict(plain)
+    # the greedy search only finds wins, and finds one when it meets every position
+    hunted = greedy(game, seconds=60)
+    assert hunted.result != LOST and hunted.home <= plain.home
+    assert hunted.result == WON or plain.result == LOST or not hunted.exhausted
+    assert greedy(game, seconds=60, seed=1).result in (WON, UNKNOWN)
     # the bound never says less than the search can do
     limit = home_bound(game)
     assert limit >= plain.home
@@ -118,6 +124,13 @@ def test_a_won_line_replays_to_every_card_home():
     assert found.result == WON and found.home == 104
     replay = check_line(game, found.moves, 104)
     assert replay.is_won()
+
+
+def test_greedy_restarts_win_an_american_deal_the_hunts_did_not():
+    # American deal 10: unknown after 10 s of depth-first hunts and search
+    found = solve(Game.new_deal(10, 1), seconds=10)
+    assert found.result == WON
+    check_line(Game.new_deal(10, 1), found.moves, 104)
 
 
 def test_a_line_that_does_not_reach_its_score_is_refused():
