@@ -45,7 +45,7 @@ class Lights:
         self.lit = True
         level = _FULL * percent // 100
         for i in range(_PIXELS):
-            colour = colorwheel((frame * 8 + i * 51) & 255)
+            colour = colorwheel(((frame & 31) * 8 + i * 51) & 255)  # small ints only
             grb[3 * i] = (colour >> 8 & 255) * level >> 8
             grb[3 * i + 1] = (colour >> 16) * level >> 8
             grb[3 * i + 2] = (colour & 255) * level >> 8
