@@ -150,3 +150,33 @@ def test_the_survey_command(tmp_path):
         text=True,
     )
     assert bad.returncode == 2 and bad.stderr.startswith("error:")
+
+
+def test_par_takes_the_best_of_the_survey_and_the_quicker_run_for_par(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    def record(deal, result, home):
+        return {"deal": deal, "rules": "british", "result": result, "home": home,
+                "moves": [], "nodes": 10, "seconds": 1.0}  # fmt: skip
+
+    surveys = tmp_path / "survey"
+    surveys.mkdir()
+    (surveys / "british.jsonl").write_text(
+        "\n".join(json.dumps(r) for r in (record(1, "unknown", 12), record(2, "lost", 9)))
+    )
+    (surveys / "british-par.jsonl").write_text(
+        "\n".join(json.dumps(r) for r in (record(1, "unknown", 15), record(2, "unknown", 7),
+                                          record(5, "unknown", 20)))
+    )  # fmt: skip
+    tool = [sys.executable, str(ROOT / "tools" / "publish_survey.py"), "--surveys", str(surveys)]
+    out = subprocess.run(
+        tool + ["--lib", str(tmp_path), "--plot", str(tmp_path / "p.png")],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    par = (tmp_path / "par_british.bin").read_bytes()
+    assert par[:5] == bytes((15, 9, 0, 0, 20))  # the best line of either; a proved loss's exact 9
+    assert "| British Square | 1–2 |" in out and "| British Square, for par | 1–5 |" in out

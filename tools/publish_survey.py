@@ -3,14 +3,18 @@
     .venv/bin/python tools/publish_survey.py            # docs/survey/*.jsonl
 
 Reads ``docs/survey/<rules>.jsonl`` (from ``python3 -m british_square
-survey``) and writes
+survey``), and ``docs/survey/<rules>-par.jsonl`` where there is one: a
+quicker survey of more deals, at a shorter budget, run for par alone
+(British Square, whose deals are not settled in any budget, has par on 1000
+deals this way). It writes
 
 * ``lib/british_square/par_<rules>.bin``: one byte per deal (deal N at offset
-  N - 1, 31999 bytes), the most cards home found, 104 for a won deal, 0 for a
-  deal not surveyed;
-* ``docs/survey-home.png``: the cards-home distribution per rule set;
+  N - 1, 31999 bytes), the most cards home found by either survey, 104 for a
+  won deal, 0 for a deal not surveyed;
+* ``docs/survey-home.png``: the cards-home distribution per rule set (the
+  best of either survey for each deal);
 
-and prints a Markdown table of the results (``--write-readme`` puts it in
+and prints a Markdown table of the results, a row per survey file (``--write-readme`` puts it in
 README.md between its ``survey:start`` and ``survey:end`` marks).
 """
 
@@ -30,6 +34,16 @@ README_START = "<!-- survey:start -->"
 README_END = "<!-- survey:end -->"
 
 
+def best_of(records, more):
+    """Per deal, the record that brings the most cards home, of ``records``
+    and ``more`` (deal -> record); ``records``' where they tie."""
+    best = dict(more)
+    for deal, record in records.items():
+        if deal not in best or record["home"] >= best[deal]["home"]:
+            best[deal] = record
+    return dict(sorted(best.items()))
+
+
 def par_bytes(records):
     """The par file's bytes for ``records`` (deal -> record)."""
     data = bytearray(MAX_DEAL)
@@ -39,19 +53,20 @@ def par_bytes(records):
     return bytes(data)
 
 
-def table(by_rules):
+def table(surveys):
+    """The Markdown table: a row per (title, records) of ``surveys``."""
     rows = [
         "| rule set | deals | won | lost | unknown | win rate (95% Wilson) "
         "| median s | mean s | positions/s |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    for name, records in by_rules.items():
+    for title, records in surveys:
         s = summary(records)
         rate = rate_text(s, "–")
         nodes = sum(r["nodes"] for r in records.values())
         rows.append(
             "| {} | {}–{} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:,.0f} |".format(
-                RULE_TITLES[RULE_NAMES.index(name)],
+                title,
                 min(records),
                 max(records),
                 s["won"],
@@ -74,15 +89,23 @@ def main(argv=None):
     parser.add_argument("--write-readme", action="store_true", help="put the table in README.md")
     args = parser.parse_args(argv)
     by_rules = {}
+    surveys = []
     for name in RULE_NAMES:
+        title = RULE_TITLES[RULE_NAMES.index(name)]
         records = read_results(str(Path(args.surveys) / "{}.jsonl".format(name)), name)
+        quick = read_results(str(Path(args.surveys) / "{}-par.jsonl".format(name)), name)
         if records:
-            by_rules[name] = records
-            (Path(args.lib) / "par_{}.bin".format(name)).write_bytes(par_bytes(records))
+            surveys.append((title, records))
+        if quick:
+            surveys.append((title + ", for par", quick))
+        best = best_of(records, quick)
+        if best:
+            by_rules[name] = best
+            (Path(args.lib) / "par_{}.bin".format(name)).write_bytes(par_bytes(best))
     if not by_rules:
         parser.error("no survey results in {}".format(args.surveys))
     plot_distribution(by_rules, args.plot)
-    text = table(by_rules)
+    text = table(surveys)
     print(text)
     if args.write_readme:
         readme = ROOT / "README.md"
