@@ -71,8 +71,11 @@ def test_the_shipped_par_files_hold_the_survey_results(rules):
     assert len(data) == 31999
     records = read_results(str(results), rules)
     assert records, "a par file needs its survey results"
+    quick = read_results(str(SURVEYS / "{}-par.jsonl".format(rules)), rules)  # for par only
     for deal in range(1, 32000):
         record = records.get(deal)
+        if deal in quick and (record is None or quick[deal]["home"] > record["home"]):
+            record = quick[deal]
         expected = record["home"] if record else 0
         assert data[deal - 1] == expected, deal
         if record:
