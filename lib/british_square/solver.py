@@ -42,7 +42,14 @@ checks that on many small positions), and each says why in a comment.
    ancestor's, is at most the best score found is not expanded. It is off
    by default (``bound=True`` turns it on): on British Square positions it
    cuts the positions searched 1.4-16 times, but costs 15-25 positions' time
-   in CPython, so the plain search proves the same losses sooner.
+   in CPython, so the plain search proves the same losses sooner. Cutting
+   every position whose bound is below a win (not below the best score)
+   does not change that: on British deals 1-10 played (the survey's lines)
+   until 60 cards are left in the stock, the bound after every move cut
+   deal 9's positions 3 times but ran at 3,000 positions a second against
+   90,000; computed only after the deal that empties the stock, it never
+   cut on deal 1's position. Its escape is
+   the empty column: once one can come, every waste card may move.
 """
 
 import heapq
