@@ -2,6 +2,7 @@
 the bound's cycles, the command line."""
 
 import json
+import random
 import subprocess
 import sys
 
@@ -11,12 +12,15 @@ from hypothesis import strategies as st
 from positions import layout
 
 from british_square.cards import card_name
-from british_square.engine import Game
+from british_square.engine import MAX_MOVES, Game
 from british_square.notation import parse_position, position_text
 from british_square.solver import (
     LOST,
     UNKNOWN,
     WON,
+    _british_children,
+    _ordered_moves,
+    _safe_move,
     check_line,
     greedy,
     home_bound,
@@ -221,3 +225,40 @@ def test_solve_command_text_and_errors():
         done = run_cli(*bad)
         assert done.returncode == 2
         assert done.stderr.startswith("error:") and len(done.stderr.splitlines()) == 1
+
+
+def generic_children(game, symmetric, safe_moves):
+    """``_children`` the long way: ``legal_moves``, ``_safe_move``, ``_ordered_moves``."""
+    buffer = bytearray(2 * MAX_MOVES)
+    count = game.legal_moves(buffer)
+    if safe_moves:
+        m = _safe_move(game, buffer, count)
+        if m >= 0:
+            return [m]
+    return _ordered_moves(game, buffer, count, symmetric)
+
+
+def assert_same_children(game):
+    for symmetric in (True, False):
+        for safe_moves in (True, False):
+            fast = _british_children(game, symmetric, safe_moves)
+            assert fast == generic_children(game, symmetric, safe_moves)
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_positions())
+def test_british_children_are_the_generic_moves_in_the_same_order(game):
+    assume(game.rules == 0)
+    assert_same_children(game)
+
+
+def test_british_children_along_random_lines_of_deals():
+    rng = random.Random(7)
+    for deal in range(1, 6):
+        game = Game.new_deal(deal)
+        for _ in range(300):
+            assert_same_children(game)
+            moves = game.moves()
+            if not moves:
+                break
+            game.push(rng.choice(moves))

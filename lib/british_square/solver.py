@@ -42,7 +42,14 @@ checks that on many small positions), and each says why in a comment.
    ancestor's, is at most the best score found is not expanded. It is off
    by default (``bound=True`` turns it on): on British Square positions it
    cuts the positions searched 1.4-16 times, but costs 15-25 positions' time
-   in CPython, so the plain search proves the same losses sooner.
+   in CPython, so the plain search proves the same losses sooner. Cutting
+   every position whose bound is below a win (not below the best score)
+   does not change that: on British deals 1-10 played (the survey's lines)
+   until 60 cards are left in the stock, the bound after every move cut
+   deal 9's positions 3 times but ran at 3,000 positions a second against
+   90,000; computed only after the deal that empties the stock, it never
+   cut on deal 1's position. Its escape is
+   the empty column: once one can come, every waste card may move.
 """
 
 import heapq
@@ -792,12 +799,83 @@ def _bound_here(m, every):
 
 
 def _children(g, buffer, symmetric, safe_moves, rng=None):
+    if g.columns == 4 and rng is None:
+        return _british_children(g, symmetric, safe_moves)
     count = g.legal_moves(buffer)
     if safe_moves:
         m = _safe_move(g, buffer, count)
         if m >= 0:
             return [m]
     return _ordered_moves(g, buffer, count, symmetric, rng)
+
+
+def _british_children(g, first_empty_only, safe_moves):
+    """``_children`` for British Square's four columns, in one pass: the same
+    moves in the same order as ``legal_moves`` then ``_safe_move`` and
+    ``_ordered_moves`` give (tests/test_solver.py compares them), without
+    the 104-byte table and the three passes: the search then expands
+    10-30% more positions a second on British positions. Only the waste
+    and the stock fill an empty column in British Square."""
+    cells = g.cells
+    height = g.height
+    base = g.base
+    f = g.foundations
+    takes = {}  # card value: the columns it may be built on, in order
+    empties = []
+    tops = []  # (column, card, uncovers) of each non-empty column
+    for t in (0, 1, 2, 3):
+        h = height[t]
+        if not h:
+            empties.append(t)
+            continue
+        i = t * COLUMN_CAPACITY + h - 1
+        top = cells[i]
+        b = base[t]
+        tops.append((t, top, h <= b))
+        step = top - cells[i - 1] if h > b else 0
+        r = top % 13
+        if r != 12 and step != -1:
+            if top + 1 in takes:
+                takes[top + 1].append(t)
+            else:
+                takes[top + 1] = [t]
+        if r and step != 1:
+            if top - 1 in takes:
+                takes[top - 1].append(t)
+            else:
+                takes[top - 1] = [t]
+    wc = g.waste_count
+    if wc:
+        tops.append((WASTE, g.waste[wc - 1], False))
+    home = []
+    uncover = []
+    build = []
+    for source, card, uncovers in tops:
+        done = f[card // 13]
+        if card % 13 + 1 == (done + 1 if done < 13 else 26 - done):
+            if safe_moves and done >= 13:
+                return [source << 8 | FOUNDATION]  # pruning 3, as ``_safe_move``
+            home.append(source << 8 | FOUNDATION)
+        targets = takes.get(card)
+        if targets:
+            moves = uncover if uncovers else build
+            for t in targets:
+                moves.append(source << 8 | t)
+    if empties:
+        targets = empties[:1] if first_empty_only else empties
+        if wc:
+            for t in targets:
+                build.append(WASTE << 8 | t)  # after every build: fills come last
+        if g.stock_count:
+            for t in targets:
+                build.append(STOCK << 8 | t)
+    if g.stock_count:
+        build.append(STOCK << 8 | WASTE)
+    if uncover:
+        home += uncover
+    if build:
+        home += build
+    return home
 
 
 def solve_plain(game, seconds=10.0, max_nodes=0):
