@@ -176,8 +176,8 @@ class MixerSpeaker:
             # be; pygame.init() (the window) opened the mixer at its defaults
             pygame.mixer.quit()
             pygame.mixer.init(frequency=RATE, size=8, channels=1, allowedchanges=0)
-        except pygame.error:
-            return  # no audio device: silent
+        except (pygame.error, NotImplementedError):
+            return  # no audio device, or a pygame built without its mixer: silent
         waves = effects()
 
         def at_rate(wave, rate):  # the wave as played at ``rate`` on a RATE mixer
