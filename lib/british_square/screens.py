@@ -146,16 +146,14 @@ class Screens:
         if not app.on_page:
             app.leave_play()
         app.on_page = True
+        self.leave()  # the screen on show goes, and a celebration with it
         self.current = screen
         self.handler = handler
-        if self.celebrating:
-            self.celebrating = False
-            self.app.glow(-1)
         self.page.clear()
         app.view.show_page()
 
     def leave(self):
-        """The cards are back."""
+        """The screen on show goes (the cards are back, or another screen opens)."""
         self.current = PLAY
         if self.celebrating:
             self.celebrating = False
