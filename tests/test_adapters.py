@@ -72,7 +72,7 @@ def fake_board_modules(monkeypatch, key_events, audio=True):
     if not audio:
         monkeypatch.setitem(sys.modules, "audioio", None)  # import audioio: ImportError
     monkeypatch.syspath_prepend(str(HW))
-    for name in ("pygamer", "pybadge", "speaker", "lights"):
+    for name in ("pygamer", "pybadge", "handheld", "speaker", "lights"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     return made, sticks
 

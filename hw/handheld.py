@@ -1,0 +1,64 @@
+"""What the PyGamer's and PyBadge's adapters share: the buttons on their
+shift register, the display, the save in NVM, the speaker (silent on a
+build without ``audioio``) and the NeoPixels, the loop's rest and the
+backlight. Each board's own adapter adds its key count (and the PyGamer
+its joystick) and its ``facts``."""
+
+import board
+import keypad
+import microcontroller
+from adafruit_ticks import ticks_ms
+from lights import Lights
+
+from british_square.controls import KeypadActions, rest
+
+try:
+    from speaker import Speaker
+except ImportError:  # a CircuitPython build without audioio: silent
+    Speaker = None
+
+
+def button_actions(key_count):
+    """The board's ``key_count`` buttons on its shift register, read as actions."""
+    keys = keypad.ShiftRegisterKeys(
+        clock=board.BUTTON_CLOCK,
+        data=board.BUTTON_OUT,
+        latch=board.BUTTON_LATCH,
+        key_count=key_count,
+        value_when_pressed=True,
+        max_events=16,  # 8 presses: more than a hand makes in a turn (64: 350 bytes more)
+    )
+    return KeypadActions(keys, keypad.Event())
+
+
+class Handheld:
+    """A board adapter around ``actions`` (with its ``repeater``):
+    ``display``, ``actions``, ``ticks_ms``, ``idle``, ``sound`` and
+    ``lights`` (speaker.py, lights.py), ``backlight`` and ``finish``."""
+
+    def __init__(self, actions):
+        self.display = board.DISPLAY
+        self.display.auto_refresh = False
+        self.actions = actions
+        self.ticks_ms = ticks_ms
+        self.font = None  # the built-in font
+        self.nvm = microcontroller.nvm  # the save: one 8 KB flash block (store.py)
+        self.speaker = self.sound = None
+        if Speaker is not None:
+            self.speaker = Speaker(board.SPEAKER, board.SPEAKER_ENABLE)
+            self.sound = self.speaker.play
+        self.lights = Lights(board.NEOPIXEL).glow
+
+    def idle(self, resting):
+        if self.speaker is not None and self.speaker.busy:
+            self.speaker.step()  # the tune's next note, the amplifier off
+        rest(resting, self.actions.repeater)
+
+    def backlight(self, percent):
+        self.display.brightness = percent / 100
+
+    def started(self, app):
+        pass
+
+    def finish(self, app):
+        pass
