@@ -21,6 +21,7 @@ from british_square.solver import (
     _british_children,
     _ordered_moves,
     _safe_move,
+    cannot_win,
     check_line,
     greedy,
     home_bound,
@@ -262,3 +263,90 @@ def test_british_children_along_random_lines_of_deals():
             if not moves:
                 break
             game.push(rng.choice(moves))
+
+
+# ------------------------------------------------------------ dead ends
+
+
+@st.composite
+def crowded_positions(draw):
+    """British positions near the edge of ``cannot_win``: each suit puts some
+    cards low in the waste (both aces of a suit that wants its ace, or the 4
+    or 2 of a suit on its way down, 22 home) and others above them, which
+    must then wait in the columns; some go to the columns' bases instead.
+    Small enough for a complete search."""
+    low, high, columns = [], [], [[], [], [], []]
+    counts = []
+    for suit in range(4):
+        kind = draw(st.sampled_from(("up", "down", "done")))
+        cards = []
+        if kind == "up":  # wants an ace: both aces low, 2s and 3s above
+            counts.append(0)
+            cards = [suit * 13 + r for r in (0, 0, 1, 1, 2)]
+        elif kind == "down":  # 22 home, wants the 4: A 2 3 4 left, one each
+            counts.append(22)
+            cards = [suit * 13 + r for r in (0, 1, 2, 3)]
+        else:
+            counts.append(26)
+        for card in cards:
+            # the aces of an up suit and the 4 of a down suit go low; the
+            # rest low, high or to a base
+            where = 0 if card % 13 == (0 if kind == "up" else 3) else draw(st.integers(0, 4))
+            if where < 1:
+                low.append(card)
+            elif where < 4 or len(columns[card % 4]) == 4:
+                high.append(card)
+            else:
+                columns[card % 4].append(card)
+    low = draw(st.permutations(low))
+    high = draw(st.permutations(high))
+    text = layout(
+        "british",
+        *["".join(card_name(x) for x in column) or "-" for column in columns],
+        waste="".join(card_name(c) for c in low + high) or "-",
+        foundations=counts,
+    )
+    return parse_position(text)
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(crowded_positions())
+def test_cannot_win_never_cuts_a_position_a_complete_search_wins(game):
+    plain = solve_plain(game, seconds=60, max_nodes=20000)
+    assume(plain.result != UNKNOWN)
+    dead = cannot_win(game)
+    event("cannot_win" if dead else "open")
+    event(plain.result)
+    if dead:
+        assert plain.result == LOST
+    # the search that cuts with it decides the same, and the whole solver too
+    settled = search(game, seconds=60, won_only=True)
+    assert (settled.result == WON) == (plain.result == WON)
+    assert settled.result != UNKNOWN
+    assert verdict(solve(game, seconds=60)) == verdict(plain)
+
+
+def test_cannot_win_counts_the_columns_a_crowded_waste_needs():
+    # Clubs, spades and hearts want their 4s, both under the 2s: at the
+    # moment 2H could leave the waste, A and 3 of each are in columns, apart
+    # (their 2 is in the waste), so six columns are needed: lost.
+    text = layout("british", waste="4C2C4S2S4H2HAC3CAS3SAH3H", foundations=(22, 22, 22, 26))
+    game = parse_position(text)
+    assert cannot_win(game)
+    assert solve_plain(game, seconds=60).result == LOST
+    assert solve(game, seconds=60).result == LOST
+    # without the hearts, four columns do: won
+    game = parse_position(layout("british", waste="4C2C4S2SAC3CAS3S", foundations=(22, 22, 26, 26)))
+    assert not cannot_win(game)
+    assert solve(game, seconds=60).result == WON
+
+
+def test_a_british_deal_is_proved_lost_in_seconds():
+    found = solve(Game.new_deal(5), seconds=10)
+    assert found.result == LOST
+    assert found.home >= 10  # and the line search still finds a line
+    check_line(Game.new_deal(5), found.moves, found.home)

@@ -50,6 +50,12 @@ checks that on many small positions), and each says why in a comment.
    90,000; computed only after the deal that empties the stock, it never
    cut on deal 1's position. Its escape is
    the empty column: once one can come, every waste card may move.
+5. Dead ends (``cannot_win``, British Square): a count of the cards that
+   must be in the four columns at one moment of any winning line, against
+   what four columns can hold, proves most British positions lost once the
+   waste has grown; a search that cuts them (``won_only``) settles British
+   deals in seconds. It decides won or lost, not the best score, so
+   ``solve`` looks for the best line separately.
 """
 
 import heapq
@@ -391,6 +397,192 @@ def _foundation_reach(s, start, homeable, left):
     return n
 
 
+# ------------------------------------------------------------------ dead ends
+
+
+# Copies of card ``r`` (1-13) of a suit on its foundation when it has ``n``
+# cards: one in the up half once ``n >= r``, the other once ``n >= 27 - r``.
+_HOME_COPIES = [bytes((n >= r) + (n >= 27 - r) for r in range(1, 14)) for n in range(27)]
+
+
+def cannot_win(game):
+    """True when no line from ``game`` (British Square) brings every card
+    home, by a count of what its four columns can hold; False proves nothing.
+
+    Take Y, a card in the waste, F the waste from its bottom up to Y, and T
+    the moment before Y leaves the waste in some winning line. At T every
+    card of F is still in the waste (under Y). A card X of suit s and rank a
+    outside F cannot be home by T when, with s's foundation at n:
+    * its up-half place is gone: ``a <= n`` (that copy went home), or some
+      rank b with n < b < a has both copies in F (the up half stops at b);
+    * and its down-half place too: that needs the whole up half (no such b)
+      and every card of s above rank a home first (none in F).
+    Such a card X that is above Y in the waste now, or a built card of a
+    column now, is at T in a column (it left the waste, or never comes back
+    to it; nothing returns to the stock). In a column it is either a built
+    card or, having filled an empty column from the waste, its base; never
+    a dealt base, and a built card never becomes a base: in British Square
+    only the waste and the stock fill a space. A column's base top and its
+    built cards are one suit, one rank apart each, in one direction: so the
+    X cards in one column share a suit, differ in rank, and lie in one
+    *segment* of that suit, ranks not split by a rank whose copies are all
+    in F or home (each rank between two of them is a card in that column).
+    Both copies of a rank in a segment need two columns. A column whose base
+    holds such a card B (the topmost, if several) either keeps B in its
+    base at T, and then can hold only the segment of its base top, B or a
+    base card above it, or lets B go to a column (home it cannot): B then
+    counts like X, and the column may hold anything. If no choice of keep
+    or let go gives each needed column its own column of the four, there is
+    no winning line. tests/test_solver.py checks this against complete
+    searches of small positions.
+
+    Only Ys where F gains a rank whose copies are all in F or home, or gains
+    both copies of an up-half rank, are tried: between two of those the
+    cards to hold only get fewer."""
+    n = game.waste_count
+    if not n or game.rules != BRITISH:
+        return False
+    f = game.foundations
+    waste = game.waste
+    cells = game.cells
+    base = game.base
+    height = game.height
+    built = bytearray()
+    for c in range(4):
+        start = c * COLUMN_CAPACITY
+        if height[c] > base[c]:
+            built += cells[start + base[c] : start + height[c]]
+    home = _HOME_COPIES[f[0]] + _HOME_COPIES[f[1]] + _HOME_COPIES[f[2]] + _HOME_COPIES[f[3]]
+    gone = bytearray(home)  # per card value: copies home or in F
+    top_rank = [0, 0, 0, 0]  # per suit: the highest rank in F
+    stop = [14, 14, 14, 14]  # per suit: the up half's lowest rank with both copies in F
+    segment = None
+    for j in range(n):
+        v = waste[j]
+        s = v // 13
+        r = v % 13 + 1
+        gone[v] += 1
+        if r > top_rank[s]:
+            top_rank[s] = r
+        tried = False
+        if gone[v] - home[v] == 2 and f[s] < r < stop[s]:
+            stop[s] = r
+            tried = True
+        if gone[v] == 2:
+            tried = True
+            segment = None
+        if not tried:
+            continue
+        if segment is None:
+            # per card value: the first value of its segment
+            segment = bytearray(52)
+            for x in range(52):
+                if gone[x] == 2:
+                    segment[x] = x + 1
+                elif x % 13:
+                    segment[x] = segment[x - 1]
+                else:
+                    segment[x] = x
+        # columns each segment needs: the most copies of one card in it
+        held = bytearray(52)
+        need = bytearray(53)
+        total = 0
+        for x in waste[j + 1 : n] + built:
+            if _stuck(x, f, stop, top_rank):
+                k = held[x] + 1
+                held[x] = k
+                i = segment[x]
+                if k > need[i]:
+                    total += k - need[i]
+                    need[i] = k
+                    if total > 4:
+                        return True
+        if total > 1 and not _columns_hold(game, f, stop, top_rank, segment, held, need, total):
+            return True
+    return False
+
+
+def _stuck(x, f, stop, top_rank):
+    """Can card ``x`` not be home by T (``cannot_win``'s two conditions)?"""
+    t = x // 13
+    a = x % 13 + 1
+    b = stop[t]
+    return (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a)
+
+
+def _columns_hold(game, f, stop, top_rank, segment, held, need, total):
+    """Can the four columns hold ``need`` (columns per segment) and the
+    columns' stuck base cards, keeping or letting go each (``cannot_win``)?"""
+    cells = game.cells
+    base = game.base
+    keepers = []  # (stuck base card, bit set of the segments kept it can hold)
+    for c in range(4):
+        start = c * COLUMN_CAPACITY
+        segments = 0
+        for i in range(start + base[c] - 1, start - 1, -1):
+            x = cells[i]
+            segments |= 1 << segment[x]
+            if _stuck(x, f, stop, top_rank):
+                keepers.append((x, segments))
+                break
+    if not keepers:
+        return True  # total <= 4 columns, any of which can hold anything
+    for choice in range(1 << len(keepers)):
+        wanted = need
+        more = total
+        kept = []
+        for i in range(len(keepers)):
+            x, segments = keepers[i]
+            if choice >> i & 1:
+                if wanted is need:
+                    wanted = bytearray(need)
+                    copies = bytearray(held)
+                copies[x] += 1
+                k = segment[x]
+                if copies[x] > wanted[k]:
+                    more += copies[x] - wanted[k]
+                    wanted[k] = copies[x]
+            else:
+                kept.append(segments)
+        if more > 4:
+            continue
+        columns = []  # one entry per column needed: its segment
+        for k in range(53):
+            for _ in range(wanted[k]):
+                columns.append(k)
+        if _matched(columns, kept) >= len(columns) - (4 - len(kept)):
+            return True
+    return False
+
+
+def _matched(columns, kept):
+    """How many of ``columns`` (segments) the ``kept`` columns (bit sets of
+    segments each can hold, one each) can take at most: augmenting paths."""
+    owner = [-1] * len(columns)
+    count = 0
+    for h in range(len(kept)):
+        tried = bytearray(len(columns))
+        # an augmenting path, depth-first without recursion
+        path = [(h, 0)]
+        while path:
+            holder, u = path[-1]
+            while u < len(columns) and (tried[u] or not kept[holder] >> columns[u] & 1):
+                u += 1
+            if u == len(columns):
+                path.pop()
+                continue
+            path[-1] = (holder, u + 1)
+            tried[u] = 1
+            if owner[u] < 0:
+                # flip the path: each holder takes the column it reached
+                for holder, next_u in path:
+                    owner[next_u - 1] = holder
+                count += 1
+                break
+            path.append((owner[u], 0))
+    return count
+
+
 # ------------------------------------------------------------------ greedy
 
 
@@ -620,18 +812,54 @@ HUNT_LIMITS = (12, 6, 16, 8, 24, 4)
 HUNT_FIRST_SECONDS = 0.15  # each limit once, in the plain order
 HUNT_SECONDS = 0.05  # each shuffled restart
 HUNT_SHARE = 0.7
-BRITISH_HUNT_SHARE = 0.1
+# British Square is settled first by a search that cuts every position
+# ``cannot_win`` proves lost (it proves deals lost in seconds that the plain
+# search needs minutes for); then ``BRITISH_LINE_SHARE`` of the budget goes
+# to the hunts and the complete search for the best line (the exact best
+# when that search finishes too, as on small positions).
+BRITISH_LINE_SHARE = 0.05
+BRITISH_HUNT_SHARE = 0.1  # of that line search
 
 
 def solve(game, seconds=10.0, max_nodes=0, hunt_share=None, **switches):
     """The most cards ``game``'s position (not touched) can bring home.
 
+    For British Square a search that cuts what ``cannot_win`` proves lost
+    first decides won or lost, for all but ``BRITISH_LINE_SHARE`` of
+    ``seconds``; ``best_line`` then looks for the best line for that share
+    (or what is left of ``seconds``, if less). The other rule sets go to
+    ``best_line`` at once. ``max_nodes`` caps each search (0: no limit);
+    ``switches`` turn prunings off for the tests (see ``search``)."""
+    if game.rules != BRITISH:
+        return best_line(game, seconds, max_nodes, hunt_share, **switches)
+    started = _clock()
+    settled = search(game, seconds * (1 - BRITISH_LINE_SHARE), max_nodes, won_only=True, **switches)
+    if settled.result == WON:
+        return settled
+    # settled, the line search gets its share; unsettled, what is left
+    left = max(0.0, min(seconds - (_clock() - started), seconds * BRITISH_LINE_SHARE))
+    best = best_line(game, left, max_nodes, hunt_share, **switches)
+    if settled.result == LOST:
+        if best.result == WON:  # cannot_win was wrong: never let it pass
+            raise AssertionError("cannot_win cut a won position")
+        best.result = LOST  # the verdict stands; the line is the best of both
+    if settled.home > best.home:
+        best.home = settled.home
+        best.moves = settled.moves
+    best.nodes += settled.nodes
+    best.seconds = _clock() - started
+    return best
+
+
+def best_line(game, seconds=10.0, max_nodes=0, hunt_share=None, **switches):
+    """The best line from ``game`` without ``cannot_win``: the most cards
+    home, exact when its complete search finishes in ``seconds``.
+
     For American, noisy greedy restarts first hunt for a win for
     ``GREEDY_SHARE`` of ``seconds``. Short depth-first restarts then hunt for
-    a win until ``hunt_share`` of ``seconds`` has gone (default
-    by rule set, see ``HUNT_SHARE``); then a complete search, starting from
-    the best line found, runs for the rest (or ``max_nodes`` positions; 0: no
-    limit). ``switches`` turn prunings off for the tests (see ``search``)."""
+    a win until ``hunt_share`` of ``seconds`` has gone (default by rule set,
+    ``HUNT_SHARE``); then a complete search, starting from the best line
+    found, runs for the rest (or ``max_nodes`` positions; 0: no limit)."""
     started = _clock()
     if hunt_share is None:
         hunt_share = BRITISH_HUNT_SHARE if game.rules == BRITISH else HUNT_SHARE
@@ -692,15 +920,19 @@ def search(
     bound_every=False,
     shuffle_limit=0,
     seed=None,
+    won_only=False,
 ):
     """One depth-first search from ``game`` (not touched) for the line
     bringing the most cards home; stop at a win, after ``seconds``, or after
     ``max_nodes`` positions (0: no limit). ``start``, a ``Solution`` found
     before, is the best to beat (the bound cuts more). ``shuffle_limit``
     makes it a hunt: at most that many moves between columns in a row (if
-    the limit ever cut a move, its "lost" proves nothing: ``UNKNOWN``). The pruning switches
-    exist for the tests that compare each with the plain search (all off,
-    ``solve_plain``)."""
+    the limit ever cut a move, its "lost" proves nothing: ``UNKNOWN``).
+    ``won_only`` cuts every position ``cannot_win`` proves lost, tried after
+    each card from the stock (the waste grows only then): a complete search
+    then proves "no win", but its ``home`` is the best found, not the most
+    possible. The pruning switches exist for the tests that compare each
+    with the plain search (all off, ``solve_plain``)."""
     started = _clock()
     deadline = started + seconds
     rng = None
@@ -724,7 +956,7 @@ def search(
     nodes = 1
     complete = True
     limited = False  # the shuffle limit cut a move: no proof of a loss
-    if best < total and not (bound and home_bound(g) <= best):
+    if best < total and not (bound and home_bound(g) <= best) and not (won_only and cannot_win(g)):
         frames.append([_children(g, buffer, symmetric, safe_moves, rng), 0])
     shuffles = [0]  # per depth: column-to-column moves in a row up to it
     # per depth: the least bound of the position or an ancestor. Every line
@@ -775,7 +1007,7 @@ def search(
             limit = home_bound(g)
             if limit < bounds[-1]:
                 bounds[-1] = limit
-        if bounds[-1] <= best:
+        if bounds[-1] <= best or (won_only and (m >> 8) == STOCK and cannot_win(g)):
             path.pop()
             shuffles.pop()
             bounds.pop()
