@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 from positions import layout
 
 from british_square.cards import card_name
-from british_square.engine import MAX_MOVES, Game
+from british_square.engine import MAX_MOVES, STOCK, WASTE, Game
 from british_square.notation import parse_position, position_text
 from british_square.solver import (
     LOST,
     UNKNOWN,
     WON,
     _british_children,
+    _dead_end,
     _ordered_moves,
     _safe_move,
     cannot_win,
@@ -343,6 +344,33 @@ def test_cannot_win_counts_the_columns_a_crowded_waste_needs():
     game = parse_position(layout("british", waste="4C2C4S2SAC3CAS3S", foundations=(22, 22, 26, 26)))
     assert not cannot_win(game)
     assert solve(game, seconds=60).result == WON
+
+
+def test_the_count_after_a_deal_goes_on_from_the_count_before():
+    # random lines of deals 1-12 that mostly deal: after each card dealt,
+    # the check that starts from the position before says what the whole
+    # check says, on open and on cut positions alike
+    rng = random.Random(3)
+    checked = cut = 0
+    deal_move = STOCK << 8 | WASTE
+    for number in range(1, 13):
+        game = Game.new_deal(number)
+        for _ in range(150):
+            if game.stock_count and rng.random() < 0.6:
+                m = deal_move
+            else:
+                m = rng.choice(game.moves() or [deal_move])
+            if m == deal_move and game.stock_count:
+                dead, counted = _dead_end(game, None)
+                game.play(m)
+                if not dead:
+                    whole = cannot_win(game)
+                    assert _dead_end(game, counted)[0] == whole
+                    checked += 1
+                    cut += whole
+            elif game.moves():
+                game.play(m)
+    assert checked > 500 and cut > 5
 
 
 def test_a_british_deal_is_proved_lost_in_seconds():

@@ -439,39 +439,79 @@ def cannot_win(game):
     Only Ys where F gains a rank whose copies are all in F or home, or gains
     both copies of an up-half rank, are tried: between two of those the
     cards to hold only get fewer."""
+    return _dead_end(game, None)[0]
+
+
+def _dead_end(game, before):
+    """``cannot_win``'s answer, and when it is False what a check of the
+    position one card dealt later can start from. ``before`` is that of the
+    position before the last card was dealt (the same columns and
+    foundations): then the Ys tried there only gain that card above them,
+    and the count goes on from the new top instead of the waste's bottom.
+    None: count from the bottom."""
     n = game.waste_count
     if not n or game.rules != BRITISH:
-        return False
+        return False, None
     f = game.foundations
     waste = game.waste
-    cells = game.cells
-    base = game.base
-    height = game.height
-    built = bytearray()
-    for c in range(4):
-        start = c * COLUMN_CAPACITY
-        if height[c] > base[c]:
-            built += cells[start + base[c] : start + height[c]]
-    home = _HOME_COPIES[f[0]] + _HOME_COPIES[f[1]] + _HOME_COPIES[f[2]] + _HOME_COPIES[f[3]]
-    gone = bytearray(home)  # per card value: copies home or in F
-    top_rank = [0, 0, 0, 0]  # per suit: the highest rank in F
-    stop = [14, 14, 14, 14]  # per suit: the up half's lowest rank with both copies in F
-    segment = None
-    for j in range(n):
+    if before is None:
+        cells = game.cells
+        base = game.base
+        height = game.height
+        built = bytearray()
+        for c in range(4):
+            start = c * COLUMN_CAPACITY
+            if height[c] > base[c]:
+                built += cells[start + base[c] : start + height[c]]
+        home = _HOME_COPIES[f[0]] + _HOME_COPIES[f[1]] + _HOME_COPIES[f[2]] + _HOME_COPIES[f[3]]
+        gone = bytearray(home)  # per card value: copies home or in F
+        top_rank = [0, 0, 0, 0]  # per suit: the highest rank in F
+        stop = [14, 14, 14, 14]  # per suit: the up half's lowest rank with both copies in F
+        segment = None
+        tried = []  # per Y tried: its stop, top_rank, segment, held, need, total
+        first = 0
+    else:
+        built, home, gone, top_rank, stop, segment, earlier = before
+        gone = bytearray(gone)
+        top_rank = top_rank[:]
+        stop = stop[:]
+        x = waste[n - 1]
+        tried = []
+        for y in earlier:
+            y_stop, y_top, y_segment, held, need, total = y
+            if _stuck(x, f, y_stop, y_top):
+                held = bytearray(held)
+                need = bytearray(need)
+                k = held[x] + 1
+                held[x] = k
+                i = y_segment[x]
+                if k > need[i]:
+                    total += k - need[i]
+                    need[i] = k
+                    if total > 4:
+                        return True, None
+                if total > 1 and not _columns_hold(
+                    game, f, y_stop, y_top, y_segment, held, need, total
+                ):
+                    return True, None
+                y = (y_stop, y_top, y_segment, held, need, total)
+            tried.append(y)
+        first = n - 1
+    for j in range(first, n):
         v = waste[j]
         s = v // 13
         r = v % 13 + 1
         gone[v] += 1
         if r > top_rank[s]:
             top_rank[s] = r
-        tried = False
+        changed = False
         if gone[v] - home[v] == 2 and f[s] < r < stop[s]:
             stop[s] = r
-            tried = True
+            changed = True
         if gone[v] == 2:
-            tried = True
+            changed = True
             segment = None
-        if not tried:
+        if not changed:
             continue
         if segment is None:
             # per card value: the first value of its segment
@@ -488,7 +528,10 @@ def cannot_win(game):
         need = bytearray(53)
         total = 0
         for x in waste[j + 1 : n] + built:
-            if _stuck(x, f, stop, top_rank):
+            t = x // 13  # _stuck, inline: this loop is the check's hot spot
+            a = x % 13 + 1
+            b = stop[t]
+            if (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a):
                 k = held[x] + 1
                 held[x] = k
                 i = segment[x]
@@ -496,10 +539,11 @@ def cannot_win(game):
                     total += k - need[i]
                     need[i] = k
                     if total > 4:
-                        return True
+                        return True, None
         if total > 1 and not _columns_hold(game, f, stop, top_rank, segment, held, need, total):
-            return True
-    return False
+            return True, None
+        tried.append((stop[:], top_rank[:], segment, held, need, total))
+    return False, (built, home, gone, top_rank, stop, segment, tried)
 
 
 def _stuck(x, f, stop, top_rank):
@@ -522,35 +566,40 @@ def _columns_hold(game, f, stop, top_rank, segment, held, need, total):
         for i in range(start + base[c] - 1, start - 1, -1):
             x = cells[i]
             segments |= 1 << segment[x]
-            if _stuck(x, f, stop, top_rank):
+            t = x // 13  # _stuck, inline
+            a = x % 13 + 1
+            b = stop[t]
+            if (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a):
                 keepers.append((x, segments))
                 break
-    if not keepers:
-        return True  # total <= 4 columns, any of which can hold anything
-    for choice in range(1 << len(keepers)):
-        wanted = need
-        more = total
+    if total <= 4 - len(keepers):
+        return True  # the columns with nothing stuck in their bases hold it all
+    units = []  # one entry per column needed: its segment
+    for k in range(53):
+        if need[k]:
+            units.append(k)
+            if need[k] == 2:
+                units.append(k)
+    # the choice that lets every stuck base card go first: no matching to do
+    for choice in range((1 << len(keepers)) - 1, -1, -1):
+        wanted = units
         kept = []
+        added = []  # base cards let go
         for i in range(len(keepers)):
             x, segments = keepers[i]
             if choice >> i & 1:
-                if wanted is need:
-                    wanted = bytearray(need)
-                    copies = bytearray(held)
-                copies[x] += 1
-                k = segment[x]
-                if copies[x] > wanted[k]:
-                    more += copies[x] - wanted[k]
-                    wanted[k] = copies[x]
+                # one more column for its segment when it is a further copy
+                copies = held[x] + 1 + added.count(x)
+                added.append(x)
+                if copies > need[segment[x]] and copies > wanted.count(segment[x]):
+                    if wanted is units:
+                        wanted = units[:]
+                    wanted.append(segment[x])
             else:
                 kept.append(segments)
-        if more > 4:
+        if len(wanted) > 4:
             continue
-        columns = []  # one entry per column needed: its segment
-        for k in range(53):
-            for _ in range(wanted[k]):
-                columns.append(k)
-        if _matched(columns, kept) >= len(columns) - (4 - len(kept)):
+        if not kept or _matched(wanted, kept) >= len(wanted) - (4 - len(kept)):
             return True
     return False
 
@@ -952,12 +1001,15 @@ def search(
         best = start.home
         best_line = start.moves
     path = []  # (move, undo flag) from the start
-    frames = []  # per expanded position: [moves, next index]
+    # per expanded position: [moves, next index, what its next deal's
+    # dead-end check starts from (``_dead_end``; None: from scratch)]
+    frames = []
     nodes = 1
     complete = True
     limited = False  # the shuffle limit cut a move: no proof of a loss
-    if best < total and not (bound and home_bound(g) <= best) and not (won_only and cannot_win(g)):
-        frames.append([_children(g, buffer, symmetric, safe_moves, rng), 0])
+    dead, counted = _dead_end(g, None) if won_only else (False, None)
+    if best < total and not (bound and home_bound(g) <= best) and not dead:
+        frames.append([_children(g, buffer, symmetric, safe_moves, rng), 0, counted])
     shuffles = [0]  # per depth: column-to-column moves in a row up to it
     # per depth: the least bound of the position or an ancestor. Every line
     # from a position continues a line from each of its ancestors, so an
@@ -1007,13 +1059,18 @@ def search(
             limit = home_bound(g)
             if limit < bounds[-1]:
                 bounds[-1] = limit
-        if bounds[-1] <= best or (won_only and (m >> 8) == STOCK and cannot_win(g)):
+        counted = None
+        if won_only and (m >> 8) == STOCK:
+            dead, counted = _dead_end(g, frame[2] if (m & 0xFF) == WASTE else None)
+        else:
+            dead = False
+        if bounds[-1] <= best or dead:
             path.pop()
             shuffles.pop()
             bounds.pop()
             g.retract(m, flag)
             continue
-        frames.append([_children(g, buffer, symmetric, safe_moves, rng), 0])
+        frames.append([_children(g, buffer, symmetric, safe_moves, rng), 0, counted])
     if best == total:
         result = WON
     elif complete and not limited:
