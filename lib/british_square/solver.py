@@ -482,14 +482,9 @@ def _dead_end(game, before):
             if _stuck(x, f, y_stop, y_top):
                 held = bytearray(held)
                 need = bytearray(need)
-                k = held[x] + 1
-                held[x] = k
-                i = y_segment[x]
-                if k > need[i]:
-                    total += k - need[i]
-                    need[i] = k
-                    if total > 4:
-                        return True, None
+                total = _count_stuck((x,), f, y_stop, y_top, y_segment, held, need, total)
+                if total > 4:
+                    return True, None
                 if total > 1 and not _columns_hold(
                     game, f, y_stop, y_top, y_segment, held, need, total
                 ):
@@ -523,27 +518,35 @@ def _dead_end(game, before):
                     segment[x] = segment[x - 1]
                 else:
                     segment[x] = x
-        # columns each segment needs: the most copies of one card in it
         held = bytearray(52)
         need = bytearray(53)
-        total = 0
-        for x in waste[j + 1 : n] + built:
-            t = x // 13  # _stuck, inline: this loop is the check's hot spot
-            a = x % 13 + 1
-            b = stop[t]
-            if (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a):
-                k = held[x] + 1
-                held[x] = k
-                i = segment[x]
-                if k > need[i]:
-                    total += k - need[i]
-                    need[i] = k
-                    if total > 4:
-                        return True, None
+        total = _count_stuck(waste[j + 1 : n] + built, f, stop, top_rank, segment, held, need, 0)
+        if total > 4:
+            return True, None
         if total > 1 and not _columns_hold(game, f, stop, top_rank, segment, held, need, total):
             return True, None
         tried.append((stop[:], top_rank[:], segment, held, need, total))
     return False, (built, home, gone, top_rank, stop, segment, tried)
+
+
+def _count_stuck(cards, f, stop, top_rank, segment, held, need, total):
+    """Count the stuck ones of ``cards`` into ``held`` (copies per card) and
+    ``need`` (columns per segment: the most copies of one card in it); the
+    columns needed in all, from ``total`` (stops past 4)."""
+    for x in cards:
+        t = x // 13  # _stuck, inline: this loop is the check's hot spot
+        a = x % 13 + 1
+        b = stop[t]
+        if (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a):
+            k = held[x] + 1
+            held[x] = k
+            i = segment[x]
+            if k > need[i]:
+                total += k - need[i]
+                need[i] = k
+                if total > 4:
+                    return total
+    return total
 
 
 def _stuck(x, f, stop, top_rank):
