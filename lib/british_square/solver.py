@@ -4,9 +4,11 @@
 positions reachable from ``game`` (on a copy, with ``Game.apply`` /
 ``Game.retract``) and returns a ``Solution``: ``WON`` with a line of moves that
 brings every card home, ``LOST`` when the search was complete and no line
-does (``home`` is then the exact maximum), or ``UNKNOWN`` when the budget ran
-out first (``home`` is the best line found). Every line it returns is replayed
-through ``Game.play`` from the start position before it is reported.
+does (``home`` is then the exact maximum, except in British Square, where a
+search that cuts dead ends decides and ``home`` is the best line found unless
+the search for the best line finished too), or ``UNKNOWN`` when the budget
+ran out first (``home`` is the best line found). Every line it returns is
+replayed through ``Game.play`` from the start position before it is reported.
 
 For American, ``greedy`` searches first: short best-first restarts guided by a
 guess of how promising a position is (``_estimate``), with noise. They only
