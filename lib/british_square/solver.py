@@ -596,7 +596,7 @@ def _columns_hold(game, f, stop, top_rank, segment, held, need, total):
                 # one more column for its segment when it is a further copy
                 copies = held[x] + 1 + added.count(x)
                 added.append(x)
-                if copies > need[segment[x]] and copies > wanted.count(segment[x]):
+                if copies > wanted.count(segment[x]):  # wanted holds need, so this is past it
                     if wanted is units:
                         wanted = units[:]
                     wanted.append(segment[x])
