@@ -419,6 +419,9 @@ def cannot_win(game):
       rank b with n < b < a has both copies in F (the up half stops at b);
     * and its down-half place too: that needs the whole up half (no such b)
       and every card of s above rank a home first (none in F).
+    When only its down-half place is gone, one copy of X can take the up
+    half's place by T, not both: if both are counted below (above Y or
+    built), one of them is stuck like the others.
     Such a card X that is above Y in the waste now, or a built card of a
     column now, is at T in a column (it left the waste, or never comes back
     to it; nothing returns to the stock). In a column it is either a built
@@ -480,18 +483,20 @@ def _dead_end(game, before):
         x = waste[n - 1]
         tried = []
         for y in earlier:
-            y_stop, y_top, y_segment, held, need, total = y
-            if _stuck(x, f, y_stop, y_top):
+            y_stop, y_top, y_segment, held, need, total, seen = y
+            t = x // 13
+            if y_stop[t] < 14 or y_top[t] > x % 13 + 1:
                 held = bytearray(held)
                 need = bytearray(need)
-                total = _count_stuck((x,), f, y_stop, y_top, y_segment, held, need, total)
+                seen = bytearray(seen)
+                total = _count_stuck((x,), f, y_stop, y_top, y_segment, held, need, total, seen)
                 if total > 4:
                     return True, None
                 if total > 1 and not _columns_hold(
                     game, f, y_stop, y_top, y_segment, held, need, total
                 ):
                     return True, None
-                y = (y_stop, y_top, y_segment, held, need, total)
+                y = (y_stop, y_top, y_segment, held, need, total, seen)
             tried.append(y)
         first = n - 1
     for j in range(first, n):
@@ -522,24 +527,32 @@ def _dead_end(game, before):
                     segment[x] = x
         held = bytearray(52)
         need = bytearray(53)
-        total = _count_stuck(waste[j + 1 : n] + built, f, stop, top_rank, segment, held, need, 0)
+        seen = bytearray(52)
+        total = _count_stuck(
+            waste[j + 1 : n] + built, f, stop, top_rank, segment, held, need, 0, seen
+        )
         if total > 4:
             return True, None
         if total > 1 and not _columns_hold(game, f, stop, top_rank, segment, held, need, total):
             return True, None
-        tried.append((stop[:], top_rank[:], segment, held, need, total))
+        tried.append((stop[:], top_rank[:], segment, held, need, total, seen))
     return False, (built, home, gone, top_rank, stop, segment, tried)
 
 
-def _count_stuck(cards, f, stop, top_rank, segment, held, need, total):
+def _count_stuck(cards, f, stop, top_rank, segment, held, need, total, seen):
     """Count the stuck ones of ``cards`` into ``held`` (copies per card) and
     ``need`` (columns per segment: the most copies of one card in it); the
-    columns needed in all, from ``total`` (stops past 4)."""
+    columns needed in all, from ``total`` (stops past 4). ``seen`` marks the
+    cards met once whose up-half place is open but not their down-half one:
+    of two such copies one is stuck."""
     for x in cards:
         t = x // 13  # _stuck, inline: this loop is the check's hot spot
         a = x % 13 + 1
         b = stop[t]
-        if (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a):
+        if b < 14 or top_rank[t] > a:
+            if f[t] < a <= b and not seen[x]:
+                seen[x] = 1
+                continue
             k = held[x] + 1
             held[x] = k
             i = segment[x]
