@@ -272,27 +272,38 @@ def test_british_children_along_random_lines_of_deals():
 @st.composite
 def crowded_positions(draw):
     """British positions near the edge of ``cannot_win``: each suit puts some
-    cards low in the waste (both aces of a suit that wants its ace, or the 4
-    or 2 of a suit on its way down, 22 home) and others above them, which
-    must then wait in the columns; some go to the columns' bases instead.
-    Small enough for a complete search."""
+    cards low in the waste (both aces of a suit that wants its ace, a king of
+    a suit that wants its queen, or the 4 of a suit on its way down, 22
+    home) and others above them, which must then wait in the columns; some
+    go to the columns' bases instead. Small enough for a complete search:
+    a queen suit's 10 to ace wait in the stock."""
     low, high, columns = [], [], [[], [], [], []]
     counts = []
+    stock = []  # the next card to deal last
     for suit in range(4):
-        kind = draw(st.sampled_from(("up", "down", "done")))
+        kind = draw(st.sampled_from(("up", "queen", "down", "done")))
         cards = []
         if kind == "up":  # wants an ace: both aces low, 2s and 3s above
             counts.append(0)
             cards = [suit * 13 + r for r in (0, 0, 1, 1, 2)]
+        elif kind == "queen":  # 11 home, wants a queen: K Q Q K J, then
+            # the 10 to the ace, from the stock in the order they go home
+            counts.append(11)
+            cards = [suit * 13 + r for r in (12, 11, 11, 12, 10)]
+            stock += [suit * 13 + r for r in range(10)]
         elif kind == "down":  # 22 home, wants the 4: A 2 3 4 left, one each
             counts.append(22)
             cards = [suit * 13 + r for r in (0, 1, 2, 3)]
         else:
             counts.append(26)
-        for card in cards:
-            # the aces of an up suit and the 4 of a down suit go low; the
-            # rest low, high or to a base
-            where = 0 if card % 13 == (0 if kind == "up" else 3) else draw(st.integers(0, 4))
+        for i, card in enumerate(cards):
+            # the aces of an up suit, a king of a queen suit (its jack now
+            # and then: then both queens are alone between two gone ranks)
+            # and the 4 of a down suit go low; the rest low, high or to a base
+            if kind == "queen":
+                where = 0 if i == 0 or (i == 4 and draw(st.booleans())) else draw(st.integers(0, 4))
+            else:
+                where = 0 if card % 13 == (0 if kind == "up" else 3) else draw(st.integers(0, 4))
             if where < 1:
                 low.append(card)
             elif where < 4 or len(columns[card % 4]) == 4:
@@ -304,6 +315,7 @@ def crowded_positions(draw):
     text = layout(
         "british",
         *["".join(card_name(x) for x in column) or "-" for column in columns],
+        stock="".join(card_name(c) for c in stock) or "-",
         waste="".join(card_name(c) for c in low + high) or "-",
         foundations=counts,
     )
@@ -342,6 +354,25 @@ def test_cannot_win_counts_the_columns_a_crowded_waste_needs():
     assert solve(game, seconds=60).result == LOST
     # without the hearts, four columns do: won
     game = parse_position(layout("british", waste="4C2C4S2SAC3CAS3S", foundations=(22, 22, 26, 26)))
+    assert not cannot_win(game)
+    assert solve(game, seconds=60).result == WON
+
+
+def test_cannot_win_counts_a_queen_only_one_of_two_can_take_home():
+    # Hearts and clubs want their queens, with both kings and a jack under
+    # them: at the moment the last club king could leave the waste, each
+    # suit's tens to aces wait in a column for its kings, and of the two
+    # queens above only one can go home on the up half: the other waits in a
+    # column of its own (its jack and king are gone). With spades' ace to 3
+    # waiting for the 4 under them, five columns are needed: lost. Without
+    # the spades: won.
+    suits = "JHKHKHJCKCKCQHQHQCQCTH9H8H7H6H5H4H3H2HAHTC9C8C7C6C5C4C3C2CAC"
+    game = parse_position(
+        layout("british", waste="4S" + suits + "AS2S3S", foundations=(11, 22, 11, 26))
+    )
+    assert cannot_win(game)
+    assert solve_plain(game, seconds=60).result == LOST
+    game = parse_position(layout("british", waste=suits, foundations=(11, 26, 11, 26)))
     assert not cannot_win(game)
     assert solve(game, seconds=60).result == WON
 
