@@ -484,8 +484,7 @@ def _dead_end(game, before):
         tried = []
         for y in earlier:
             y_stop, y_top, y_segment, held, need, total, seen = y
-            t = x // 13
-            if y_stop[t] < 14 or y_top[t] > x % 13 + 1:
+            if _down_half_waits(x, y_stop, y_top):  # else neither stuck nor seen
                 held = bytearray(held)
                 need = bytearray(need)
                 seen = bytearray(seen)
@@ -546,7 +545,7 @@ def _count_stuck(cards, f, stop, top_rank, segment, held, need, total, seen):
     cards met once whose up-half place is open but not their down-half one:
     of two such copies one is stuck."""
     for x in cards:
-        t = x // 13  # _stuck, inline: this loop is the check's hot spot
+        t = x // 13  # _down_half_waits and more, inline: the check's hot spot
         a = x % 13 + 1
         b = stop[t]
         if b < 14 or top_rank[t] > a:
@@ -564,12 +563,11 @@ def _count_stuck(cards, f, stop, top_rank, segment, held, need, total, seen):
     return total
 
 
-def _stuck(x, f, stop, top_rank):
-    """Can card ``x`` not be home by T (``cannot_win``'s two conditions)?"""
+def _down_half_waits(x, stop, top_rank):
+    """Does card ``x``'s down-half place need a card of F (``cannot_win``)?
+    Only such a card can be stuck, or the first of two copies seen."""
     t = x // 13
-    a = x % 13 + 1
-    b = stop[t]
-    return (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a)
+    return stop[t] < 14 or top_rank[t] > x % 13 + 1
 
 
 def _columns_hold(game, f, stop, top_rank, segment, held, need, total):
@@ -584,7 +582,7 @@ def _columns_hold(game, f, stop, top_rank, segment, held, need, total):
         for i in range(start + base[c] - 1, start - 1, -1):
             x = cells[i]
             segments |= 1 << segment[x]
-            t = x // 13  # _stuck, inline
+            t = x // 13  # stuck (cannot_win's two conditions), inline
             a = x % 13 + 1
             b = stop[t]
             if (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a):
