@@ -39,8 +39,9 @@ CIRCUITPYTHON_BUILTINS = frozenset(
 # Modules CircuitPython has on other boards that the PyGamer and PyBadge builds
 # turn off (ports/atmel-samd/boards/{pygamer,pybadge}/mpconfigboard.mk): code
 # importing one passes on the VM and on Blinka, then fails on the board.
+# (vectorio is on: py/circuitpy_mpconfig.mk turns it on with displayio.)
 SAMD51_HANDHELD_LACKS = frozenset(
-    "vectorio framebufferio gifio jpegio aesio i2cdisplaybus paralleldisplaybus floppyio".split()
+    "framebufferio gifio jpegio aesio i2cdisplaybus paralleldisplaybus floppyio".split()
 )
 BOARD_LACKS = {"pygamer": SAMD51_HANDHELD_LACKS, "pybadge": SAMD51_HANDHELD_LACKS}
 TYPING_MODULES = {"typing", "circuitpython_typing", "typing_extensions"}

@@ -14,9 +14,10 @@ import displayio
 
 from british_square import sheet
 from british_square.cards import NO_CARD, const
-from british_square.engine import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
+from british_square.engine import BUILDS_DOWN, BUILDS_UP, FOUNDATION, RULE_NAMES, STOCK, WASTE
 from british_square.layout import (
     BRITISH_ROWS,
+    FONT_W,
     GAP,
     MARK_CELLS,
     PANEL_COLUMNS,
@@ -24,8 +25,8 @@ from british_square.layout import (
     STRIP_ROW,
     TEXT_Y,
 )
+from british_square.page import TOP_RIGHT, fitted, label
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
-from british_square.textgrid import TextGrid
 
 _HIDDEN = const(255)
 NORMAL = const(0)
@@ -42,10 +43,9 @@ _COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
 NOTICE_NONE = const(0)
 NOTICE_STUCK = const(1)  # no card can go home any more
 NOTICE_OVER = const(2)  # the player ended the game
+PANEL_TEXTS = ("panel", "panel_stuck", "panel_over")  # by notice: the texts of words.txt
 _HOME_ROW = b"\x01\x02\x02"  # the row of the cards home, by notice
-# Texts of words.txt, by their place in it (tests/test_words.py checks the names).
-_W_RULE_NAMES = const(0)
-_W_PANEL = const(1)  # then the notices: panel_stuck, panel_over
+_NUMBER_COLUMNS = const(5)  # the panel's numbers: right-aligned in the last 5 columns
 
 
 class PlayScene:
@@ -98,8 +98,15 @@ class PlayScene:
             mark = self._small_grid(MARK_CELLS)
             self.marks.append(mark)
             self.group.append(mark)
-        self.numbers = TextGrid(font, PANEL_COLUMNS, PANEL_ROWS, 0, TEXT_Y, sheet.TEXT_WHITE)
-        self.group.append(self.numbers.group)
+        # the panel: its words, a label of four lines, and over their ends
+        # its numbers, a label of three (the stock, the cards home, the deal)
+        self.panel_words = label(font, sheet.TEXT_WHITE, 0, TEXT_Y)
+        self.panel_numbers = label(font, sheet.TEXT_WHITE, 0, TEXT_Y, TOP_RIGHT)
+        self.group.append(self.panel_words)
+        self.group.append(self.panel_numbers)
+        # blank, as wide and tall as they will be: their bitmaps made now, once
+        self.panel_words.text = "\n".join([" " * PANEL_COLUMNS] * PANEL_ROWS)
+        self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * 3)
         self.shown_numbers = [-1, -1, -1, -1, -1]  # stock, score, deal, rules, notice
         self.cursor = self._card_grid(sheet.TILE_CURSOR)
         self.cursor.hidden = True
@@ -176,7 +183,8 @@ class PlayScene:
             for cell in range(MARK_CELLS):
                 index = MARK_CELLS * row + cell
                 self._put_small(self.marks, self.mark_tile, MARK_CELLS, index, sheet.SMALL_NONE)
-        self.numbers.move(layout.text_x, TEXT_Y)
+        self.panel_words.anchored_position = (layout.text_x, TEXT_Y)
+        self.panel_numbers.anchored_position = (layout.text_x + FONT_W * PANEL_COLUMNS, TEXT_Y)
         for i in range(len(self.shown_numbers)):
             self.shown_numbers[i] = -1
         for stop in range(_MAX_STOPS):
@@ -326,40 +334,31 @@ class PlayScene:
     def show_numbers(self, game, notice=NOTICE_NONE):
         """The panel: stock count, cards home, deal number and rules, or a
         notice with the cards home. Its words are read (from flash) only when
-        the rules or the notice change; a move changes at most its digits."""
+        the rules or the notice change; a move changes at most its numbers."""
         shown = self.shown_numbers
-        numbers = self.numbers
         score = game.score()
         if shown[3] != game.rules or shown[4] != notice:
             shown[3] = game.rules
             shown[4] = notice
             shown[0] = shown[1] = shown[2] = -1
-            numbers.clear()
-            if notice == NOTICE_NONE:
-                numbers.set_colour(sheet.TEXT_WHITE)
-                self.words.write(numbers, _W_PANEL)
-                self.words.write(numbers, _W_RULE_NAMES, (), 3, game.rules, 1)
-            else:
-                numbers.set_colour(sheet.TEXT_YELLOW)
-                self.words.write(numbers, _W_PANEL + notice)
-            self.dirty = True
-        if shown[1] != score:
-            shown[1] = score
-            numbers.write_number(_HOME_ROW[notice], 6, score, 4)
-            self.dirty = True
-        if notice != NOTICE_NONE:
+            colour = sheet.TEXT_WHITE if notice == NOTICE_NONE else sheet.TEXT_YELLOW
+            rules = self.words.line("rule_names", RULE_NAMES[game.rules])
+            lines = self.words.text(PANEL_TEXTS[notice], (rules,)).split("\n")
+            self.panel_words.text = "\n".join(fitted(line, PANEL_COLUMNS) for line in lines)
+            self.panel_words.color = self.panel_numbers.color = colour
+        if shown[0] == game.stock_count and shown[1] == score and shown[2] == game.deal_number:
             return
-        if shown[0] != game.stock_count:
-            shown[0] = game.stock_count
-            numbers.write_number(0, 6, game.stock_count, 4)
-            self.dirty = True
-        if shown[2] != game.deal_number:
-            shown[2] = game.deal_number
-            if game.deal_number:
-                numbers.write_number(2, 5, game.deal_number, 5)
-            else:
-                numbers.write(2, 5, "    -")  # set up from a position: no deal number
-            self.dirty = True
+        shown[0], shown[1], shown[2] = game.stock_count, score, game.deal_number
+        blank = " " * _NUMBER_COLUMNS
+        numbers = [blank, blank, blank]  # one a row, right-aligned
+        numbers[_HOME_ROW[notice]] = fitted(str(score), _NUMBER_COLUMNS, right=True)
+        if notice == NOTICE_NONE:
+            numbers[0] = fitted(str(game.stock_count), _NUMBER_COLUMNS, right=True)
+            # "-": set up from a position, no deal number
+            deal = str(game.deal_number) if game.deal_number else "-"
+            numbers[2] = fitted(deal, _NUMBER_COLUMNS, right=True)
+        self.panel_numbers.text = "\n".join(numbers)
+        self.dirty = True
 
     # ---------------------------------------------------------------- looks
 
