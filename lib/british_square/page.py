@@ -10,13 +10,14 @@ screen (``screens``) clears the page and puts its words on it (``words``).
 
 Every text is an ``adafruit_display_text.bitmap_label.Label`` in the
 built-in font. Each draws its text into a bitmap of its own, and keeps that
-bitmap while the text keeps its size, so every line is padded with blanks
-to its field (``fitted``: the 26 columns of a line, the 16 of a figure) and
-a blank line is blanks: each bitmap is made once, at start-up, and a long
-session never has to find room for one again. A label holds about 800
-bytes of heap before its bitmap, so the body's columns are a label each,
-all their rows in it, not a label per cell (sixteen cells would hold
-13 KB). docs/memory.md has the figures (``tests/bench/bench_text.py``).
+bitmap while the text keeps its size, so each label's text always fills its
+field (``fitted``: the 26 columns of a line, the 16 of a figure; a body
+column's last row does it for the column): each bitmap is made once, at
+start-up, and a long session never has to find room for one again. A
+label holds about 800 bytes of heap before its bitmap, so the body's
+columns are a label each, all their rows in it, not a label per cell
+(sixteen cells would hold 13 KB). docs/memory.md has the figures
+(``tests/bench/bench_text.py``).
 """
 
 import displayio
@@ -205,10 +206,13 @@ class TextPage:
         self.dirty = True
 
     def _draw_columns(self):
+        # Each column's last row fills its field, so the label's bitmap keeps
+        # its size; the others end at their last character: a blank costs as
+        # much to draw as a letter (and 48 bytes of glyph allocated twice).
         for column, rows in ((0, self.lines), (1, self.figures)):
             columns = TEXT_COLUMNS if column == 0 else FIGURE_COLUMNS
-            blank = " " * columns
-            self.cell(column).text = "\n".join(row or blank for row in rows)
+            last = fitted(rows[-1], columns)
+            self.cell(column).text = "\n".join([row.rstrip() for row in rows[:-1]] + [last])
 
     def place_big(self, index, x, y, scale=2, centred=True):
         """Large line ``index`` (0 or 1) at scale ``scale``, its top edge at
