@@ -94,6 +94,7 @@ def screens(scratch):
         ("won", ["--position", WON_POSITION, "--keys", "a b wait:700 shot:won"]),
         ("no-more-moves", ["--position", NO_MOVES_POSITION, "--keys", no_moves.text()]),
         ("statistics", ["--deal", "7", "--save", stats, "--keys", menu_then("Statistics", "x")]),
+        ("about", ["--deal", "7", "--keys", menu_then("About", "about")]),
     ]
 
 
