@@ -451,6 +451,55 @@ def test_a_manifest_entry_naming_a_game_file_in_other_case_is_not_stale(run, dri
     assert code == 0 and result["removed"] == []
 
 
+BOOT_OUTS = {
+    "a folder": ("folder", "no boot_out.txt (it is not a plain file"),
+    "a link to a boot_out.txt elsewhere": ("link", "no boot_out.txt (it is not a plain file"),
+    "a named pipe": ("fifo", "no boot_out.txt (it is not a plain file"),
+    "too big": (BOOT_OUT.format(version="9.2.1", machine=PYGAMER, board="pygamer") * 2000, "over"),
+    "a version of 5000 digits": ("Adafruit CircuitPython " + "9" * 5000 + ".0.0 on x; y\n", "no"),
+    "escape sequences": (
+        "Adafruit CircuitPython 9.2.1 on 2025; \x1b[2J\x1b[31mRed board\nBoard ID:\x1b[0mx\n",
+        "this board is '?[0mx' (?[2J?[31mRed board)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BOOT_OUTS))
+def test_a_strange_boot_out_is_one_error_line(run, drive, tmp_path, case):
+    content, message = BOOT_OUTS[case]
+    boot_out = drive / "boot_out.txt"
+    boot_out.unlink()
+    if content == "folder":
+        boot_out.mkdir()
+    elif content == "link":
+        elsewhere = make_drive(tmp_path / "elsewhere" / "CIRCUITPY")
+        boot_out.symlink_to(elsewhere / "boot_out.txt")
+    elif content == "fifo":
+        os.mkfifo(boot_out)  # reading it would wait for ever
+    else:
+        boot_out.write_text(content)
+    before = snapshot(drive) if content != "fifo" else None
+    code, out, err = run()
+    assert code == 1 and err.startswith("error: ") and err.count("\n") == 1, err
+    assert message in err and "\x1b" not in err and "Traceback" not in err
+    assert content == "fifo" or snapshot(drive) == before
+
+
+def test_a_boot_out_version_names_no_other_file(run, drive, tmp_path):
+    # The version names the cached mpy-cross: with "/../" in it, deploy would run
+    # a program elsewhere as the compiler.
+    cache = tmp_path / "cache"
+    (cache / "mpy-cross-9.2.1").mkdir(parents=True)
+    make_compiler(tmp_path / "evil")
+    (drive / "boot_out.txt").write_text(
+        BOOT_OUT.format(version="9.2.1/../../evil/mpy-cross", machine=PYGAMER, board="pygamer")
+    )
+    assert circuitpy_drive.read_boot_out(drive).version == "9.2.1"
+    code, result = run_json(run, mpy_cross=None)
+    assert code == 0 and result["circuitpython"] == "9.2.1"
+    assert result["format"] == "py" and result["mpy_cross"] is None
+
+
 def test_leftovers_of_an_interrupted_deploy_are_cleaned(run, drive):
     assert run()[0] == 0
     write_tree(drive, {"lib/british_square/engine.mpy" + deploy_shared.TEMP_SUFFIX: b"half"})
