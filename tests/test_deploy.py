@@ -11,6 +11,7 @@ import builtins
 import collections
 import errno
 import hashlib
+import importlib.metadata
 import io
 import json
 import modulefinder
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from packaging.utils import canonicalize_name  # pytest's own dependency
 
 sys.path.insert(0, str(ROOT / "tools"))
 import board_imports  # noqa: E402
@@ -223,6 +225,55 @@ def test_only_modules_really_imported_are_copied(run, drive, game):
         "lib/adafruit_bitmap_font/__init__.mpy",
         "lib/adafruit_bitmap_font/bdf.mpy",
         "lib/adafruit_bitmap_font/glyph_cache.mpy",  # bdf imports it
+    }
+
+
+# The UI's libraries as the game imports them: only these modules of theirs go.
+UI_IMPORTS = (
+    "from adafruit_display_text import label\n"
+    "from adafruit_display_text.bitmap_label import Label\n"
+    "from adafruit_displayio_layout.layouts.grid_layout import GridLayout\n"
+)
+UI_LIBRARIES = {
+    "lib/adafruit_display_text/__init__.mpy",
+    "lib/adafruit_display_text/label.mpy",
+    "lib/adafruit_display_text/bitmap_label.mpy",
+    "lib/adafruit_ticks.mpy",  # bitmap_label imports it
+    "lib/adafruit_displayio_layout/__init__.mpy",
+    "lib/adafruit_displayio_layout/layouts/__init__.mpy",
+    "lib/adafruit_displayio_layout/layouts/grid_layout.mpy",
+}
+
+
+def test_display_text_and_grid_layout_go_as_the_modules_imported(run, drive, game):
+    (game / "lib/british_square/view.py").write_text(UI_IMPORTS)
+    code, result = run_json(run)
+    assert code == 0 and result["warnings"] == []
+    assert {p for p in game_files(drive) if p.startswith("lib/adafruit")} == UI_LIBRARIES
+    assert all(snapshot(drive)[p].startswith(b"C\x06") for p in UI_LIBRARIES)
+
+
+def pins(requirements):
+    """{normalised distribution name: version} of the ``name==version`` lines."""
+    found = {}
+    for line in requirements.read_text().splitlines():
+        name, sep, version = line.split("#")[0].strip().partition("==")
+        if sep:
+            found[canonicalize_name(name.split("[")[0])] = version
+    return found
+
+
+def test_the_libraries_deployed_are_the_pinned_wheels(game):
+    (game / "lib/british_square/view.py").write_text(UI_IMPORTS)
+    closure = board_imports.import_closure(game, "pygamer")
+    tops = {m.name.split(".")[0] for m in closure.modules if m.kind == "library"}
+    owners = importlib.metadata.packages_distributions()
+    pinned = pins(ROOT / "requirements-dev.txt")
+    for top in tops:
+        (dist,) = {canonicalize_name(d) for d in owners[top]}
+        assert importlib.metadata.version(dist) == pinned[dist], "make setup installs the pins"
+    assert {"adafruit-circuitpython-display-text", "adafruit-circuitpython-displayio-layout"} <= {
+        canonicalize_name(d) for top in tops for d in owners[top]
     }
 
 

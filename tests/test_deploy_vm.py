@@ -15,6 +15,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import board_imports  # noqa: E402
 import const_inline  # noqa: E402
 import deploy  # noqa: E402
+import deploy_plan  # noqa: E402
 import deploy_shared  # noqa: E402
 import test_deploy  # noqa: E402  (its fake drives)
 
@@ -221,3 +222,50 @@ def test_mpy_deploy_needs_less_heap_than_the_py_fallback(vm, deployed, tmp_path)
     py_kb = smallest_heap_kb(vm, tmp_path, py_drive / "lib")
     print("import everything: .mpy needs {} KB of heap, .py needs {} KB".format(mpy_kb, py_kb))
     assert mpy_kb < py_kb <= 192
+
+
+# A small game whose package imports the UI's libraries as the game does; its
+# code.py shows a grid of both labels and says where each module came from.
+UI_GAME = {
+    "code.py": (
+        "import sys\n"
+        'sys.path.insert(0, "lib")  # as on a board, where /lib is on the path\n'
+        "from british_square import ui\n"
+        "ui.show()\n"
+        'for name in ("adafruit_display_text.label", "adafruit_display_text.bitmap_label",\n'
+        '             "adafruit_displayio_layout.layouts.grid_layout"):\n'
+        "    print(name, sys.modules[name].__file__)\n"
+    ),
+    "hw/pygamer.py": "",
+    "lib/british_square/__init__.py": '__version__ = "0"\n',
+    "lib/british_square/ui.py": test_deploy.UI_IMPORTS
+    + (
+        "import board\n"
+        "import terminalio\n"
+        "\n"
+        "\n"
+        "def show():\n"
+        "    grid = GridLayout(x=0, y=0, width=160, height=128, grid_size=(2, 1))\n"
+        '    grid.add_content(label.Label(terminalio.FONT, text="A"), (0, 0), (1, 1))\n'
+        '    grid.add_content(Label(terminalio.FONT, text="B"), (1, 0), (1, 1))\n'
+        "    board.DISPLAY.root_group = grid\n"
+        "    board.DISPLAY.refresh()\n"
+    ),
+}
+
+
+def test_deployed_ui_libraries_import_on_the_boards_path(vm, mpy_cross, tmp_path):
+    game = test_deploy.write_tree(tmp_path / "game", UI_GAME)
+    tree = tmp_path / "board"
+    items = deploy_plan.build_board_tree("pygamer", tree, source=game, mpy_cross=mpy_cross)
+    libraries = {item.path for item in items if item.kind == "library"}
+    assert libraries == test_deploy.UI_LIBRARIES
+    out = vm.run_board(tree, heap="128K").stdout.splitlines()
+    files = dict(line.split() for line in out)
+    assert files == {
+        "adafruit_display_text.label": "lib/adafruit_display_text/label.mpy",
+        "adafruit_display_text.bitmap_label": "lib/adafruit_display_text/bitmap_label.mpy",
+        "adafruit_displayio_layout.layouts.grid_layout": (
+            "lib/adafruit_displayio_layout/layouts/grid_layout.mpy"
+        ),
+    }
