@@ -131,7 +131,7 @@ def main():
     code_py = gc.mem_alloc() - before_code
     report("heap", "code.py", code_py, "bytes", "code.py's own bytecode, compiled on the board")
     peak = max(used for _, used in in_use) + code_py
-    target = " (<= 81920, as deployed)"
+    target = " (<= 122880, as deployed)"
     if modules == "py":
         target = " (a board compiles no .py: .mpy only)"
     note = "every screen, with code.py, from zero; modules from .{}{}".format(modules, target)
