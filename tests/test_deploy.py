@@ -1541,6 +1541,21 @@ def test_the_real_tree_copies_exactly_the_game_modules_its_entry_points_import(b
     assert adapters == {"hw/{}.py".format(board)} | shared
 
 
+def test_requirements_device_lists_the_libraries_the_board_imports():
+    """requirements-device.txt (circup's names) is what the deploy's import
+    closure of the real tree takes from installed libraries, for every board."""
+    closure_libraries = set()
+    for board in deploy_shared.SUPPORTED_BOARDS:
+        closure = board_imports.import_closure(ROOT, board)
+        closure_libraries |= {m.name.split(".")[0] for m in closure.modules if m.kind == "library"}
+    lines = (ROOT / "requirements-device.txt").read_text().splitlines()
+    listed = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    assert len(listed) == len(set(listed))
+    assert set(listed) == closure_libraries, "requirements-device.txt should list: {}".format(
+        ", ".join(sorted(closure_libraries))
+    )
+
+
 def test_blinka_stand_ins_are_never_libraries():
     libraries = board_imports.board_libraries(board_imports.library_paths())
     assert {"adafruit_display_text", "adafruit_displayio_layout", "adafruit_ticks"} <= set(
