@@ -942,17 +942,14 @@ def assert_manifest_names_the_games_files(drive):
         assert named == deploy_shared.MANIFEST or named in pending, temp
 
 
-@pytest.mark.parametrize("case", sorted(CUT_DEPLOYS))
-def test_a_deploy_cut_at_any_drive_change_leaves_a_whole_game_or_no_code_py(
-    case, game, compiler, tmp_path, monkeypatch, capsys
-):
-    v1_compiled, change = CUT_DEPLOYS[case]
+def cut_at_every_change(v1, game, compiler, tmp_path, monkeypatch, capsys):
+    """Deploy ``game`` over copies of drive ``v1`` (a deployed game and USER_FILES),
+    cut at each drive-changing call in turn, then once more uncut; check that
+    each cut leaves the old game, the new one or no code.py, with a manifest
+    that names the game's files, and that the next deploy finishes the job
+    with the user's files untouched. Returns the calls of an uncut deploy."""
     cache = tmp_path / "cache"
-    v1 = make_drive(tmp_path / "v1" / "CIRCUITPY")
-    write_tree(v1, USER_FILES)
-    deploy_quietly(v1, game, compiler if v1_compiled else None, cache, capsys)
     old = game_state(v1)[0]
-    change(game)
 
     def fresh_v1(name):
         drive = tmp_path / name / "CIRCUITPY"
@@ -965,7 +962,7 @@ def test_a_deploy_cut_at_any_drive_change_leaves_a_whole_game_or_no_code_py(
         cutter.install(patch)
         deploy_quietly(counted, game, compiler, cache, capsys)
     new = game_state(counted)[0]
-    assert new != old and len(cutter.calls) >= 10
+    assert new != old
     temp_manifest = deploy_shared.MANIFEST + deploy_shared.TEMP_SUFFIX
     assert cutter.calls[-3:] == [  # the new code.py, then the final manifest
         "replace code.py" + deploy_shared.TEMP_SUFFIX,
@@ -989,6 +986,20 @@ def test_a_deploy_cut_at_any_drive_change_leaves_a_whole_game_or_no_code_py(
         assert "pending" not in manifest, where
         assert manifest["files"] == {path: sha256(data) for path, data in new.items()}, where
         assert {p: data for p, data in snapshot(drive).items() if p in USER_FILES} == USER_FILES
+    return cutter.calls
+
+
+@pytest.mark.parametrize("case", sorted(CUT_DEPLOYS))
+def test_a_deploy_cut_at_any_drive_change_leaves_a_whole_game_or_no_code_py(
+    case, game, compiler, tmp_path, monkeypatch, capsys
+):
+    v1_compiled, change = CUT_DEPLOYS[case]
+    v1 = make_drive(tmp_path / "v1" / "CIRCUITPY")
+    write_tree(v1, USER_FILES)
+    deploy_quietly(v1, game, compiler if v1_compiled else None, tmp_path / "cache", capsys)
+    change(game)
+    calls = cut_at_every_change(v1, game, compiler, tmp_path, monkeypatch, capsys)
+    assert len(calls) >= 10
 
 
 def test_drive_filling_up_half_way_leaves_the_previous_game(run, game, drive, monkeypatch):

@@ -4,6 +4,7 @@ runs the deployed ``.mpy`` files (never the sources) with a PyGamer's 192 KB hea
 """
 
 import json
+import shutil
 import subprocess
 import sys
 import urllib.request
@@ -172,6 +173,29 @@ def test_every_deployed_module_imports_within_192k(vm, deployed, tmp_path):
     ).stdout.split()
     print("imported", out[1], "deployed modules (.mpy), free heap:", out[3])
     assert int(out[1]) >= 10
+
+
+def test_a_deploy_of_the_real_tree_cut_anywhere_leaves_a_whole_game_or_no_code_py(
+    mpy_cross, tmp_path, monkeypatch, capsys
+):
+    # the repository, then a version of it with three modules and the words changed
+    v2 = tmp_path / "v2"
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
+    for part in ("lib", "hw"):
+        shutil.copytree(ROOT / part, v2 / part, ignore=ignore)
+    shutil.copy(ROOT / "code.py", v2)
+    package = v2 / "lib" / "british_square"
+    changed = ("app.py", "engine.py", "store.py", "words.txt")
+    for name in changed:
+        extra = "\n" if name.endswith(".txt") else "\nV2 = 2\n"
+        (package / name).write_text((package / name).read_text() + extra)
+    v1 = make_drive(tmp_path / "v1" / "CIRCUITPY")
+    test_deploy.write_tree(v1, test_deploy.USER_FILES)
+    test_deploy.deploy_quietly(v1, ROOT, mpy_cross, tmp_path / "cache", capsys)
+    calls = test_deploy.cut_at_every_change(v1, v2, mpy_cross, tmp_path, monkeypatch, capsys)
+    touched = {call.split()[1].removesuffix(deploy_shared.TEMP_SUFFIX) for call in calls}
+    on_drive = {"lib/british_square/" + n.replace(".py", ".mpy") for n in changed}
+    assert touched == on_drive | {"code.py", deploy_shared.MANIFEST}
 
 
 def test_mpy_cross_fetched_into_the_cache_is_used(mpy_cross, tmp_path, monkeypatch, capsys):
