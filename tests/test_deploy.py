@@ -1696,3 +1696,25 @@ def test_uf2_reader_finds_family_machine_and_version():
     assert info.blocks == 3 and info.payload_bytes == 200 + 300 + len(
         "Adafruit CircuitPython 10.0.3 on 2024-11-20; " + PYGAMER
     )
+
+
+def test_firmware_that_is_not_a_plain_file_is_refused_before_any_read(tmp_path, capsys):
+    """A pipe or a folder as the firmware, or a pipe as the drive's INFO_UF2.TXT,
+    would hang the read: refused in one line (a link to a firmware file is fine)."""
+    boot = make_boot_drive(tmp_path / "PYGAMERBOOT")
+    pipe = tmp_path / "fw.uf2"
+    os.mkfifo(pipe)
+    for bad in (pipe, tmp_path):
+        code = deploy.main(["firmware", str(bad), "--json", "--drive", str(boot)])
+        assert code == 1 and "not a plain file" in json.loads(capsys.readouterr().out)["error"]
+    real = tmp_path / "real.uf2"
+    real.write_bytes(firmware_for(PYGAMER))
+    link = tmp_path / "latest.uf2"
+    link.symlink_to(real)
+    code = deploy.main(["firmware", str(link), "--json", "--drive", str(boot), "--dry-run"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["ok"]
+    (boot / "INFO_UF2.TXT").unlink()
+    os.mkfifo(boot / "INFO_UF2.TXT")
+    code = deploy.main(["firmware", str(real), "--json", "--drive", str(boot)])
+    assert code == 1 and "no INFO_UF2.TXT" in json.loads(capsys.readouterr().out)["error"]
+    assert {p.name for p in boot.iterdir()} == {"INFO_UF2.TXT", "CURRENT.UF2"}

@@ -206,9 +206,11 @@ def flash_firmware(args: argparse.Namespace, reporter: Reporter) -> dict:
     """Copy a CircuitPython UF2 onto the board's bootloader drive after checking it fits."""
     path = Path(args.file)
     try:
-        data = path.read_bytes()
+        data = uf2.read_firmware(path)
     except OSError as error:
         raise DeployError("{}: {}".format(path, error.strerror or error)) from None
+    except uf2.UF2Error as error:
+        raise DeployError("{}: {}".format(path, error)) from None
     try:
         info = uf2.read_uf2(data)
     except uf2.UF2Error as error:
