@@ -702,6 +702,18 @@ def test_good_crcs_around_a_changed_start_position_never_load_what_its_deal_cann
         assert not game.deal_number or could_follow(game, game.deal_number)
 
 
+def test_a_redo_tail_the_engine_would_refuse_is_refused():
+    game = Game.new_deal(4)
+    for _ in range(6):
+        game.play(game.moves()[0])
+    for _ in range(3):
+        game.undo()  # three moves to redo, kept after the three done
+    body = valid_body(game)
+    assert same_game(loads(body, 1), game)
+    body[-2:] = bytes([0, 1])  # the far end of the redo tail: column a onto column b
+    assert loads(body, 1) is None
+
+
 def test_a_game_won_is_not_a_game_in_progress():
     game = parse_position("british AC/-/-/- - - 25,26,26,26")
     game.play(0 << 8 | FOUNDATION)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from conftest import LIB, ROOT
-from test_saves import START_32767, bad_record
-from test_store import NONSENSE, forged, valid_body
+from test_saves import BAD_STOCK, START_32767, bad_record
+from test_store import NONSENSE, forged, start_body, started_after, valid_body
 from ui_runs import board_tree, keys_file, reported
 
 from british_square.engine import Game
@@ -186,7 +186,7 @@ def nvm_holding(path, record):
 
 
 @pytest.mark.vm
-@pytest.mark.parametrize("name", sorted(NONSENSE) + [START_32767, "load", "start"])
+@pytest.mark.parametrize("name", sorted(NONSENSE) + [START_32767, BAD_STOCK, "load", "start"])
 def test_a_record_made_to_break_starts_a_new_game_on_the_vm_and_the_next_save_is_good(
     vm, booting_tree, tmp_path, name
 ):
@@ -209,6 +209,17 @@ def test_a_record_made_to_break_starts_a_new_game_on_the_vm_and_the_next_save_is
     game = load(store)
     assert store.notice == 0 and game.history_end == 2 and game.rules == 0  # fresh, British
     assert store.stats.data == bytes(90)  # nothing of the record that broke
+
+
+@pytest.mark.vm
+@pytest.mark.parametrize("rules", [0, 1, 2])
+def test_a_start_position_naming_its_deal_resumes_on_the_vm(vm, booting_tree, tmp_path, rules):
+    # the loader checks it against its deal there (a MemoryError or any other
+    # exception in it would have started a new game saying so: notice 1)
+    record = forged(3, bytes(start_body(started_after(4, rules))))
+    notice, out = power_on(vm, booting_tree, nvm_holding(tmp_path / "nvm", record), "a")
+    assert notice == 0 and reported(out, "saves") == "0"
+    assert "play" in reported(out, "screens").split()
 
 
 @pytest.mark.vm
