@@ -30,10 +30,11 @@ being written and P the one before it, what a power cut during N loses:
   statistics and the settings: the board starts as a new one, saying
   ``NOTICE_UNREADABLE`` when anything unreadable is left (a block cut right
   after its erase is all 0xFF and looks like a new board: no notice, as
-  nothing can tell the two apart). This window is the erase, 50 ms typical
-  and 200 ms at most (the SAM D5x data sheet's block erase), plus a page or
-  two at about 1.5 ms each: 55-205 ms of a write of about 75 ms typical.
-  It is rare because a write is rare: at most three a day of play (see
+  nothing can tell the two apart). This window is the erase (50 ms
+  typical, 200 ms at most) plus a page or two (about 1.5 ms each): most of
+  a write, which takes about 75 ms in all, the erase and 16 pages (estimates,
+  to be measured on a board). It is rare because a write is rare: at most
+  three a day of play (see
   ``SavePolicy``), so the board is in that window under 0.6 s a day; a cut
   lands there only if the power switch or a flat battery strikes in those
   milliseconds (the low-battery save comes at 3.5 V, well before the cell
