@@ -113,7 +113,8 @@ def test_won_and_no_more_moves(vm, mpy_board, tmp_path):
     assert position_line(won.stdout).endswith("- - 26,26,26,26")
     assert "won" in reported(won.stdout, "screens").split()
 
-    start = "british KC/5H/6H/6H - AS 0,0,0,0"
+    # (a save holds only the two whole decks: spades to do, both 2S under the kings)
+    start = "british AS2S2S3S.4S5S6S7S8S9STSJSQSKS/3S4S5S6S.7S8S9STSJSQSKS/-/- - AS 26,0,26,26"
     writer = ScriptWriter(parse_position(start))
     writer.move(WASTE << 8 | FOUNDATION)  # the ace home: then no card can go home
     nvm = kept_game(tmp_path / "stuck.nvm", parse_position(start))
