@@ -59,9 +59,11 @@ def string_constants():
 
 
 def calls_to_words():
-    """(method, [string arguments]) of every call ``words.METHOD(...)`` or
-    ``self.words.METHOD(...)`` in the game's modules."""
-    methods = {"show", "line", "row", "name_of_row", "rows", "text"}
+    """(method, the text's name, the line's name) of every call
+    ``words.METHOD(...)`` or ``self.words.METHOD(...)`` in the game's
+    modules: each name the string the call gives, None where it gives a
+    variable (a table the test below checks) or nothing."""
+    methods = {"show": 1, "line": 0, "row": 0, "name_of_row": 0, "rows": 0, "text": 0}
     found = []
     for module in PACKAGE.glob("*.py"):
         for node in ast.walk(ast.parse(module.read_text())):
@@ -69,9 +71,18 @@ def calls_to_words():
                 continue
             owner = node.func.value
             owner = getattr(owner, "id", getattr(owner, "attr", ""))
-            if node.func.attr in methods and owner == "words":
-                strings = [a.value for a in node.args if isinstance(a, ast.Constant)]
-                found.append((node.func.attr, [s for s in strings if isinstance(s, str)]))
+            if node.func.attr == "menu" and owner == "self" and node.args:  # a menu row's name
+                arg = node.args[0]
+                found.append(("row", "menu", arg.value if isinstance(arg, ast.Constant) else None))
+            elif node.func.attr in methods and owner == "words":
+                at = methods[node.func.attr]
+                names = [
+                    arg.value if isinstance(arg, ast.Constant) else None
+                    for arg in node.args[at : at + 2]
+                ]
+                if node.func.attr not in ("line", "row"):
+                    names = names[:1]
+                found.append((node.func.attr, *(names + [None, None])[:2]))
     return found
 
 
@@ -86,11 +97,12 @@ def test_every_name_the_code_asks_for_is_in_the_file():
     texts = sections()
     calls = calls_to_words()
     assert len(calls) >= 20
-    for method, strings in calls:
-        if strings:
-            assert strings[0] in texts, (method, strings)
-        if method in ("line", "row") and len(strings) == 2:
-            assert strings[1] in named(strings[0]), (method, strings)
+    every_line = {line for name in texts for line in named(name)}
+    for method, text, line in calls:
+        if text is not None:
+            assert text in texts, (method, text)
+        if line is not None:
+            assert line in (named(text) if text is not None else every_line), (method, line)
     # the names the code picks from tables, by rule set, notice or glyph
     for name in screens.RULES_TEXTS + scene.PANEL_TEXTS:
         assert name in texts

@@ -16,9 +16,9 @@ _COMMENT = const(35)  # "#": before the first text only
 # (tests/test_words.py checks that the code asks for these and no others).
 NEEDED = (
     ("rule_names", ("british", "american", "union")),
-    ("panel", ()),
-    ("panel_stuck", ()),
-    ("panel_over", ()),
+    ("panel", ("stock", "home", "deal")),
+    ("panel_stuck", ("home",)),
+    ("panel_over", ("home",)),
     ("title", ()),
     ("menu", ("back", "new", "deal", "restart", "undo", "redo", "hint", "rules",
               "autoplay", "winnable", "brightness", "sound", "help", "stats", "about", "end")),

@@ -23,6 +23,7 @@ from british_square.layout import (
     PANEL_COLUMNS,
     PANEL_ROWS,
     STRIP_ROW,
+    TEXT_LINE,
     TEXT_Y,
 )
 from british_square.page import TOP_RIGHT, fitted, label
@@ -44,8 +45,10 @@ NOTICE_NONE = const(0)
 NOTICE_STUCK = const(1)  # no card can go home any more
 NOTICE_OVER = const(2)  # the player ended the game
 PANEL_TEXTS = ("panel", "panel_stuck", "panel_over")  # by notice: the texts of words.txt
-_HOME_ROW = b"\x01\x02\x02"  # the row of the cards home, by notice
-_NUMBER_COLUMNS = const(5)  # the panel's numbers: right-aligned in the last 5 columns
+# the panel's numbers, right-aligned at the end of their lines: the stock's
+# and the cards home (a label of their own: a move changes them), the deal's
+_NUMBER_COLUMNS = const(3)
+_DEAL_COLUMNS = const(5)
 
 
 class PlayScene:
@@ -98,16 +101,18 @@ class PlayScene:
             mark = self._small_grid(MARK_CELLS)
             self.marks.append(mark)
             self.group.append(mark)
-        # the panel: its words, a label of four lines, and over their ends
-        # its numbers, a label of three (the stock, the cards home, the deal)
+        # the panel: its words (with the deal's number), a label of four
+        # lines, and over their ends the stock's and the cards home, a label
         self.panel_words = label(font, sheet.TEXT_WHITE, 0, TEXT_Y)
         self.panel_numbers = label(font, sheet.TEXT_WHITE, 0, TEXT_Y, TOP_RIGHT)
         self.group.append(self.panel_words)
         self.group.append(self.panel_numbers)
         # blank, as wide and tall as they will be: their bitmaps made now, once
         self.panel_words.text = "\n".join([" " * PANEL_COLUMNS] * PANEL_ROWS)
-        self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * 3)
+        self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * 2)
         self.shown_numbers = [-1, -1, -1, -1, -1]  # stock, score, deal, rules, notice
+        # the panel's lines of the two numbers, and the first line of their label
+        self.stock_row = self.home_row = self.numbers_row = 0
         self.cursor = self._card_grid(sheet.TILE_CURSOR)
         self.cursor.hidden = True
         self.group.append(self.cursor)
@@ -184,7 +189,6 @@ class PlayScene:
                 index = MARK_CELLS * row + cell
                 self._put_small(self.marks, self.mark_tile, MARK_CELLS, index, sheet.SMALL_NONE)
         self.panel_words.anchored_position = (layout.text_x, TEXT_Y)
-        self.panel_numbers.anchored_position = (layout.text_x + FONT_W * PANEL_COLUMNS, TEXT_Y)
         for i in range(len(self.shown_numbers)):
             self.shown_numbers[i] = -1
         for stop in range(_MAX_STOPS):
@@ -334,31 +338,49 @@ class PlayScene:
     def show_numbers(self, game, notice=NOTICE_NONE):
         """The panel: stock count, cards home, deal number and rules, or a
         notice with the cards home. Its words are read (from flash) only when
-        the rules or the notice change; a move changes at most its numbers."""
+        the rules, the notice or the deal change; a move changes at most the
+        stock's number and the cards home, a small label of their own."""
         shown = self.shown_numbers
         score = game.score()
-        if shown[3] != game.rules or shown[4] != notice:
-            shown[3] = game.rules
-            shown[4] = notice
-            shown[0] = shown[1] = shown[2] = -1
-            colour = sheet.TEXT_WHITE if notice == NOTICE_NONE else sheet.TEXT_YELLOW
-            rules = self.words.line("rule_names", RULE_NAMES[game.rules])
-            lines = self.words.text(PANEL_TEXTS[notice], (rules,)).split("\n")
-            self.panel_words.text = "\n".join(fitted(line, PANEL_COLUMNS) for line in lines)
-            self.panel_words.color = self.panel_numbers.color = colour
-        if shown[0] == game.stock_count and shown[1] == score and shown[2] == game.deal_number:
+        if shown[3] != game.rules or shown[4] != notice or shown[2] != game.deal_number:
+            shown[2], shown[3], shown[4] = game.deal_number, game.rules, notice
+            shown[0] = shown[1] = -1
+            self._show_panel_words(game, PANEL_TEXTS[notice])
+        if shown[0] == game.stock_count and shown[1] == score:
             return
-        shown[0], shown[1], shown[2] = game.stock_count, score, game.deal_number
-        blank = " " * _NUMBER_COLUMNS
-        numbers = [blank, blank, blank]  # one a row, right-aligned
-        numbers[_HOME_ROW[notice]] = fitted(str(score), _NUMBER_COLUMNS, right=True)
-        if notice == NOTICE_NONE:
-            numbers[0] = fitted(str(game.stock_count), _NUMBER_COLUMNS, right=True)
-            # "-": set up from a position, no deal number
-            deal = str(game.deal_number) if game.deal_number else "-"
-            numbers[2] = fitted(deal, _NUMBER_COLUMNS, right=True)
-        self.panel_numbers.text = "\n".join(numbers)
+        shown[0], shown[1] = game.stock_count, score
+        # a line each from the first number's to the cards home's, right-aligned
+        rows = [" " * _NUMBER_COLUMNS] * (self.home_row - self.numbers_row + 1)
+        if self.stock_row >= 0:
+            rows[self.stock_row - self.numbers_row] = self._number(game.stock_count)
+        rows[self.home_row - self.numbers_row] = self._number(score)
+        self.panel_numbers.text = "\n".join(rows)
         self.dirty = True
+
+    def _show_panel_words(self, game, text):
+        """The panel's words: ``text`` of words.txt, the rule set's name in
+        it, the deal's number at the end of its line; the numbers' label
+        moved to end the lines of the stock and the cards home."""
+        words = self.words
+        rules = words.line("rule_names", RULE_NAMES[game.rules])
+        lines = words.text(text, (rules,)).split("\n")
+        deal = words.row(text, "deal")
+        if deal >= 0:  # "-": set up from a position, no deal number
+            number = str(game.deal_number) if game.deal_number else "-"
+            start = fitted(lines[deal], PANEL_COLUMNS - _DEAL_COLUMNS)
+            lines[deal] = start + fitted(number, _DEAL_COLUMNS, right=True)
+        self.panel_words.text = "\n".join([fitted(line, PANEL_COLUMNS) for line in lines])
+        colour = sheet.TEXT_WHITE if text == PANEL_TEXTS[NOTICE_NONE] else sheet.TEXT_YELLOW
+        self.panel_words.color = self.panel_numbers.color = colour
+        self.stock_row = words.row(text, "stock")  # -1: a notice, no stock to count
+        self.home_row = words.row(text, "home")
+        self.numbers_row = self.stock_row if self.stock_row >= 0 else self.home_row
+        right = self.layout.text_x + FONT_W * PANEL_COLUMNS
+        self.panel_numbers.anchored_position = (right, TEXT_Y + TEXT_LINE * self.numbers_row)
+
+    @staticmethod
+    def _number(value):
+        return fitted(str(value), _NUMBER_COLUMNS, right=True)
 
     # ---------------------------------------------------------------- looks
 
