@@ -65,7 +65,7 @@ class View:
 
     def __init__(self, display, words, font=None, path=None):
         """``font``: the text's font, ``terminalio.FONT`` unless given;
-        ``path``: the sprite sheet (checked: ``files.check_sheet``)."""
+        ``path``: the sprite sheet (the app checks it first: ``files``)."""
         self.display = display
         self.sheet = displayio.OnDiskBitmap(path or sheet_path())
         self.palettes = make_palettes()
