@@ -390,6 +390,39 @@ def test_the_title_shows_the_battery_and_warns_when_it_is_low(make_app):
     assert "Battery" not in page_text(quiet)  # no monitor: nothing said
 
 
+def test_the_statistics_are_a_grid_whose_cells_hold_the_rule_set_on_show(make_app):
+    app = make_app(Game.new_deal(5))
+    kept = app.stats
+    kept.record(BRITISH, 14, False, 180, 610, False, 1)
+    kept.record(BRITISH, 104, True, 263, 1250, True, 2)
+    kept.record(UNION, 104, True, 200, 75, True, 0)
+    press(app, A)
+    menu_choose(app, "Statistics")
+    grid = app.view.page.body
+    assert grid.grid_size == (2, 8)
+
+    def column(index):
+        """Column ``index`` of the grid, a row at a time, read from its cells."""
+        rows = []
+        for row in range(8):
+            lines = grid.get_content((index, row)).text.split("\n")
+            rows.append(lines[row].strip())
+        return rows
+
+    assert column(0) == body("stats")  # what each row counts, as words.txt has it
+    assert column(1) == ["2", "1 (50%)", "104", "59.0", "1, 1", "263", "20:50", "1, 3"]
+    assert app.view.page.title.text.strip() == "Statistics: British"
+    press(app, RIGHT)  # American: nothing played yet
+    assert column(1) == ["0", "0 (0%)", "0", "0.0", "0, 0", "-", "-", "0, 0"]
+    press(app, RIGHT)  # Union Square
+    assert column(1) == ["1", "1 (100%)", "104", "104.0", "1, 1", "200", "1:15", "1, 0"]
+    assert app.view.page.title.text.strip() == "Statistics: Union"
+    # the figures right-aligned at the end of the rows
+    figures = grid.get_content((1, 0))
+    assert figures.anchor_point == (1.0, 0.0)
+    assert figures.x + figures.width == grid.width
+
+
 def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):
     app = make_app(Game.new_deal(5), facts=lambda: ("PyGamer", 8192, 4000))
     press(app, A)
