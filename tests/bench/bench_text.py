@@ -12,8 +12,15 @@ framebuffer, as bench_ui), and a long run of text changes in a tight heap
 (does one fail for want of a block, and how large is the largest free
 block after it). ``label.Label`` makes a ``TileGrid`` per character;
 ``bitmap_label.Label`` draws its text into one ``Bitmap``, kept while the
-text keeps its size. The figures, and the choice made from them, are in
-docs/memory.md.
+text keeps its size.
+
+Measured (libraries as deployed .mpy; label / bitmap_label): a 26-column
+line holds 3 232 / 1 424 bytes, its change allocates 4 656 / 2 656 and costs
+3 323 / 7 170 loops, a page of text redraws in 71 012 / 41 117 render
+loops, and 1 500 changes of random length need a 76 / 58 KB heap (52 KB
+with each text padded to its field); the modules hold 3.6 / 10.4 KB besides
+the package's 5.8. So the game draws with ``bitmap_label``, its texts padded
+(``page.py``); the whole table is in docs/memory.md.
 """
 
 import gc
