@@ -177,25 +177,6 @@ class KeyboardActions:
         return self.repeater.poll(now)
 
 
-def font_bitmap():
-    """The built-in 6x12 font as one bitmap, glyph ``ord(c) - 32`` in tile
-    ``ord(c) - 32``, as CircuitPython's ``terminalio.FONT.bitmap`` holds it.
-    Blinka draws the same font (Terminus 6x12) but as one bitmap per glyph."""
-    import displayio
-    import terminalio
-
-    from british_square.textgrid import FIRST_CHAR, FONT_H, FONT_W, LAST_CHAR
-
-    count = LAST_CHAR - FIRST_CHAR + 1
-    bitmap = displayio.Bitmap(FONT_W * count, FONT_H, 2)
-    for tile in range(count):
-        glyph = terminalio.FONT.get_glyph(FIRST_CHAR + tile)
-        for y in range(FONT_H):
-            for x in range(FONT_W):
-                bitmap[tile * FONT_W + x, y] = glyph.bitmap[glyph.tile_index * FONT_W + x, y]
-    return bitmap
-
-
 class ScriptActions(ScriptPlayer):
     """Actions from a key script (``shot:NAME`` calls ``save_shot(NAME)``);
     QUIT once ``stopped`` (a signal, a screenshot that failed)."""
@@ -307,7 +288,7 @@ class Hardware:
             self.actions = KeyboardActions()
         self.clock = None
         self.light = 100
-        self.font = font_bitmap()
+        self.font = None  # Blinka's terminalio.FONT: the board's glyphs (tests/test_ui_vm.py)
         self.speaker = MixerSpeaker()
         self.sound = self.speaker.play
         # a window has no NeoPixels: the calls are counted and the last kept, to test

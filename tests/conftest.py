@@ -87,12 +87,11 @@ def vm():
 
 @pytest.fixture(scope="session")
 def font():
-    """The desktop's copy of the built-in font, for apps made in process."""
-    if str(HW) not in sys.path:
-        sys.path.insert(0, str(HW))
-    import desktop
+    """The font of the apps made in process: Blinka's terminalio.FONT, whose
+    glyphs are the board's (tests/test_ui_vm.py)."""
+    import terminalio
 
-    return desktop.font_bitmap()
+    return terminalio.FONT
 
 
 @pytest.fixture(scope="session")

@@ -1,9 +1,11 @@
-"""Reading a game screen back: which sprite is where, against the engine's state.
+"""Reading a game screen back: which sprite is where, against the engine's
+state, and what the text says.
 
 Screens come as RGB565 values from the VM's raw framebuffer dump or from the
 desktop's PNG screenshots. ``expected_screen`` paints, from the committed
 sprite sheet and ``british_square.layout``, what the play screen must show
-for a game; ``mismatches`` compares the two pile by pile.
+for a game; ``mismatches`` compares the two pile by pile. ``text_mismatches``
+compares a line of the screen with the built-in font's glyphs.
 """
 
 import struct
@@ -13,7 +15,15 @@ from conftest import ROOT  # noqa: E402
 
 from british_square import sheet
 from british_square.engine import BUILDS_DOWN, BUILDS_UP
-from british_square.layout import MARK_CELLS, SCREEN_H, SCREEN_W, STRIP_ROW, Layout
+from british_square.layout import (
+    FONT_W,
+    MARK_CELLS,
+    SCREEN_H,
+    SCREEN_W,
+    STRIP_ROW,
+    TEXT_LINE,
+    Layout,
+)
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
 
 SHEET = ROOT / "lib" / "british_square" / sheet.SHEET_FILE
@@ -25,7 +35,7 @@ def rgb565(rgb):
 
 
 FELT = rgb565(sheet.PALETTE[sheet.FELT])
-CURSOR = rgb565(sheet.PALETTE[sheet._CURSOR])
+CURSOR = rgb565(sheet.PALETTE[sheet.CURSOR])
 
 
 def read_bmp(path=SHEET):
@@ -61,14 +71,14 @@ class Sprites:
         return None if index == sheet.FELT else self.colours[index]
 
     def card_tile(self, tile):
-        x0 = (tile % sheet._SHEET_COLUMNS) * CARD_W
-        y0 = (tile // sheet._SHEET_COLUMNS) * CARD_H
+        x0 = (tile % sheet.SHEET_COLUMNS) * CARD_W
+        y0 = (tile // sheet.SHEET_COLUMNS) * CARD_H
         return [[self.pixel(x0 + i, y0 + j) for i in range(CARD_W)] for j in range(CARD_H)]
 
     def small(self, k):
         t = sheet.small_tile(k)
-        x0 = (t % sheet._SMALL_PER_ROW) * sheet.SMALL_W
-        y0 = (t // sheet._SMALL_PER_ROW) * sheet.SMALL_H
+        x0 = (t % sheet.SMALL_PER_ROW) * sheet.SMALL_W
+        y0 = (t // sheet.SMALL_PER_ROW) * sheet.SMALL_H
         return [
             [self.pixel(x0 + i, y0 + j) for i in range(sheet.SMALL_W)] for j in range(sheet.SMALL_H)
         ]
@@ -186,6 +196,31 @@ def mismatches(screen, expected):
         if got != value and got != CURSOR:
             owner = expected.owner[(x, y)]
             wrong[owner] = wrong.get(owner, 0) + 1
+    return wrong
+
+
+def glyph(char):
+    """The built-in font's glyph for ``char``: TEXT_LINE rows of FONT_W pixels,
+    True where inked (Blinka's ``terminalio.FONT``, whose glyphs are the
+    board's: tests/test_ui_vm.py)."""
+    import terminalio
+
+    found = terminalio.FONT.get_glyph(ord(char))
+    x0 = found.tile_index * FONT_W
+    return [[bool(found.bitmap[x0 + x, y]) for x in range(FONT_W)] for y in range(TEXT_LINE)]
+
+
+def text_mismatches(screen, x0, y0, text, colour):
+    """How many pixels of the line ``text`` (at scale 1, its top-left corner
+    at (x0, y0)) the screen gets wrong: an inked pixel of a glyph not in
+    ``colour`` (RGB888), or a pixel between the strokes that is."""
+    ink = rgb565(colour)
+    wrong = 0
+    for i, char in enumerate(text):
+        for y, row in enumerate(glyph(char)):
+            for x, inked in enumerate(row):
+                got = screen[y0 + y][x0 + FONT_W * i + x]
+                wrong += inked != (got == ink)
     return wrong
 
 

@@ -2,7 +2,7 @@
 what each screen says, and the timers that must not outlive their screen.
 
 Faster than the headless runs (test_ui_desktop.py) and able to look inside:
-the text page is read back character by character.
+the text page is read back label by label (the statistics cell by cell).
 """
 
 import pytest
@@ -13,7 +13,6 @@ from british_square.app import OVER, PLAYING, STUCK, WON, App
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, A, B
 from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
 from british_square.notation import parse_position, position_text
-from british_square.textgrid import FIRST_CHAR
 
 MENU = [line.split("{")[0] for line in body("menu")]
 
@@ -42,7 +41,7 @@ class Clock:
 
 
 @pytest.fixture
-def make_app(font):
+def make_app():
     def make(game, autoplay=False, facts=None):
         clock = Clock()
         levels = []  # every backlight level the app set, percent
@@ -54,7 +53,7 @@ def make_app(font):
             clock,
             game,
             autoplay,
-            font,
+            None,  # the font: terminalio.FONT
             levels.append,
             facts,
             sound=heard.append,
@@ -82,20 +81,28 @@ def wait(app, ms):
         app.tick(app.now)
 
 
-def grid_text(grid):
-    """What a text grid shows, its rows joined by newlines (trailing blanks cut)."""
-    rows = []
-    for row in range(grid.rows):
-        line = "".join(
-            chr(grid.tiles[row * grid.columns + c] + FIRST_CHAR) for c in range(grid.columns)
-        )
-        rows.append(line.rstrip())
-    return "\n".join(rows).rstrip("\n")
+def cell_text(app, column, row):
+    """What row ``row`` of the text page's body says in ``column`` (0: its
+    text, 1: its figure), read from the label that holds the column."""
+    lines = app.view.page.cell(column, row).text.split("\n")
+    return lines[row].strip() if row < len(lines) else ""
 
 
 def page_text(app):
+    """What the text page says: its title, each body row (its text, then its
+    figure), its footer, a line each, the blanks around them cut."""
     page = app.view.page
-    return "\n".join(grid_text(g) for g in (page.title, page.body, page.footer))
+    lines = [page.title.text.strip()]
+    for row in range(page.rows):
+        cells = (cell_text(app, 0, row), cell_text(app, 1, row))
+        lines.append(" ".join(cell for cell in cells if cell))
+    lines.append(page.footer.text.strip())
+    return "\n".join(lines)
+
+
+def panel(app):
+    """The panel's words, a line each, the blanks after them cut."""
+    return [line.rstrip() for line in app.scene.panel_words.text.split("\n")]
 
 
 def menu_choose(app, item):
@@ -253,12 +260,12 @@ def test_no_more_moves_is_a_notice_beside_the_cards_and_play_goes_on(make_app):
     assert app.outcome == PLAYING and app.probing
     wait(app, 200)
     assert app.outcome == STUCK and not app.on_page  # the cards stay in sight
-    assert grid_text(app.scene.numbers).startswith("No more\nmoves.")
+    assert panel(app)[:2] == ["No more", "moves."]
     app.play(move(1, 2))  # play on: still no more moves
     wait(app, 200)
     assert app.outcome == STUCK
     press(app, SELECT, SELECT)  # undo both: the ace is back on the waste
-    assert app.outcome == PLAYING and grid_text(app.scene.numbers).startswith("Stock")
+    assert app.outcome == PLAYING and panel(app)[0] == "Stock"
 
 
 def test_a_dead_verdict_while_a_refused_drop_flashes(make_app):
@@ -285,17 +292,17 @@ def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
     press(app, A, B)
     assert app.outcome == WON and app.screens.current == screens.WON
     from british_square.layout import (
-        _WON_LINE_ROW,
         BODY_Y,
         KINGS_BOTTOM,
         KINGS_TOP,
         TEXT_LINE,
         WON_BIG_Y,
+        WON_LINE_ROW,
     )
     from british_square.sheet import CARD_H
 
     assert KINGS_TOP >= WON_BIG_Y + 2 * 12  # under "You won!" (scale 2)
-    assert KINGS_BOTTOM + CARD_H <= BODY_Y + TEXT_LINE * _WON_LINE_ROW  # above the lines
+    assert KINGS_BOTTOM + CARD_H <= BODY_Y + TEXT_LINE * WON_LINE_ROW  # above the lines
     for _ in range(300):
         wait(app, 50)
         for king in app.view.page.cards:
@@ -381,6 +388,39 @@ def test_the_title_shows_the_battery_and_warns_when_it_is_low(make_app):
     assert "Battery low: 3.41 V" in page_text(app)
     quiet = make_app(Game.new_deal(5), facts=lambda: ("PyBadge", 8192, 0))
     assert "Battery" not in page_text(quiet)  # no monitor: nothing said
+
+
+def test_the_statistics_are_a_grid_whose_cells_hold_the_rule_set_on_show(make_app):
+    app = make_app(Game.new_deal(5))
+    kept = app.stats
+    kept.record(BRITISH, 14, False, 180, 610, False, 1)
+    kept.record(BRITISH, 104, True, 263, 1250, True, 2)
+    kept.record(UNION, 104, True, 200, 75, True, 0)
+    press(app, A)
+    menu_choose(app, "Statistics")
+    grid = app.view.page.body
+    assert grid.grid_size == (2, 8)
+
+    def column(index):
+        """Column ``index`` of the grid, a row at a time, read from its cells."""
+        rows = []
+        for row in range(8):
+            lines = grid.get_content((index, row)).text.split("\n")
+            rows.append(lines[row].strip())
+        return rows
+
+    assert column(0) == body("stats")  # what each row counts, as words.txt has it
+    assert column(1) == ["2", "1 (50%)", "104", "59.0", "1, 1", "263", "20:50", "1, 3"]
+    assert app.view.page.title.text.strip() == "Statistics: British"
+    press(app, RIGHT)  # American: nothing played yet
+    assert column(1) == ["0", "0 (0%)", "0", "0.0", "0, 0", "-", "-", "0, 0"]
+    press(app, RIGHT)  # Union Square
+    assert column(1) == ["1", "1 (100%)", "104", "104.0", "1, 1", "200", "1:15", "1, 0"]
+    assert app.view.page.title.text.strip() == "Statistics: Union"
+    # the figures right-aligned at the end of the rows
+    figures = grid.get_content((1, 0))
+    assert figures.anchor_point == (1.0, 0.0)
+    assert figures.x + figures.width == grid.width
 
 
 def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):

@@ -6,15 +6,15 @@ from scripting import route
 from british_square import sheet
 from british_square.engine import STOCK
 from british_square.layout import (
-    _FOUNDATION_PITCH,
-    _OVERLAP_STEP,
-    _PITCH,
-    _STRIP_CELLS,
     BRITISH_ROWS,
+    COLUMN_PITCH,
+    FOUNDATION_PITCH,
     GAP,
     MARK_CELLS,
+    OVERLAP_STEP,
     SCREEN_H,
     SCREEN_W,
+    STRIP_CELLS,
     Layout,
 )
 from british_square.sheet import CARD_H, CARD_W
@@ -46,7 +46,7 @@ def test_british_columns_show_every_rank_at_full_overlap(base):
     for height in range(base, base + 13):  # up to 12 cards built on the base
         rows = layout.shown_rows(height)
         ys = [layout.card_y(0, row) for row in range(rows)]
-        assert all(b - a == _OVERLAP_STEP for a, b in zip(ys, ys[1:]))  # rank and suit show
+        assert all(b - a == OVERLAP_STEP for a, b in zip(ys, ys[1:]))  # rank and suit show
         assert ys[-1] + CARD_H <= SCREEN_H
         cards = shown(layout, height, base)
         assert cards[-1] == height - 1  # the playable card, whole
@@ -105,8 +105,8 @@ def test_everything_fits_on_the_screen_without_overlap(columns):
 def test_strips_and_marks_are_grids_of_whole_glyph_cells():
     # a row of columns' strips is one grid, and so is a row of foundations'
     # marks: their pitches must be whole numbers of small glyph cells
-    assert _STRIP_CELLS * sheet.SMALL_W == _PITCH
-    assert (MARK_CELLS - 1) * sheet.SMALL_W == _FOUNDATION_PITCH
+    assert STRIP_CELLS * sheet.SMALL_W == COLUMN_PITCH
+    assert (MARK_CELLS - 1) * sheet.SMALL_W == FOUNDATION_PITCH
     for columns in (4, 16):
         layout = Layout(columns)
         cells = {layout.strip_cell(c, k) for c in range(columns) for k in range(4)}

@@ -24,7 +24,7 @@ def test_committed_sheet_is_what_the_script_draws():
 
 def test_sheet_shape_and_palette():
     width, height, pixels, palette = read_bmp()
-    assert (width, height) == (sheet._SHEET_W, sheet._SHEET_H)
+    assert (width, height) == (sheet.SHEET_W, sheet.SHEET_H)
     assert width % CARD_W == 0 and height % CARD_H == 0  # displayio's tile rule
     assert width % sheet.SMALL_W == 0 and height % sheet.SMALL_H == 0
     assert palette == list(sheet.PALETTE)
@@ -41,13 +41,13 @@ def test_tile_numbers_fit_in_a_byte():
     tiles = [sheet.TILE_BLANK, sheet.TILE_CURSOR, FIRST_CARD + 51]
     tiles += [sheet.small_tile(k) for k in range(sheet.SMALL_NONE + 1)]
     assert max(tiles) < 256
-    per_sheet = (sheet._SHEET_W // CARD_W) * (sheet._SHEET_H // CARD_H)
+    per_sheet = (sheet.SHEET_W // CARD_W) * (sheet.SHEET_H // CARD_H)
     assert sheet.TILE_BLANK < per_sheet
 
 
 def test_every_card_is_distinct_and_red_or_black():
     sprites = Sprites()
-    red, ink = rgb565(sheet.PALETTE[sheet._RED]), rgb565(sheet.PALETTE[sheet._INK])
+    red, ink = rgb565(sheet.PALETTE[sheet.RED]), rgb565(sheet.PALETTE[sheet.INK])
     seen = set()
     for card in range(52):
         rows = sprites.card_tile(FIRST_CARD + card)
@@ -69,7 +69,7 @@ def test_every_card_is_distinct_and_red_or_black():
 def test_markers_and_cursor():
     sprites = Sprites()
     cursor = sprites.card_tile(sheet.TILE_CURSOR)
-    yellow = rgb565(sheet.PALETTE[sheet._CURSOR])
+    yellow = rgb565(sheet.PALETTE[sheet.CURSOR])
     assert all(v == yellow for v in cursor[0] + cursor[-1])
     assert all(v is None for row in cursor[2:-2] for v in row[2:-2])  # the card shows through
     blank = sprites.card_tile(sheet.TILE_BLANK)

@@ -1,111 +1,268 @@
-"""words.txt: the texts the screens read from flash, and the places the code
-names them by."""
+"""words.txt: the texts the screens read from flash, the names the code asks
+for them by, and what the reader does with a file that is not the game's."""
 
-import re
+import ast
+import random
 
 import pytest
 from conftest import LIB
 
-from british_square.layout import BODY_ROWS, PANEL_COLUMNS, TEXT_COLUMNS
-from british_square.words import RAW_LINE, Words
+from british_square import engine, scene, screens
+from british_square.files import NEEDED, TEXTS_AT_MOST, open_words
+from british_square.layout import BODY_ROWS, FIGURE_COLUMNS, PANEL_COLUMNS, TEXT_COLUMNS
+from british_square.words import LONGEST, DamagedFile
 
 PACKAGE = LIB / "british_square"
 WORDS = PACKAGE / "words.txt"
+DAMAGED = "words.txt is damaged: make deploy mends it"
 
 
 def sections(path=WORDS):
-    """{name: [(kind, text), ...]} of words.txt, in file order."""
+    """{name: [(kind, line name, text, figure), ...]} of words.txt, in file
+    order ("@end", the last line, left out)."""
     found = {}
     lines = None
     for raw in path.read_text().splitlines():
         if raw.startswith("@"):
             lines = found.setdefault(raw[1:], [])
         elif lines is not None:
-            lines.append((raw[:1], raw[1:]))
+            kind, text, name = raw[:1], raw[1:], ""
+            if text.startswith("["):
+                name, text = text[1:].split("]", 1)
+            text, _, figure = text.partition("|")
+            lines.append((kind, name, text, figure))
         else:
             assert raw.startswith("#"), "before the first text: {!r}".format(raw)
+    assert found.pop("end") == [], "@end is the last line"
     return found
 
 
 def body(name):
-    """The body lines of text ``name``."""
-    return [text for kind, text in sections()[name] if kind in "|~"]
+    """The body lines of text ``name``, without their names and figures."""
+    return [text for kind, _, text, _ in sections()[name] if kind in "|~"]
 
 
-def test_every_name_the_code_uses_is_that_text():
-    names = list(sections())
-    used = 0
+def named(name):
+    """The names of the lines of text ``name`` that have one."""
+    return [line for _, line, _, _ in sections()[name] if line]
+
+
+def string_constants():
+    """Every string constant in the game's modules but files.py (which lists NEEDED)."""
+    found = set()
     for module in PACKAGE.glob("*.py"):
-        for constant, place in re.findall(r"_W_(\w+) = const\((\d+)\)", module.read_text()):
-            assert names[int(place)] == constant.lower(), "{}: _W_{}".format(module.name, constant)
-            used += 1
-    assert used >= 10
+        if module.name != "files.py":
+            for node in ast.walk(ast.parse(module.read_text())):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    found.add(node.value)
+    return found
 
 
-def test_families_the_code_counts_through_are_in_order():
-    names = list(sections())
-    first = names.index("rules_british")
-    assert names[first : first + 3] == ["rules_british", "rules_american", "rules_union"]
-    panel = names.index("panel")
-    assert names[panel : panel + 3] == ["panel", "panel_stuck", "panel_over"]
+def calls_to_words():
+    """(method, the text's name, the line's name) of every call
+    ``words.METHOD(...)`` or ``self.words.METHOD(...)`` in the game's
+    modules: each name the string the call gives, None where it gives a
+    variable (a table the test below checks) or nothing."""
+    methods = {"show": 1, "line": 0, "row": 0, "name_of_row": 0, "rows": 0, "text": 0}
+    found = []
+    for module in PACKAGE.glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text())):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            owner = node.func.value
+            owner = getattr(owner, "id", getattr(owner, "attr", ""))
+            if node.func.attr == "menu" and owner == "self" and node.args:  # a menu row's name
+                arg = node.args[0]
+                found.append(("row", "menu", arg.value if isinstance(arg, ast.Constant) else None))
+            elif node.func.attr in methods and owner == "words":
+                at = methods[node.func.attr]
+                names = [
+                    arg.value if isinstance(arg, ast.Constant) else None
+                    for arg in node.args[at : at + 2]
+                ]
+                if node.func.attr not in ("line", "row"):
+                    names = names[:1]
+                found.append((node.func.attr, *(names + [None, None])[:2]))
+    return found
+
+
+def test_the_file_holds_the_texts_and_named_lines_the_reader_needs_and_no_others():
+    texts = sections()
+    assert list(texts) == [name for name, _ in NEEDED]
+    for name, lines in NEEDED:
+        assert named(name) == list(lines), name
+
+
+def test_every_name_the_code_asks_for_is_in_the_file():
+    texts = sections()
+    calls = calls_to_words()
+    assert len(calls) >= 20
+    every_line = {line for name in texts for line in named(name)}
+    for method, text, line in calls:
+        if text is not None:
+            assert text in texts, (method, text)
+        if line is not None:
+            assert line in (named(text) if text is not None else every_line), (method, line)
+    # the names the code picks from tables, by rule set, notice or glyph
+    for name in screens.RULES_TEXTS + scene.PANEL_TEXTS:
+        assert name in texts
+    assert named("rule_names") == list(engine.RULE_NAMES)
+    assert set(screens.NOTICE_LINES[1:]) <= set(named("title_words"))
+    marks = [line for line, _ in screens.MARKS]
+    assert set(named("help_marks_piles")) == set(marks)
+
+
+def test_every_text_and_named_line_in_the_file_is_used():
+    used = string_constants()
+    for name, lines in NEEDED:
+        assert name in used, name
+        for line in lines:
+            assert line in used or line in engine.RULE_NAMES, (name, line)
 
 
 def test_every_line_is_of_a_known_kind_and_fits():
-    longest = {"{}": "99999"}  # a number, or the longest name filled in
+    longest = "99999"  # a number, or a name filled in
     for name, lines in sections().items():
         rows = 0
-        for kind, text in lines:
+        for kind, _, text, figure in lines:
             assert kind in "^_*~|", "{}: {!r}".format(name, kind + text)
-            filled = text.replace("{}", "American" if "Rules" in text else longest["{}"])
+            filled = text.replace("{}", "American" if "Rules" in text else longest)
             width = 13 if kind == "*" else TEXT_COLUMNS
             if name.startswith("panel") or name == "rule_names":
                 width = PANEL_COLUMNS
             assert len(filled) <= width, "{}: {!r}".format(name, text)
+            if figure:  # figures are short: counts, kilobytes, a board's name
+                figure = figure.replace("{}", "999")
+                assert kind == "|" and len(figure) <= FIGURE_COLUMNS, (name, figure)
+                assert len(filled) + 1 + len(figure) <= TEXT_COLUMNS, (name, text, figure)
             rows += kind in "~|"
         assert rows <= BODY_ROWS or name == "menu", name  # the menu scrolls
 
 
-def test_the_reader_finds_each_text(tmp_path):
-    words = Words(str(WORDS))
-    assert len(words.starts) == len(sections())
-    for place, name in enumerate(sections()):
-        assert words.lines(place) == len(body(name))
-        for index, text in enumerate(body(name)):
-            if "{}" not in text:
-                assert words.line_text(place, index) == text
-
-
-def test_placeholders_are_filled_in_order(tmp_path):
-    path = tmp_path / "words.txt"
-    path.write_text("@one\n|a {} b {}\n|{}!\n@two\n|x\n")
-    words = Words(str(path))
-    grid = type("Grid", (), {})()
-    seen = []
-    grid.put_line = lambda row, line, size, centred=False, column=0: seen.append(
-        (row, bytes(line[:size]).decode())
-    )
-    words.write(grid, 0, (1, "two", 3))
-    assert seen == [(0, "a 1 b two"), (1, "3!")]
-
-
 def test_every_line_of_the_file_fits_the_read_buffer():
     for raw in WORDS.read_bytes().splitlines(keepends=True):
-        assert len(raw) <= RAW_LINE, raw
+        assert len(raw) <= LONGEST, raw
 
 
-def test_an_overlong_line_is_cut_and_the_next_one_still_read(tmp_path):
-    path = tmp_path / "words.txt"
-    long = "|" + "x" * (3 * RAW_LINE) + "\n"
-    path.write_text("@one\n" + long + "|after\n@two\n|" + "y" * (RAW_LINE - 2) + "\n|last")
-    words = Words(str(path))
-    assert words.lines(0) == 2
-    assert words.line_text(0, 0) == "x" * 40  # cut to the longest line a screen shows
-    assert words.line_text(0, 1) == "after"
-    assert words.line_text(1, 0) == "y" * 40
-    assert words.line_text(1, 1) == "last"  # the file's last line, without a newline
+def test_the_reader_finds_each_text_and_each_named_line():
+    words = open_words(str(WORDS))
+    for name, lines in sections().items():
+        texts = [(text, line) for kind, line, text, _ in lines if kind in "|~"]
+        assert words.rows(name) == len(texts), name
+        for row, (text, line) in enumerate(texts):
+            assert words.name_of_row(name, row) == line
+            if line:
+                assert words.row(name, line) == row
+                if "{}" not in text:
+                    assert words.line(name, line) == text
+
+
+class Page:
+    """What ``Words.show`` writes, kept as it comes."""
+
+    rows = BODY_ROWS
+
+    def __init__(self):
+        self.seen = []
+
+    def title_line(self, text):
+        self.seen.append(("title", text))
+
+    def footer_line(self, text):
+        self.seen.append(("footer", text))
+
+    def big_line(self, index, text):
+        self.seen.append(("big", index, text))
+
+    def body_line(self, row, text, figure, centred, column):
+        self.seen.append((row, text, figure, centred, column))
+
+    def draw(self):
+        self.seen.append("drawn")
+
+
+def test_show_puts_each_line_where_it_goes_placeholders_in_order():
+    words = open_words(str(WORDS))
+    page = Page()
+    words.show(page, "stats", ("Union", 12, "3 (25%)"))
+    assert page.seen[0] == ("title", "Statistics: Union")
+    assert page.seen[1] == (0, "Played", "12", False, 0)
+    assert page.seen[2] == (1, "Won", "3 (25%)", False, 0)
+    assert page.seen[3] == (2, "Cards home: best", "{}", False, 0)  # no value left
+    assert page.seen[-2:] == [("footer", "</> rules    B: back"), "drawn"]
+    page = Page()
+    words.show(page, "menu", (), 3, first=2, draw=False)  # two rows down, from column 3
+    assert page.seen[1] == (0, "Deal number", "", False, 3)
+    assert len([s for s in page.seen if isinstance(s[0], int)]) == BODY_ROWS
+    assert "drawn" not in page.seen
+    page = Page()
+    words.show(page, "won")
+    assert page.seen[0] == ("big", 0, "You won!")
+    assert (7, "All 104 cards home!", "", True, 0) in page.seen
+    assert words.text("panel", ("Union",)) == "Stock\nHome\nDeal\nUnion"
 
 
 @pytest.mark.parametrize("name", ["help_keys", "help_keys_union"])
 def test_help_says_what_fills_a_space(name):
     lines = body(name)
     assert ("any card" in lines[-1]) == (name == "help_keys_union")
+
+
+# ------------------------------------------------------ a damaged words.txt
+
+
+def damaged(tmp_path, data):
+    """Does ``Words`` refuse ``data`` as words.txt, saying so in one line?"""
+    path = tmp_path / "words.txt"
+    path.write_bytes(data)
+    with pytest.raises(DamagedFile) as refused:
+        open_words(str(path))
+    return str(refused.value) == DAMAGED
+
+
+def test_a_missing_or_empty_file_is_damaged(tmp_path):
+    with pytest.raises(DamagedFile, match=DAMAGED):
+        open_words(str(tmp_path / "words.txt"))
+    assert damaged(tmp_path, b"")
+
+
+def test_a_file_cut_short_anywhere_is_damaged(tmp_path):
+    data = WORDS.read_bytes()
+    assert data.endswith(b"\n@end\n")
+    for end in list(range(0, len(data) - 5, 97)) + [len(data) - 5, len(data) - 2]:
+        assert damaged(tmp_path, data[:end]), end
+    open_words(str(WORDS))  # the whole file is not
+
+
+def test_random_bytes_are_damaged(tmp_path):
+    rng = random.Random(7)
+    for size in (1, 50, 3000, 100_000):
+        assert damaged(tmp_path, bytes(rng.randrange(256) for _ in range(size)))
+
+
+def test_more_texts_than_the_game_has_are_damaged(tmp_path):
+    data = WORDS.read_bytes()
+    extra = b"".join(b"@more%d\n|x\n" % i for i in range(TEXTS_AT_MOST + 1))
+    assert damaged(tmp_path, data.replace(b"@end\n", extra + b"@end\n"))
+    assert damaged(tmp_path, data.replace(b"@end\n", b"@more\n|x\n@end\n"))  # one unknown
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (b"|[sound]Sound: {}\n", b""),  # a named line missing
+        (b"|[sound]Sound", b"|[sounds]Sound"),  # renamed
+        (b"|[sound]Sound", b"|[sound Sound"),  # its name not closed
+        (b"|Played|{}\n", b"|Played|{}\n" * 2 + b"@stats\n"),  # a text twice
+        (b"^Menu\n", b"Menu\n"),  # a line of no known kind
+        (b"^Menu\n", b"^\xc3\xa9Menu\n"),  # a character the font lacks
+        (b"^Menu\n", b"^Menu {\n"),  # a brace that is no placeholder
+        (b"^Menu\n", b"^" + b"M" * LONGEST + b"\n"),  # too long to read
+        (b"^Menu\n", b"^Menu\n\n"),  # an empty line
+        (b"@end\n", b"@end\n|more\n"),  # something after the end
+    ],
+)
+def test_a_changed_file_is_damaged(tmp_path, old, new):
+    data = WORDS.read_bytes()
+    assert old in data
+    assert damaged(tmp_path, data.replace(old, new, 1))

@@ -18,20 +18,20 @@ sys.path.insert(0, str(ROOT / "lib"))
 
 from british_square import sheet  # noqa: E402
 from british_square.sheet import (  # noqa: E402
-    _BACK,
-    _BACK_LIGHT,
-    _CURSOR,
-    _EDGE,
-    _INK,
-    _MARK_PIP,
-    _RED,
-    _SHEET_COLUMNS,
-    _SHEET_H,
-    _SHEET_W,
+    BACK,
+    BACK_LIGHT,
     CARD_H,
     CARD_W,
+    CURSOR,
+    EDGE,
     FACE,
+    INK,
     MARK,
+    MARK_PIP,
+    RED,
+    SHEET_COLUMNS,
+    SHEET_H,
+    SHEET_W,
 )
 
 SHEET_PATH = ROOT / "lib" / "british_square" / sheet.SHEET_FILE
@@ -83,9 +83,9 @@ SMALL_GLYPHS = (
 
 
 class Canvas:
-    """A sheet of palette indices, ``_SHEET_W`` x ``_SHEET_H``, 0 (transparent) at first."""
+    """A sheet of palette indices, ``SHEET_W`` x ``SHEET_H``, 0 (transparent) at first."""
 
-    def __init__(self, width=_SHEET_W, height=_SHEET_H):
+    def __init__(self, width=SHEET_W, height=SHEET_H):
         self.width = width
         self.height = height
         self.pixels = bytearray(width * height)
@@ -110,7 +110,7 @@ class Canvas:
 
 def tile_origin(tile):
     """Top-left pixel of card tile ``tile`` on the sheet."""
-    return (tile % _SHEET_COLUMNS) * CARD_W, (tile // _SHEET_COLUMNS) * CARD_H
+    return (tile % SHEET_COLUMNS) * CARD_W, (tile // SHEET_COLUMNS) * CARD_H
 
 
 def card_outline(canvas, x, y, fill, edge):
@@ -137,39 +137,39 @@ def draw_card(canvas, card):
     """Rank and suit in the top strip (all that shows when overlapped), a big pip below."""
     x, y = tile_origin(sheet.FIRST_CARD + card)
     suit, rank = card // 13, card % 13 + 1
-    ink = _RED if suit >= 2 else _INK
-    card_outline(canvas, x, y, FACE, _EDGE)
+    ink = RED if suit >= 2 else INK
+    card_outline(canvas, x, y, FACE, EDGE)
     # rows 2-8: below the cursor's two-pixel frame, above the next overlapping card
     canvas.glyph(x + 2, y + 2, RANK_GLYPHS[rank], ink)
     canvas.glyph(x + 11, y + 2, SUIT_GLYPHS[suit], ink)
     # the pip twice as big below; its last row gives way to the border
     canvas.glyph(x + 3, y + 10, SUIT_GLYPHS[suit], ink, scale=2)
     for i in range(1, CARD_W - 1):
-        canvas.set(x + i, y + CARD_H - 1, _EDGE)
+        canvas.set(x + i, y + CARD_H - 1, EDGE)
 
 
 def draw_back(canvas, tile):
     x, y = tile_origin(tile)
-    card_outline(canvas, x, y, _BACK, _EDGE)
+    card_outline(canvas, x, y, BACK, EDGE)
     for j in range(2, CARD_H - 2):
         for i in range(2, CARD_W - 2):
             if (i + j) % 4 == 0 or (i - j) % 4 == 0:
-                canvas.set(x + i, y + j, _BACK_LIGHT)
+                canvas.set(x + i, y + j, BACK_LIGHT)
 
 
 def draw_foundation(canvas, tile, suit):
     x, y = tile_origin(tile)
     dashed_outline(canvas, x, y, MARK)
-    canvas.glyph(x + 3, y + 5, SUIT_GLYPHS[suit], _MARK_PIP, scale=2)
+    canvas.glyph(x + 3, y + 5, SUIT_GLYPHS[suit], MARK_PIP, scale=2)
 
 
 def draw_gap(canvas, tile):
     """A card whose top strip shows three dots: cards of a built run left out
     between the two shown around it (a run is consecutive, so they follow)."""
     x, y = tile_origin(tile)
-    card_outline(canvas, x, y, FACE, _EDGE)
+    card_outline(canvas, x, y, FACE, EDGE)
     for i in range(3):
-        canvas.rect(x + 4 + 5 * i, y + 4, 2, 2, _INK)
+        canvas.rect(x + 4 + 5 * i, y + 4, 2, 2, INK)
 
 
 def draw_tops(canvas):
@@ -179,8 +179,8 @@ def draw_tops(canvas):
     ):
         x0, y0 = tile_origin(tile)
         strip = sheet.TOPS_FIRST + index
-        x1 = (strip % _SHEET_COLUMNS) * CARD_W
-        y1 = (strip // _SHEET_COLUMNS) * sheet.TOP_H
+        x1 = (strip % SHEET_COLUMNS) * CARD_W
+        y1 = (strip // SHEET_COLUMNS) * sheet.TOP_H
         for j in range(sheet.TOP_H):
             for i in range(CARD_W):
                 canvas.set(x1 + i, y1 + j, canvas.get(x0 + i, y0 + j))
@@ -189,15 +189,15 @@ def draw_tops(canvas):
 def draw_cursor(canvas, tile):
     """A two-pixel frame; the inside stays transparent so the card shows through."""
     x, y = tile_origin(tile)
-    canvas.rect(x, y, CARD_W, CARD_H, _CURSOR)
+    canvas.rect(x, y, CARD_W, CARD_H, CURSOR)
     canvas.rect(x + 2, y + 2, CARD_W - 4, CARD_H - 4, 0)
 
 
 def draw_small_block(canvas):
     for k, rows in enumerate(SMALL_GLYPHS):
         t = sheet.small_tile(k)
-        x = (t % sheet._SMALL_PER_ROW) * sheet.SMALL_W
-        y = (t // sheet._SMALL_PER_ROW) * sheet.SMALL_H
+        x = (t % sheet.SMALL_PER_ROW) * sheet.SMALL_W
+        y = (t // sheet.SMALL_PER_ROW) * sheet.SMALL_H
         canvas.glyph(x, y, rows, MARK)
 
 

@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / "hw"))
 
 from scripting import ScriptWriter  # noqa: E402
 
-from british_square.engine import AMERICAN, BRITISH, UNION, Game  # noqa: E402
+from british_square.engine import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE, Game  # noqa: E402
 
 # One card left to go home; one card to go home before nothing can, while
 # 5H can still shuttle; a long British column and foundations on their way.
@@ -73,7 +73,8 @@ def screens(scratch):
     from british_square.notation import parse_position
 
     no_moves.start(parse_position(NO_MOVES_POSITION))
-    no_moves.move(no_moves.game.moves()[0])
+    no_moves.move(WASTE << 8 | FOUNDATION)  # the ace home: then no card can
+    no_moves.press("wait:300")  # go home, which the dead test says in some turns
     no_moves.shot("no-more-moves")
     stats = kept_statistics(Path(scratch) / "stats.nvm")
     return [
@@ -94,6 +95,7 @@ def screens(scratch):
         ("won", ["--position", WON_POSITION, "--keys", "a b wait:700 shot:won"]),
         ("no-more-moves", ["--position", NO_MOVES_POSITION, "--keys", no_moves.text()]),
         ("statistics", ["--deal", "7", "--save", stats, "--keys", menu_then("Statistics", "x")]),
+        ("about", ["--deal", "7", "--keys", menu_then("About", "about")]),
     ]
 
 

@@ -33,8 +33,8 @@ from british_square.screens import Screens
 from british_square.sheet import REFUSED, SELECTED, TARGET
 from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
 from british_square.store import SavePolicy, Stats
-from british_square.view import NORMAL, View
-from british_square.words import Words
+from british_square.view import NORMAL, View, sheet_path, show_damage
+from british_square.words import DamagedFile
 
 _FLASH_MS = const(180)  # a refused drop shows red this long
 # Once the stock is out, the dead test looks at up to DEAD_BUDGET positions
@@ -61,7 +61,13 @@ OVER = const(3)  # the player chose End game: scored as it stood, no more moves
 
 
 class App:
-    """One player session on one display, driven by actions."""
+    """One player session on one display, driven by actions.
+
+    ``font`` draws every text (``terminalio.FONT`` unless given). A game
+    file on the drive that is damaged (``words.txt``, ``cards.bmp``) ends
+    the program at once: one line says which, on the screen and the console,
+    and ``SystemExit`` (status 2) ends ``code.py`` cleanly, a board then
+    waiting at its prompt."""
 
     def __init__(
         self,
@@ -91,7 +97,15 @@ class App:
             except Exception:  # MemoryError too: no record may stop the board
                 store.forget()
             unload("british_square.resume", "british_square.position")
-        self.words = Words()
+        from british_square import files, unload
+
+        try:  # the game's files on the drive, checked once
+            files.check_sheet(sheet_path())
+            self.words = files.open_words()
+        except DamagedFile as damage:
+            show_damage(display, damage)
+            raise SystemExit(2) from None
+        unload("british_square.files")
         self.view = View(display, self.words, font)
         self.scene = self.view.scene
         self.actions = actions

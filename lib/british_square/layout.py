@@ -19,26 +19,31 @@ DOWN = const(1)
 LEFT = const(2)
 RIGHT = const(3)
 
-_PITCH = const(25)  # column to column: five small glyph cells, so a row's strips are one grid
-_STRIP_CELLS = const(5)  # small glyph cells a column's strip spans: arrow, gap, two digits, gap
-STRIP_ROW = const(4 * _STRIP_CELLS)  # cells of a row's strip grid
+COLUMN_PITCH = const(25)  # column to column: five small glyph cells, so a row's strips are one grid
+STRIP_CELLS = const(5)  # small glyph cells a column's strip spans: arrow, gap, two digits, gap
+STRIP_ROW = const(4 * STRIP_CELLS)  # cells of a row's strip grid
 _BRITISH_TOP = const(7)  # first card row under the direction strip
-_OVERLAP_STEP = const(9)  # rows of an overlapped card that show: its rank and suit
-# Cards of a British column drawn at most: 11 fit in 128 rows at _OVERLAP_STEP.
+OVERLAP_STEP = const(9)  # rows of an overlapped card that show: its rank and suit
+# Cards of a British column drawn at most: 11 fit in 128 rows at OVERLAP_STEP.
 # A taller column leaves out the middle of its built run (see ``shown_card``).
 BRITISH_ROWS = const(11)
 GAP = const(254)  # ``shown_card``: this row stands for the cards left out
 _PANEL_X = const(100)  # stock, waste, foundations and text on the right
-_FOUNDATION_PITCH = const(30)  # room for a mark beside each foundation; six glyph cells
+FOUNDATION_PITCH = const(30)  # room for a mark beside each foundation; six glyph cells
 MARK_CELLS = const(7)  # a row of two foundations' marks, cells 0 and 6
-TEXT_Y = const(80)  # first text line of the panel
-TEXT_LINE = const(12)  # the built-in font's line height
-PANEL_COLUMNS = const(10)  # characters on a panel line
-PANEL_ROWS = const(4)
 NO_STOP = const(255)
 
-# The text screens: a title line, a body and a footer line of 6x12 characters.
+# Text: terminalio.FONT, characters 6 wide and a line 12 tall.
+FONT_W = const(6)
+TEXT_LINE = const(12)
+# The panel beside the cards: four lines of 10 characters; a number ends its line.
+TEXT_Y = const(80)  # first text line of the panel
+PANEL_COLUMNS = const(10)
+PANEL_ROWS = const(4)
+# The text screens: a title line, a body and a footer line of 26 characters;
+# a body row's figure (a table's right column) is right-aligned in its last 16.
 TEXT_COLUMNS = const(26)
+FIGURE_COLUMNS = const(16)
 BODY_X = const(2)
 TITLE_Y = const(1)
 BODY_Y = const(16)
@@ -50,21 +55,21 @@ MENU_BAR_W = const(SCREEN_W - 24)
 ACES_X = const(32)
 ACES_PITCH = const(25)
 ACES_Y = const(52)
-# Deal number entry: five digits at scale 3 (18 pixels each); the mark under
-# digit d is at body column DEAL_MARK_COLUMN + 3 * d, right under its middle.
+# Title screen: "British" and "Square" at scale 2, centred, their tops here.
+TITLE_BIG_Y = const(2)
+TITLE_BIG_PITCH = const(24)
+# Deal number entry: five digits at scale 3 (18 pixels each) from
+# DEAL_DIGITS_X; under the digit being set, a mark at scale 2 (12 wide).
 DEAL_DIGITS_X = const(32)
 DEAL_DIGITS_Y = const(40)
+DEAL_DIGIT_W = const(3 * FONT_W)
+DEAL_MARK_Y = const(DEAL_DIGITS_Y + 38)
 # The celebration: "You won!" at scale 2, then the kings bounce in the band
-# between it and the line of text at body row _WON_LINE_ROW.
+# between it and the line of text at body row WON_LINE_ROW.
 WON_BIG_Y = const(14)
-_WON_LINE_ROW = const(7)
+WON_LINE_ROW = const(7)
 KINGS_TOP = const(WON_BIG_Y + 26)
-KINGS_BOTTOM = BODY_Y + TEXT_LINE * _WON_LINE_ROW - CARD_H - 1
-
-
-def centred_x(characters, scale=1):
-    """Left edge of a line of ``characters`` at ``scale``, centred on the screen."""
-    return (SCREEN_W - 6 * scale * characters) // 2
+KINGS_BOTTOM = BODY_Y + TEXT_LINE * WON_LINE_ROW - CARD_H - 1
 
 
 class Layout:
@@ -95,10 +100,10 @@ class Layout:
         self.foundation_stop = columns + 2  # one per suit from here
         for c in range(columns):
             if self.british:
-                self.pile_x[c] = 2 + _PITCH * c
+                self.pile_x[c] = 2 + COLUMN_PITCH * c
                 self.pile_y[c] = _BRITISH_TOP
             else:
-                self.pile_x[c] = 2 + _PITCH * (c % 4)
+                self.pile_x[c] = 2 + COLUMN_PITCH * (c % 4)
                 self.pile_y[c] = 1 + 32 * (c // 4)
         # the small strips: one grid of glyph cells per row of columns, the
         # direction (and on 16 piles the count) of each column in its cells
@@ -111,9 +116,9 @@ class Layout:
                 self.strip_y[row] = self.pile_y[4 * row] + CARD_H + 1
         self.stock_x, self.stock_y = _PANEL_X, 1
         self.waste_under_x = _PANEL_X + 21  # the card under the top one peeks out
-        self.waste_x, self.waste_y = _PANEL_X + _FOUNDATION_PITCH, 1
+        self.waste_x, self.waste_y = _PANEL_X + FOUNDATION_PITCH, 1
         for suit in range(4):
-            self.foundation_x[suit] = _PANEL_X + _FOUNDATION_PITCH * (suit % 2)
+            self.foundation_x[suit] = _PANEL_X + FOUNDATION_PITCH * (suit % 2)
             self.foundation_y[suit] = 27 + 26 * (suit // 2)
         # the way each foundation goes next, beside it: a grid per row of two
         self.mark_x = _PANEL_X + CARD_W + 2
@@ -148,15 +153,15 @@ class Layout:
 
     def card_y(self, column, row):
         """Top pixel row of card row ``row`` of ``column``."""
-        return self.pile_y[column] + (_OVERLAP_STEP * row if self.british else 0)
+        return self.pile_y[column] + (OVERLAP_STEP * row if self.british else 0)
 
     def strip_cell(self, column, k):
         """Where small glyph ``k`` of ``column``'s strip goes, counting cells
         through the row grids (``STRIP_ROW`` cells a row; an int, so that
         asking allocates nothing)."""
         if self.british:
-            return _STRIP_CELLS * column + k
-        return STRIP_ROW * (column // 4) + _STRIP_CELLS * (column % 4) + k
+            return STRIP_CELLS * column + k
+        return STRIP_ROW * (column // 4) + STRIP_CELLS * (column % 4) + k
 
     def mark_cell(self, suit):
         """Where the mark beside the foundation of ``suit`` goes, counting cells

@@ -14,18 +14,20 @@ import displayio
 
 from british_square import sheet
 from british_square.cards import NO_CARD, const
-from british_square.engine import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
+from british_square.engine import BUILDS_DOWN, BUILDS_UP, FOUNDATION, RULE_NAMES, STOCK, WASTE
 from british_square.layout import (
     BRITISH_ROWS,
+    FONT_W,
     GAP,
     MARK_CELLS,
     PANEL_COLUMNS,
     PANEL_ROWS,
     STRIP_ROW,
+    TEXT_LINE,
     TEXT_Y,
 )
+from british_square.page import TOP_RIGHT, fitted, label
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
-from british_square.textgrid import TextGrid
 
 _HIDDEN = const(255)
 NORMAL = const(0)
@@ -42,10 +44,11 @@ _COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
 NOTICE_NONE = const(0)
 NOTICE_STUCK = const(1)  # no card can go home any more
 NOTICE_OVER = const(2)  # the player ended the game
-_HOME_ROW = b"\x01\x02\x02"  # the row of the cards home, by notice
-# Texts of words.txt, by their place in it (tests/test_words.py checks the names).
-_W_RULE_NAMES = const(0)
-_W_PANEL = const(1)  # then the notices: panel_stuck, panel_over
+PANEL_TEXTS = ("panel", "panel_stuck", "panel_over")  # by notice: the texts of words.txt
+# the panel's numbers, right-aligned at the end of their lines: the stock's
+# and the cards home (a label of their own: a move changes them), the deal's
+_NUMBER_COLUMNS = const(3)
+_DEAL_COLUMNS = const(5)
 
 
 class PlayScene:
@@ -98,9 +101,18 @@ class PlayScene:
             mark = self._small_grid(MARK_CELLS)
             self.marks.append(mark)
             self.group.append(mark)
-        self.numbers = TextGrid(font, PANEL_COLUMNS, PANEL_ROWS, 0, TEXT_Y, sheet.TEXT_WHITE)
-        self.group.append(self.numbers.group)
+        # the panel: its words (with the deal's number), a label of four
+        # lines, and over their ends the stock's and the cards home, a label
+        self.panel_words = label(font, sheet.TEXT_WHITE, 0, TEXT_Y)
+        self.panel_numbers = label(font, sheet.TEXT_WHITE, 0, TEXT_Y, TOP_RIGHT)
+        self.group.append(self.panel_words)
+        self.group.append(self.panel_numbers)
+        # blank, as wide and tall as they will be: their bitmaps made now, once
+        self.panel_words.text = "\n".join([" " * PANEL_COLUMNS] * PANEL_ROWS)
+        self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * 2)
         self.shown_numbers = [-1, -1, -1, -1, -1]  # stock, score, deal, rules, notice
+        # the panel's lines of the two numbers, and the first line of their label
+        self.stock_row = self.home_row = self.numbers_row = 0
         self.cursor = self._card_grid(sheet.TILE_CURSOR)
         self.cursor.hidden = True
         self.group.append(self.cursor)
@@ -176,7 +188,7 @@ class PlayScene:
             for cell in range(MARK_CELLS):
                 index = MARK_CELLS * row + cell
                 self._put_small(self.marks, self.mark_tile, MARK_CELLS, index, sheet.SMALL_NONE)
-        self.numbers.move(layout.text_x, TEXT_Y)
+        self.panel_words.anchored_position = (layout.text_x, TEXT_Y)
         for i in range(len(self.shown_numbers)):
             self.shown_numbers[i] = -1
         for stop in range(_MAX_STOPS):
@@ -326,40 +338,49 @@ class PlayScene:
     def show_numbers(self, game, notice=NOTICE_NONE):
         """The panel: stock count, cards home, deal number and rules, or a
         notice with the cards home. Its words are read (from flash) only when
-        the rules or the notice change; a move changes at most its digits."""
+        the rules, the notice or the deal change; a move changes at most the
+        stock's number and the cards home, a small label of their own."""
         shown = self.shown_numbers
-        numbers = self.numbers
         score = game.score()
-        if shown[3] != game.rules or shown[4] != notice:
-            shown[3] = game.rules
-            shown[4] = notice
-            shown[0] = shown[1] = shown[2] = -1
-            numbers.clear()
-            if notice == NOTICE_NONE:
-                numbers.set_colour(sheet.TEXT_WHITE)
-                self.words.write(numbers, _W_PANEL)
-                self.words.write(numbers, _W_RULE_NAMES, (), 3, game.rules, 1)
-            else:
-                numbers.set_colour(sheet.TEXT_YELLOW)
-                self.words.write(numbers, _W_PANEL + notice)
-            self.dirty = True
-        if shown[1] != score:
-            shown[1] = score
-            numbers.write_number(_HOME_ROW[notice], 6, score, 4)
-            self.dirty = True
-        if notice != NOTICE_NONE:
+        if shown[3] != game.rules or shown[4] != notice or shown[2] != game.deal_number:
+            shown[2], shown[3], shown[4] = game.deal_number, game.rules, notice
+            shown[0] = shown[1] = -1
+            self._show_panel_words(game, PANEL_TEXTS[notice])
+        if shown[0] == game.stock_count and shown[1] == score:
             return
-        if shown[0] != game.stock_count:
-            shown[0] = game.stock_count
-            numbers.write_number(0, 6, game.stock_count, 4)
-            self.dirty = True
-        if shown[2] != game.deal_number:
-            shown[2] = game.deal_number
-            if game.deal_number:
-                numbers.write_number(2, 5, game.deal_number, 5)
-            else:
-                numbers.write(2, 5, "    -")  # set up from a position: no deal number
-            self.dirty = True
+        shown[0], shown[1] = game.stock_count, score
+        # a line each from the first number's to the cards home's, right-aligned
+        rows = [" " * _NUMBER_COLUMNS] * (self.home_row - self.numbers_row + 1)
+        if self.stock_row >= 0:
+            rows[self.stock_row - self.numbers_row] = self._number(game.stock_count)
+        rows[self.home_row - self.numbers_row] = self._number(score)
+        self.panel_numbers.text = "\n".join(rows)
+        self.dirty = True
+
+    def _show_panel_words(self, game, text):
+        """The panel's words: ``text`` of words.txt, the rule set's name in
+        it, the deal's number at the end of its line; the numbers' label
+        moved to end the lines of the stock and the cards home."""
+        words = self.words
+        rules = words.line("rule_names", RULE_NAMES[game.rules])
+        lines = words.text(text, (rules,)).split("\n")
+        deal = words.row(text, "deal")
+        if deal >= 0:  # "-": set up from a position, no deal number
+            number = str(game.deal_number) if game.deal_number else "-"
+            start = fitted(lines[deal], PANEL_COLUMNS - _DEAL_COLUMNS)
+            lines[deal] = start + fitted(number, _DEAL_COLUMNS, right=True)
+        self.panel_words.text = "\n".join([fitted(line, PANEL_COLUMNS) for line in lines])
+        colour = sheet.TEXT_WHITE if text == PANEL_TEXTS[NOTICE_NONE] else sheet.TEXT_YELLOW
+        self.panel_words.color = self.panel_numbers.color = colour
+        self.stock_row = words.row(text, "stock")  # -1: a notice, no stock to count
+        self.home_row = words.row(text, "home")
+        self.numbers_row = self.stock_row if self.stock_row >= 0 else self.home_row
+        right = self.layout.text_x + FONT_W * PANEL_COLUMNS
+        self.panel_numbers.anchored_position = (right, TEXT_Y + TEXT_LINE * self.numbers_row)
+
+    @staticmethod
+    def _number(value):
+        return fitted(str(value), _NUMBER_COLUMNS, right=True)
 
     # ---------------------------------------------------------------- looks
 

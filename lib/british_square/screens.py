@@ -8,18 +8,21 @@ keys do. Nothing here allocates sprites: the page is made once, at start-up.
 from british_square.cards import const
 from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B, ticks_add, ticks_diff
 from british_square.deal import MAX_DEAL, MIN_DEAL
-from british_square.engine import UNION
+from british_square.engine import RULE_NAMES, UNION
 from british_square.layout import (
     ACES_PITCH,
     ACES_X,
     ACES_Y,
     BODY_ROWS,
+    DEAL_DIGIT_W,
     DEAL_DIGITS_X,
     DEAL_DIGITS_Y,
+    DEAL_MARK_Y,
     KINGS_BOTTOM,
     KINGS_TOP,
     SCREEN_W,
-    TEXT_COLUMNS,
+    TITLE_BIG_PITCH,
+    TITLE_BIG_Y,
     WON_BIG_Y,
 )
 from british_square.par import par
@@ -66,43 +69,20 @@ SCREEN_NAMES = (
     "play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about", "stats"
 )  # fmt: skip
 
-# Texts of words.txt, by their place in it (tests/test_words.py checks the names).
-_W_RULE_NAMES = const(0)
-_W_TITLE = const(4)
-_W_MENU = const(5)
-_W_ON_OFF = const(6)
-_W_DEAL = const(7)
-_W_DEAL_REFUSED = const(8)
-_W_RULES_BRITISH = const(9)  # then American and Union
-_W_HELP_KEYS = const(12)
-_W_HELP_KEYS_UNION = const(13)
-_W_HELP_MARKS = const(14)
-_W_HELP_MARKS_PILES = const(15)
-_W_WON = const(16)
-_W_OVER = const(17)
-_W_CONFIRM_ABANDON = const(18)
-_W_CONFIRM_END = const(19)
-_W_ABOUT = const(20)
-_W_STATS = const(21)
-_W_TITLE_WORDS = const(22)  # play, continue, then the save's notices (store.NOTICE_*)
-
-# Menu rows (the body lines of words.txt's "menu")
-_RESUME = const(0)
-_NEW = const(1)
-_DEAL = const(2)
-_RESTART = const(3)
-_UNDO = const(4)
-_REDO = const(5)
-_HINT = const(6)
-_RULES = const(7)
-_AUTOPLAY = const(8)
-_WINNABLE = const(9)
-_BRIGHTNESS = const(10)
-_SOUND = const(11)
-_HELP = const(12)
-_STATS = const(13)
-_ABOUT = const(14)
-_END = const(15)
+# The texts of words.txt some screens pick from: by rule set, by the save's
+# notice (store.NOTICE_*), and the help's marks with the glyph beside each.
+RULES_TEXTS = ("rules_british", "rules_american", "rules_union")
+NOTICE_LINES = ("", "unreadable", "earlier")
+MARKS = (
+    ("up", SMALL_UP),
+    ("down", SMALL_DOWN),
+    ("free", SMALL_FREE),
+    ("king", SMALL_KING),
+    ("done", SMALL_DONE),
+    ("count", 9),  # the digit 9: a pile's count
+)
+MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
+MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
 
 # What a confirmation is for (``Screens.ask``).
 _ASK_NEW = const(0)  # a random deal
@@ -123,6 +103,7 @@ class Screens:
         self.handler = None
         self.row = 0  # menu: the chosen row, and the first row on show
         self.top = 0
+        self.menu_rows = self.words.rows("menu")
         self.number = 1  # deal number entry: the number and the digit being set
         self.digit = 4
         self.refused = False  # and whether the footer says the number is out of range
@@ -177,22 +158,22 @@ class Screens:
         says in place of par that a save could not be read whole."""
         self._open(TITLE, self._title)
         app = self.app
-        page, game = self.page, app.game
+        page, game, words = self.page, app.game, self.words
         for row in range(2):
-            page.big[row].move(0, 2 + 24 * row, 2)
+            page.place_big(row, SCREEN_W // 2, TITLE_BIG_Y + TITLE_BIG_PITCH * row)
         for suit in range(4):
             page.show_card(suit, FIRST_CARD + suit * 13, ACES_X + ACES_PITCH * suit, ACES_Y)
-        page.footer.set_colour(TEXT_WHITE)
+        page.footer.color = TEXT_WHITE
         if notice:  # in place of par
-            found = self._word(_W_TITLE_WORDS, 1 + notice)
+            found = words.line("title_words", NOTICE_LINES[notice])
         else:
             found = par(game.rules, game.deal_number)
             found = "Par: {} cards home".format(found) if found else ""
         battery = app.battery_text()
         battery = "Battery " + battery if battery else ""
-        play = self._word(_W_TITLE_WORDS, 1 if app.in_progress() else 0)
+        play = words.line("title_words", "continue" if app.in_progress() else "play")
         values = (found, battery, _deal_text(game), self.rules_name(game.rules), play)
-        self.words.show(page, _W_TITLE, values)
+        words.show(page, "title", values)
 
     def _title(self, action):
         if action == START:
@@ -202,12 +183,12 @@ class Screens:
 
     # ----------------------------------------------------------------- menu
 
-    def menu(self, row=_RESUME):
-        """The menu: a bar behind the chosen row; the rows scroll when there are
-        more than the page holds."""
+    def menu(self, line="back"):
+        """The menu, the bar behind its row named ``line`` (words.txt's "menu");
+        the rows scroll when there are more than the page holds."""
         self._open(MENU, self._menu)
         self.no_hint = False
-        self._choose(row)
+        self._choose(self.words.row("menu", line))
 
     def _choose(self, row):
         self.row = row
@@ -216,7 +197,6 @@ class Screens:
         elif row >= self.top + BODY_ROWS:
             self.top = row - BODY_ROWS + 1
         app, page = self.app, self.page
-        page.body.clear()
         hint = ": nothing found" if self.no_hint else ""
         values = (
             hint,
@@ -226,26 +206,25 @@ class Screens:
             app.brightness,
             self.on_off(app.sound_on),
         )
-        self.words.show(page, _W_MENU, values, 3, self.top)
+        self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
+        # marks near the end of the first and last rows: more rows above, below
         if self.top:
-            page.body.write(0, 24, "^")
-        if self.top + BODY_ROWS < self.words.lines(_W_MENU):
-            page.body.write(BODY_ROWS - 1, 24, "v")
+            page.mark_line(0, "^", MENU_MARK_COLUMN)
+        if self.top + BODY_ROWS < self.menu_rows:
+            page.mark_line(BODY_ROWS - 1, "v", MENU_MARK_COLUMN)
+        page.draw()
         page.show_bar(row - self.top)
 
     def rules_name(self, rules):
         """The name of rule set ``rules`` as the player reads it (a new string)."""
-        return self._word(_W_RULE_NAMES, rules)
+        return self.words.line("rule_names", RULE_NAMES[rules])
 
     def on_off(self, flag):
-        return self._word(_W_ON_OFF, flag)
-
-    def _word(self, text, line):
-        return self.words.line_text(text, line)
+        return self.words.line("on_off", "on" if flag else "off")
 
     def _menu(self, action):
         app = self.app
-        count = self.words.lines(_W_MENU)
+        count = self.menu_rows
         if action == UP or action == DOWN:
             self._choose((self.row + (1 if action == DOWN else count - 1)) % count)
             return
@@ -255,49 +234,50 @@ class Screens:
         if action != A:
             return
         row = self.row
+        line = self.words.name_of_row("menu", row)
         game = app.game
-        if row == _RESUME:
+        if line == "back":
             app.show_play()
-        elif row == _NEW:
+        elif line == "new":
             self.ask(_ASK_NEW, MENU)
-        elif row == _DEAL:
+        elif line == "deal":
             self.deal(game.deal_number or MIN_DEAL)
-        elif row == _RESTART:
+        elif line == "restart":
             self.ask(_ASK_RESTART, MENU)
-        elif row == _UNDO:
+        elif line == "undo":
             app.show_play()
             app.undo()
-        elif row == _REDO:
+        elif line == "redo":
             app.show_play()
             app.redo()
-        elif row == _HINT:
+        elif line == "hint":
             self.no_hint = not app.hint()
             if self.no_hint:
                 self._choose(row)  # the menu stays, and says so
-        elif row == _RULES:
+        elif line == "rules":
             self.rules(app.rules)
-        elif row == _AUTOPLAY:
+        elif line == "autoplay":
             app.autoplay = not app.autoplay
             app.setting_changed()
             self._choose(row)
-        elif row == _WINNABLE:
+        elif line == "winnable":
             app.winnable_only = not app.winnable_only
             app.setting_changed()
             self._choose(row)
-        elif row == _BRIGHTNESS:
+        elif line == "brightness":
             app.next_brightness()
             self._choose(row)
-        elif row == _SOUND:
+        elif line == "sound":
             app.sound_on = not app.sound_on
             app.setting_changed()
             self._choose(row)
-        elif row == _HELP:
+        elif line == "help":
             self.help(0)
-        elif row == _STATS:
+        elif line == "stats":
             self.stats(app.rules)
-        elif row == _ABOUT:
+        elif line == "about":
             self.about()
-        elif row == _END:
+        elif line == "end":
             if app.in_progress():
                 self.ask(_ASK_END, MENU)
             else:
@@ -306,17 +286,17 @@ class Screens:
     # ----------------------------------------------------------- statistics
 
     def stats(self, rules):
-        """The statistics of a rule set, a figure at the end of each row;
-        left and right show the others."""
+        """The statistics of a rule set, a table: what each row counts, its
+        figure right-aligned beside it; left and right show the others."""
         self._open(STATS, self._stats)
         self.choice = rules
-        page, kept = self.page, self.app.stats
-        self.words.show(page, _W_STATS, (self.rules_name(rules),))
+        kept = self.app.stats
         count = kept.get
         won = count(rules, WINS)
         seconds = count(rules, BEST_TIME)
         tenths = kept.average_home_tenths(rules)
-        figures = (
+        values = (
+            self.rules_name(rules),
             count(rules, PLAYED),
             "{} ({}%)".format(won, kept.percent_won(rules)),
             count(rules, HOME_BEST),
@@ -326,15 +306,13 @@ class Screens:
             "{}:{:02d}".format(seconds // 60, seconds % 60) if seconds else "-",
             "{}, {}".format(count(rules, PAR_REACHED), count(rules, HINTS)),
         )
-        for row, figure in enumerate(figures):
-            figure = str(figure)
-            page.body.write(row, TEXT_COLUMNS - len(figure), figure)
+        self.words.show(self.page, "stats", values)
 
     def _stats(self, action):
         if action == LEFT or action == RIGHT:
             self.stats((self.choice + (1 if action == RIGHT else 2)) % 3)
         elif action in (A, B, START):
-            self.menu(_STATS)
+            self.menu("stats")
 
     # ---------------------------------------------------------------- about
 
@@ -344,7 +322,7 @@ class Screens:
         the serial console, to report."""
         self._open(ABOUT, self._about)
         values = self.app.about_values()
-        self.words.show(self.page, _W_ABOUT, values)
+        self.words.show(self.page, "about", values)
         print("about:", ", ".join(str(value) for value in values))
 
     def _about(self, action):
@@ -352,7 +330,7 @@ class Screens:
             self.app.measure_redraw()
             self.about()
         elif action == B or action == START:
-            self.menu(_ABOUT)
+            self.menu("about")
 
     # ---------------------------------------------- leaving a game in progress
 
@@ -369,8 +347,8 @@ class Screens:
             return
         self._open(CONFIRM, self._confirm)
         page, game = self.page, app.game
-        page.footer.set_colour(TEXT_WHITE)
-        text = _W_CONFIRM_END if what == _ASK_END else _W_CONFIRM_ABANDON
+        page.footer.color = TEXT_WHITE
+        text = "confirm_end" if what == _ASK_END else "confirm_abandon"
         self.words.show(page, text, (game.history_count, game.score()))
 
     def _do_pending(self):
@@ -396,7 +374,7 @@ class Screens:
             elif back == RULES:
                 self.rules(self.choice)
             else:
-                self.menu(self.row)
+                self.menu(self.words.name_of_row("menu", self.row))
 
     # ---------------------------------------------------- deal number entry
 
@@ -405,18 +383,17 @@ class Screens:
         self._open(DEAL, self._deal)
         self.refused = False
         page = self.page
-        self.words.show(page, _W_DEAL)
-        page.big[0].move(DEAL_DIGITS_X, DEAL_DIGITS_Y, 3)
-        page.big[1].write(0, 0, "^")
+        self.words.show(page, "deal")
+        page.place_big(0, DEAL_DIGITS_X, DEAL_DIGITS_Y, 3, False)
+        page.big_line(1, "^")
         self._set_deal(number, digit)
 
     def _set_deal(self, number, digit):
         self.number, self.digit = number, digit
         page = self.page
-        page.big[0].write_number(0, 0, number, 5, True)
-        # each digit is 18 pixels wide at scale 3; the mark (12 wide) centred under it
-        page.big[1].move(DEAL_DIGITS_X + 18 * digit + 3, DEAL_DIGITS_Y + 38, 2)
-        page.dirty = True
+        page.big_line(0, "{:05d}".format(number))
+        # the mark centred under the digit being set
+        page.place_big(1, DEAL_DIGITS_X + DEAL_DIGIT_W * digit + DEAL_DIGIT_W // 2, DEAL_MARK_Y)
 
     def _deal(self, action):
         number, digit = self.number, self.digit
@@ -437,16 +414,16 @@ class Screens:
                 self.ask(_ASK_DEAL, DEAL, number)
             else:  # say what is allowed; deal nothing
                 self.refused = True
-                page.footer.set_colour(TEXT_RED)
-                self.words.show(page, _W_DEAL_REFUSED)
+                page.footer.color = TEXT_RED
+                self.words.show(page, "deal_refused")
             return
         elif action == B or action == START:
-            self.menu(_DEAL)
+            self.menu("deal")
             return
         if self.refused:  # after a refusal: the keys again
             self.refused = False
-            page.footer.set_colour(TEXT_GREY)
-            self.words.show(page, _W_DEAL)
+            page.footer.color = TEXT_GREY
+            self.words.show(page, "deal")
         self._set_deal(number, digit)
 
     # ---------------------------------------------------------------- rules
@@ -455,7 +432,7 @@ class Screens:
         """What a rule set is like, in plain words; left and right show the others."""
         self._open(RULES, self._rules)
         self.choice = rules
-        self.words.show(self.page, _W_RULES_BRITISH + rules)
+        self.words.show(self.page, RULES_TEXTS[rules])
 
     def _rules(self, action):
         if action == LEFT or action == RIGHT:
@@ -466,7 +443,7 @@ class Screens:
                 _ASK_RULES, RULES, app.game.deal_number or app.random_deal(self.choice), self.choice
             )
         elif action == B or action == START:
-            self.menu(_RULES)
+            self.menu("rules")
 
     # ----------------------------------------------------------------- help
 
@@ -474,22 +451,22 @@ class Screens:
         """Two pages for the rule set in play: the keys, and what the marks mean."""
         self._open(HELP, self._help)
         self.help_page = number
-        page, game = self.page, self.app.game
+        page, game, words = self.page, self.app.game, self.words
         if number == 0:
-            self.words.show(page, _W_HELP_KEYS_UNION if game.rules == UNION else _W_HELP_KEYS)
+            words.show(page, "help_keys_union" if game.rules == UNION else "help_keys")
             return
-        piles = game.columns != 4
-        self.words.show(page, _W_HELP_MARKS_PILES if piles else _W_HELP_MARKS)
-        for row, glyph in enumerate((SMALL_UP, SMALL_DOWN, SMALL_FREE, SMALL_KING, SMALL_DONE)):
-            page.glyph(row, glyph)
-        if piles:
-            page.glyph(5, 9)
+        text = "help_marks_piles" if game.columns != 4 else "help_marks"
+        words.show(page, text)
+        for line, glyph in MARKS:  # each glyph beside the line that says what it means
+            row = words.row(text, line)
+            if row >= 0:
+                page.glyph(row, glyph)
 
     def _help(self, action):
         if action == LEFT or action == RIGHT:
             self.help(1 - self.help_page)
         elif action in (A, B, START):
-            self.menu(_HELP)
+            self.menu("help")
 
     # ------------------------------------------------------------- the end
 
@@ -497,9 +474,9 @@ class Screens:
         """The celebration: four kings bounce under "You won!" until a key."""
         self._open(WON, self._end)
         page = self.page
-        page.big[0].move(0, WON_BIG_Y, 2)
-        page.footer.set_colour(TEXT_WHITE)
-        self.words.show(page, _W_WON)
+        page.place_big(0, SCREEN_W // 2, WON_BIG_Y)
+        page.footer.color = TEXT_WHITE
+        self.words.show(page, "won")
         b = self.bounce
         for suit in range(4):  # spread out, each with its own speed
             x, y = 8 + 40 * suit, KINGS_TOP + 6 * suit
@@ -542,7 +519,7 @@ class Screens:
         else:
             said = "{} cards home".format(found)
         values = (game.score(), _deal_text(game), self.rules_name(game.rules), said, app.hints_used)
-        self.words.show(self.page, _W_OVER, values)
+        self.words.show(self.page, "over", values)
 
     def _end(self, action):
         app = self.app

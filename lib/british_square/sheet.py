@@ -12,19 +12,19 @@ SHEET_FILE = "cards.bmp"
 
 CARD_W = const(20)
 CARD_H = const(24)
-_SHEET_COLUMNS = const(8)  # card tiles per sheet row
+SHEET_COLUMNS = const(8)  # card tiles per sheet row
 _SHEET_ROWS = const(8)  # rows of card tiles
-_SHEET_W = const(160)  # _SHEET_COLUMNS * CARD_W
+SHEET_W = const(160)  # SHEET_COLUMNS * CARD_W
 # Below the cards, from _TOPS_Y, the top strips of the cards again, TOP_H rows
 # each: what shows of a card under another in a British column, so that a
 # column's covered cards are one tile grid. _TOPS_Y is a multiple of both
 # CARD_H and TOP_H, so both tile sizes cut the sheet at its rows.
 TOP_H = const(9)
 _TOPS_Y = const(216)
-TOPS_FIRST = const(192)  # (_TOPS_Y // TOP_H) * _SHEET_COLUMNS: card c's top strip
+TOPS_FIRST = const(192)  # (_TOPS_Y // TOP_H) * SHEET_COLUMNS: card c's top strip
 TOP_GAP = const(TOPS_FIRST + 52)  # the strip of TILE_GAP
 TOP_BLANK = const(TOPS_FIRST + 53)  # fully transparent
-_SHEET_H = const(288)  # _TOPS_Y + 8 rows of strips: a multiple of CARD_H, TOP_H and SMALL_H
+SHEET_H = const(288)  # _TOPS_Y + 8 rows of strips: a multiple of CARD_H, TOP_H and SMALL_H
 
 # Card tile 0 is cut into small tiles (see below): displayio keeps tile
 # numbers in a byte, so the small glyphs must sit near the top of the sheet.
@@ -40,13 +40,13 @@ TILE_GAP = const(61)  # stands for the hidden middle of a long built run (its to
 # Small tiles: SMALL_W x SMALL_H cells of the whole sheet, numbered row by row.
 SMALL_W = const(5)
 SMALL_H = const(6)
-_SMALL_PER_ROW = const(32)  # _SHEET_W // SMALL_W
+SMALL_PER_ROW = const(32)  # SHEET_W // SMALL_W
 _SMALL_BLOCK_COLUMNS = const(4)  # small tiles per row inside the block
 
 
 def small_tile(k):
     """Small tile number (in ``SMALL_W`` x ``SMALL_H`` units) of the block's ``k``-th glyph."""
-    return (k // _SMALL_BLOCK_COLUMNS) * _SMALL_PER_ROW + k % _SMALL_BLOCK_COLUMNS
+    return (k // _SMALL_BLOCK_COLUMNS) * SMALL_PER_ROW + k % _SMALL_BLOCK_COLUMNS
 
 
 # Glyphs of the small block, in order: digits 0-9, then these.
@@ -60,28 +60,28 @@ SMALL_KING = const(15)  # a foundation at its first king: the second king is nex
 # Palette indices; index 0 is transparent in every sprite palette.
 FELT = const(0)
 FACE = const(1)
-_INK = const(2)
-_RED = const(3)
-_EDGE = const(4)
-_BACK = const(5)
-_BACK_LIGHT = const(6)
-_CURSOR = const(7)
+INK = const(2)
+RED = const(3)
+EDGE = const(4)
+BACK = const(5)
+BACK_LIGHT = const(6)
+CURSOR = const(7)
 MARK = const(8)
-_MARK_PIP = const(9)
+MARK_PIP = const(9)
 COLOURS = 16
 
 # RGB888 colours, each exactly representable in RGB565 so read-back is exact.
 PALETTE = (
     0x006028,  # FELT: the table
     0xF8F8F8,  # FACE: card face
-    0x000000,  # _INK: black suits and rank glyphs
-    0xD80000,  # _RED: red suits
-    0x505050,  # _EDGE: card border
-    0x2040B0,  # _BACK: card back
-    0x80A0F8,  # _BACK_LIGHT: card back lattice
-    0xF8E000,  # _CURSOR: cursor frame
+    0x000000,  # INK: black suits and rank glyphs
+    0xD80000,  # RED: red suits
+    0x505050,  # EDGE: card border
+    0x2040B0,  # BACK: card back
+    0x80A0F8,  # BACK_LIGHT: card back lattice
+    0xF8E000,  # CURSOR: cursor frame
     0x88C088,  # MARK: outlines of empty places, small digits and arrows
-    0x288840,  # _MARK_PIP: faint suit on an empty foundation
+    0x288840,  # MARK_PIP: faint suit on an empty foundation
 ) + (0,) * 6
 
 # Colours of the text screens and the panel (RGB888, exact in RGB565).

@@ -3,21 +3,21 @@
 The screen is a felt, the play scene (``scene.PlayScene``: the cards) and the
 text page (``page.TextPage``: title, menu, help and the other screens), all
 made once at start-up and kept: switching screens only hides one and shows
-the other, so the heap never holds two generations of sprites and nothing
-fragments it. Card sprites come from the sprite sheet (``cards.bmp``, read
-with ``OnDiskBitmap`` so it stays on flash, out of the heap); text is a grid
-of font tiles (``textgrid``).
+the other, so the heap never holds two generations of sprites. Card sprites
+come from the sprite sheet (``cards.bmp``, read with ``OnDiskBitmap`` so it
+stays on flash, out of the heap; ``files`` checks it first); text
+is ``adafruit_display_text`` labels in ``terminalio.FONT`` (``page``).
 """
 
 import displayio
+import terminalio
 
 from british_square import sheet
 from british_square.cards import const
 from british_square.controls import ticks_diff
 from british_square.layout import SCREEN_H, SCREEN_W
-from british_square.page import TextPage, solid
+from british_square.page import TOP_CENTRE, TextPage, label, solid
 from british_square.scene import PlayScene
-from british_square.textgrid import font_bitmap
 
 NORMAL = const(0)  # the look of a card that is not highlighted
 
@@ -26,6 +26,20 @@ def sheet_path():
     """The sprite sheet beside this module (``/lib/british_square/cards.bmp`` on a board)."""
     here = __file__.replace("\\", "/")
     return here[: here.rfind("/") + 1] + sheet.SHEET_FILE
+
+
+def show_damage(display, damage):
+    """Say on the screen, in the built-in font alone, which game file is
+    damaged (``damage``, a ``DamagedFile``), and on the console."""
+    line = str(damage)
+    print(line)
+    lines = line.replace(": ", ":\n")  # two lines on the screen: the file, then the mend
+    text = label(terminalio.FONT, sheet.TEXT_WHITE, SCREEN_W // 2, SCREEN_H // 2 - 12, TOP_CENTRE)
+    text.text = lines
+    group = displayio.Group()
+    group.append(text)
+    display.root_group = group
+    display.refresh()
 
 
 def make_palettes():
@@ -50,14 +64,17 @@ class View:
     """The screen: the felt, and the play scene or the text page on it."""
 
     def __init__(self, display, words, font=None, path=None):
+        """``font``: the text's font, ``terminalio.FONT`` unless given;
+        ``path``: the sprite sheet (the app checks it first: ``files``)."""
         self.display = display
         self.sheet = displayio.OnDiskBitmap(path or sheet_path())
         self.palettes = make_palettes()
-        font = font or font_bitmap()
+        font = font or terminalio.FONT
         self.root = displayio.Group()
         self.root.append(solid(SCREEN_W, SCREEN_H, sheet.PALETTE[sheet.FELT]))
-        self.scene = PlayScene(self.sheet, self.palettes, font, words)
+        # the page first: its text's bitmaps are the largest blocks the game makes
         self.page = TextPage(self.sheet, self.palettes[NORMAL], font)
+        self.scene = PlayScene(self.sheet, self.palettes, font, words)
         self.root.append(self.scene.group)
         self.root.append(self.page.group)
         self.scene.group.hidden = True

@@ -1,28 +1,37 @@
 """The words on the screens, read from ``words.txt`` on flash a line at a time.
 
-A screen's text never sits on the heap: it goes from the file through one
-small line buffer into the character grids of the text page or the panel.
-The file is indexed once (where each text starts, how many body lines it
-has) and kept open, so showing a text allocates nothing: each line is read
-with ``readinto`` into a buffer made at start-up (a file opened per text,
-and a ``bytes`` per line, were short-lived blocks that split the heap).
-The game names texts by their place in the file (the ``_W_*`` constants
-where they are used; tests/test_words.py checks them).
+The file is checked and indexed once, when the game starts
+(``files.open_words``: where each text starts, how many body lines it has),
+and kept open: a text
+is read when a screen shows it, a line at a time through one buffer made at
+start-up, so no screen's words stay on the heap longer than the screen. The
+game asks for a text by its name (``show(page, "title", values)``) and for
+the lines it picks by theirs (``line("on_off", "on")``); ``files.NEEDED``
+lists them all, and a file that lacks one or holds another is damaged.
 """
 
 from british_square.cards import const
 
 FILE = "words.txt"
-_LINE = const(40)  # longest line, placeholders filled in
-RAW_LINE = const(80)  # longest line of the file, its newline included
-_SECTION = const(64)  # "@"
-_NEWLINE = const(10)
-_TITLE = const(94)  # "^"
-_FOOTER = const(95)  # "_"
-_BIG = const(42)  # "*"
-_CENTRED = const(126)  # "~"
-_BODY = const(124)  # "|"
-_OPEN = const(123)  # "{"
+LONGEST = const(80)  # bytes in a line of the file, its newline included
+END = b"@end"  # the file's last line: a file without it was cut short
+
+# The first byte of a line: where it goes.
+TEXT = const(64)  # "@": a text starts, its name follows
+TITLE = const(94)  # "^"
+FOOTER = const(95)  # "_"
+BIG = const(42)  # "*"
+CENTRED = const(126)  # "~": a body line, centred
+BODY = const(124)  # "|": a body line; a second "|" starts its right column
+KINDS = b"^_*~|"
+
+
+class DamagedFile(Exception):
+    """A game file on the drive that the game cannot use: ``str()`` of it is
+    the one line the player reads (which file, and what mends it)."""
+
+    def __init__(self, name):
+        super().__init__(name + " is damaged: make deploy mends it")
 
 
 def words_path():
@@ -32,128 +41,163 @@ def words_path():
 
 
 class Words:
-    """The texts of ``words.txt``: ``show`` puts one on the text page, ``write`` into a grid."""
+    """The texts of ``words.txt``: ``show`` puts one on the text page; ``line``,
+    ``row``, ``name_of_row``, ``rows`` and ``text`` read parts of one, once
+    ``files.open_words`` has checked the file and filled in ``texts``.
+    ``DamagedFile`` if the file is missing."""
 
     def __init__(self, path=None):
-        self.line = bytearray(_LINE)  # the line read, placeholders filled in
-        self.raw = bytearray(RAW_LINE)  # the line as the file has it
-        self.kind = 0  # of the line read: its first byte
-        self.size = 0  # and its length in ``line``
+        self.raw = bytearray(LONGEST)  # the line read, as the file has it
         self.at = 0  # where the next line starts in the file
-        self.used = 0  # placeholders filled so far in this text
-        self.starts = []  # where each text's first line starts in the file
-        self.body_lines = bytearray(32)  # and how many body lines it has
-        self.file = open(path or words_path(), "rb")
-        at = 0
-        for raw in self.file:
-            if raw[0] == _SECTION:
-                self.starts.append(at + len(raw))
-            elif self.starts and raw[0] in (_BODY, _CENTRED):
-                self.body_lines[len(self.starts) - 1] += 1
-            at += len(raw)
+        # the line read, once ``_next`` has taken it apart
+        self.kind = 0
+        self.name = ""  # its own name, "" for most
+        self.left = ""  # the text, placeholders filled
+        self.right = ""  # a body line's right column
+        self.values = ()  # what fills the placeholders of the text under way
+        self.used = 0  # and how many of them are used
+        self.texts = {}  # name: (where its first line starts, how many body lines it has)
+        try:
+            self.file = open(path or words_path(), "rb")
+        except OSError:
+            raise DamagedFile(FILE) from None
 
-    def _begin(self, text):
-        self.at = self.starts[text]
+    # ------------------------------------------------------------- reading
+
+    def read(self):
+        """The line from ``self.at`` into ``self.raw``: its length, newline
+        (and a carriage return) left out, and ``self.at`` moved past it; -1
+        at the end of the file. A line longer than ``LONGEST`` is damage."""
+        f, raw = self.file, self.raw
+        f.seek(self.at)
+        got = f.readinto(raw)
+        if not got:
+            return -1
+        size = 0
+        while size < got and raw[size] != 10:
+            size += 1
+        if size == got and got == LONGEST:
+            raise DamagedFile(FILE)
+        self.at += size + 1 if size < got else size
+        if size and raw[size - 1] == 13:
+            size -= 1
+        return size
+
+    def line_name(self, size):
+        """The "[name]" after the first byte of the line read (``size`` bytes
+        long), "" without one."""
+        raw = self.raw
+        if size < 2 or raw[1] != 91:  # "["
+            return ""
+        end = 2
+        while end < size and raw[end] != 93:  # "]"
+            end += 1
+        if end == size:
+            raise DamagedFile(FILE)
+        return self.decoded(2, end)
+
+    def decoded(self, start, end):
+        return bytes(self.raw[start:end]).decode()
+
+    def _begin(self, name, values=()):
+        self.at = self.texts[name][0]
+        self.values = values
         self.used = 0
 
-    def _next(self, values):
-        """Read the next line of the text begun into ``self.line`` with its
-        "{}" filled from ``values`` (as far as they go), and set ``kind`` and
-        ``size``. False at the end of the text."""
-        f, raw, line = self.file, self.raw, self.line
-        f.seek(self.at)
-        end = f.readinto(raw)
-        if not end or raw[0] == _SECTION:
+    def _next(self):
+        """Read the next line of the text begun: its ``kind``, ``name`` and
+        texts, placeholders filled from the values (as far as they go).
+        False at the end of the text."""
+        size = self.read()
+        if size < 0 or self.raw[0] == TEXT:  # the next text, or "@end"
             return False
-        newline = 0
-        while newline < end and raw[newline] != _NEWLINE:
-            newline += 1
-        self.at += newline + 1
-        size = 0
-        i = 1
-        while i < newline and raw[i] != 13:
-            byte = raw[i]
-            if byte == _OPEN and i + 1 < newline and raw[i + 1] == 125 and self.used < len(values):
-                # bytes, not the str's characters: iterating a str interns
-                # each character as a name, for good (see textgrid.write)
-                for code in str(values[self.used]).encode():
-                    if size < _LINE:
-                        line[size] = code
-                        size += 1
-                self.used += 1
-                i += 2
-                continue
-            if size < _LINE:
-                line[size] = byte
-                size += 1
-            i += 1
-        self.kind = raw[0]
-        self.size = size
-        if newline == RAW_LINE:  # longer than a line may be: the rest is cut
-            self._skip_rest()
+        self.kind = self.raw[0]
+        self.name = self.line_name(size)
+        start = 1 + (len(self.name) + 2 if self.name else 0)
+        text = self.decoded(start, size)
+        left, bar, right = text.partition("|")
+        self.left = self._filled(left)
+        self.right = self._filled(right) if bar else ""
         return True
 
-    def _skip_rest(self):
-        f, raw = self.file, self.raw
-        self.at -= 1  # no newline was read
-        while True:
-            got = f.readinto(raw)
-            i = 0
-            while i < got and raw[i] != _NEWLINE:
-                i += 1
-            self.at += i
-            if i < got:
-                self.at += 1
-                return
-            if not got:
-                return
+    def _filled(self, text):
+        if "{}" not in text:
+            return text
+        values = self.values
+        parts = text.split("{}")
+        text = parts[0]
+        for part in parts[1:]:
+            if self.used < len(values):
+                text += str(values[self.used])
+                self.used += 1
+            else:
+                text += "{}"
+            text += part
+        return text
 
-    def line_text(self, text, index):
-        """Body line ``index`` of ``text`` as a string (a name to fill in elsewhere)."""
-        self._begin(text)
-        while self._next(()):
-            if self.kind == _BODY or self.kind == _CENTRED:
-                if not index:
-                    return bytes(self.line[: self.size]).decode()
-                index -= 1
-        return ""
+    # ------------------------------------------------------- what screens ask
 
-    def lines(self, text):
-        """How many body lines ``text`` has."""
-        return self.body_lines[text]
-
-    def show(self, page, text, values=(), column=0, first=0):
-        """Put ``text`` on the text page: its title, footer and large lines
-        where they go, its body lines from ``first`` at ``column``."""
-        body = page.body
-        line = self.line
+    def show(self, page, name, values=(), column=0, first=0, draw=True):
+        """Put text ``name`` on the text page (``page.TextPage``): its title,
+        footer and large lines where they go, its body lines from line
+        ``first`` at ``column``, "{}" filled from ``values`` in order; the
+        page drawn unless ``draw`` is false (the caller adds to it first)."""
         row = -first
         big = 0
-        self._begin(text)
-        while self._next(values):
-            kind, size = self.kind, self.size
-            if kind == _TITLE:
-                page.title.put_line(0, line, size, True)
-            elif kind == _FOOTER:
-                page.footer.put_line(0, line, size, True)
-            elif kind == _BIG:
-                page.big_line(big, line, size)
+        self._begin(name, values)
+        while self._next():
+            kind = self.kind
+            if kind == TITLE:
+                page.title_line(self.left)
+            elif kind == FOOTER:
+                page.footer_line(self.left)
+            elif kind == BIG:
+                page.big_line(big, self.left)
                 big += 1
-            elif kind == _BODY or kind == _CENTRED:
-                if 0 <= row < body.rows:
-                    body.put_line(row, line, size, kind == _CENTRED, column)
+            else:
+                if 0 <= row < page.rows:
+                    page.body_line(row, self.left, self.right, kind == CENTRED, column)
                 row += 1
-        page.dirty = True
+        if draw:
+            page.draw()
 
-    def write(self, grid, text, values=(), row=0, first=0, count=255):
-        """Put the body lines of ``text`` into ``grid`` from ``row``: ``count``
-        of them from line ``first``."""
-        line = self.line
-        at = -first
-        self._begin(text)
-        while self._next(values):
-            kind, size = self.kind, self.size
-            if kind == _BODY or kind == _CENTRED:
-                if 0 <= at < count:
-                    grid.put_line(row + at, line, size, kind == _CENTRED)
-                at += 1
+    def line(self, name, line):
+        """The text of the line named ``line`` in text ``name``."""
+        self._begin(name)
+        while self._next():
+            if self.name == line:
+                return self.left
+        return ""
+
+    def row(self, name, line):
+        """The body row of the line named ``line`` in text ``name``."""
+        row = 0
+        self._begin(name)
+        while self._next():
+            if self.name == line:
+                return row
+            row += self.kind == BODY or self.kind == CENTRED
+        return -1
+
+    def name_of_row(self, name, row):
+        """The name of body row ``row`` of text ``name`` ("" for a line without one)."""
+        self._begin(name)
+        while self._next():
+            if self.kind == BODY or self.kind == CENTRED:
+                if not row:
+                    return self.name
+                row -= 1
+        return ""
+
+    def rows(self, name):
+        """How many body lines text ``name`` has."""
+        return self.texts[name][1]
+
+    def text(self, name, values=()):
+        """The body lines of text ``name``, one a line (a label of several lines)."""
+        lines = []
+        self._begin(name, values)
+        while self._next():
+            if self.kind == BODY or self.kind == CENTRED:
+                lines.append(self.left)
+        return "\n".join(lines)

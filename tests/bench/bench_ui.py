@@ -169,6 +169,32 @@ def main():
     note = "same, with each refresh (VM framebuffer)"
     report_cost(BENCH, "press_cost_drawn", measure(move_cycle_drawn).per(3), note, "render loops")
 
+    # from one screen of text to another (help, then rules): their words
+    # read from words.txt and drawn into the text page's labels
+    screens = app.screens
+
+    def screen_pair():
+        screens.help(0)
+        screens.rules(0)
+
+    note = "help to rules and back: words read, the page's labels drawn (per screen)"
+    report_cost(BENCH, "screen_change", measure(screen_pair).per(2), note)
+
+    def screen_pair_drawn():
+        screens.help(0)
+        display.refresh()
+        screens.rules(0)
+        display.refresh()
+
+    note = "same, with each refresh (VM framebuffer)"
+    report_cost(
+        BENCH, "screen_change_drawn", measure(screen_pair_drawn).per(2), note, "render loops"
+    )
+    page = measure_sample(full_redraw_sample(display, app.view.root))
+    report_cost(BENCH, "page_full_redraw", page, "whole screen, rules on show", "render loops")
+    app.show_play()
+    display.refresh()
+
     # the dead test once the stock is out: the loop runs it a step per turn
     for rules in (BRITISH, UNION):
         step, steps, alloc = probe_step_cost(rules, app.moves)

@@ -1,0 +1,141 @@
+"""The game's files on the drive, checked once at start-up (then let go):
+``words.txt`` (``open_words``) and the sprite sheet ``cards.bmp``
+(``check_sheet``). A file that is missing, cut short or not the game's
+raises ``words.DamagedFile``, which names it: better one line saying so
+than a traceback, or garbage on the screen, when the file is used.
+"""
+
+from british_square import sheet
+from british_square.cards import const
+from british_square.words import BODY, CENTRED, END, FILE, KINDS, TEXT, DamagedFile, Words
+
+TEXTS_AT_MOST = const(40)  # a file with more "@" lines is not ours
+_COMMENT = const(35)  # "#": before the first text only
+
+# Every text the game shows, with the lines it picks from it by name
+# (tests/test_words.py checks that the code asks for these and no others).
+NEEDED = (
+    ("rule_names", ("british", "american", "union")),
+    ("panel", ("stock", "home", "deal")),
+    ("panel_stuck", ("home",)),
+    ("panel_over", ("home",)),
+    ("title", ()),
+    ("menu", ("back", "new", "deal", "restart", "undo", "redo", "hint", "rules",
+              "autoplay", "winnable", "brightness", "sound", "help", "stats", "about", "end")),
+    ("on_off", ("off", "on")),
+    ("deal", ()),
+    ("deal_refused", ()),
+    ("rules_british", ()),
+    ("rules_american", ()),
+    ("rules_union", ()),
+    ("help_keys", ()),
+    ("help_keys_union", ()),
+    ("help_marks", ("up", "down", "free", "king", "done")),
+    ("help_marks_piles", ("up", "down", "free", "king", "done", "count")),
+    ("won", ()),
+    ("over", ()),
+    ("confirm_abandon", ()),
+    ("confirm_end", ()),
+    ("about", ()),
+    ("stats", ()),
+    ("title_words", ("play", "continue", "unreadable", "earlier")),
+)  # fmt: skip
+
+
+def _needed(name):
+    """The name as ``NEEDED`` has it (one string for the file's and the
+    code's), and the names of the lines wanted from it; None, () if unknown."""
+    for text, lines in NEEDED:
+        if text == name:
+            return text, lines
+    return None, ()
+
+
+def open_words(path=None):
+    """``words.txt`` (at ``path``, else beside the game's modules) as a
+    ``Words``, read all through once: each line of a known kind, printable,
+    not too long; each text and named line in ``NEEDED`` and nothing else;
+    "@end" last, so that a file cut short shows. Where each text starts
+    goes into its ``texts``."""
+    words = Words(path)
+    name, missing, rows, count = None, (), 0, 0
+    texts = words.texts
+    raw = words.raw
+    while True:
+        size = words.read()
+        if size < 0:
+            raise DamagedFile(FILE)  # no "@end": cut short
+        kind = raw[0] if size else 0
+        if kind == TEXT:
+            count += 1
+            if count > TEXTS_AT_MOST or missing:
+                raise DamagedFile(FILE)
+            if name is not None:
+                texts[name] = (texts[name][0], rows)
+            if raw[:size] == END:
+                break
+            name, missing = _needed(words.decoded(1, size))
+            if name is None or name in texts:
+                raise DamagedFile(FILE)
+            missing = list(missing)
+            texts[name] = (words.at, 0)
+            rows = 0
+        elif name is None and kind == _COMMENT:
+            continue
+        elif name is None or not size or kind not in KINDS or not _printable(raw, size):
+            raise DamagedFile(FILE)
+        else:
+            line = words.line_name(size)
+            if line:
+                if line not in missing:
+                    raise DamagedFile(FILE)
+                missing.remove(line)
+            if kind == BODY or kind == CENTRED:
+                rows += 1
+    if words.read() >= 0 or len(texts) != len(NEEDED):
+        raise DamagedFile(FILE)  # more after "@end", or a text missing
+    return words
+
+
+def _printable(raw, size):
+    """Are the first ``size`` bytes of ``raw`` plain ASCII the font has, with
+    braces only as "{}"?"""
+    for i in range(size):
+        byte = raw[i]
+        if byte < 32 or byte > 126:
+            return False
+        if byte == 123 and (i + 1 == size or raw[i + 1] != 125):  # "{" not "{}"
+            return False
+        if byte == 125 and raw[i - 1] != 123:
+            return False
+    return True
+
+
+def check_sheet(path):
+    """``DamagedFile`` unless ``path`` is the sprite sheet: a 4-bit BMP of
+    ``sheet.SHEET_W`` x ``sheet.SHEET_H`` pixels, its rows all there (a short
+    file would show as garbage, or stop the game when a card is drawn)."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(34)
+            size = f.seek(0, 2)
+    except OSError:
+        raise DamagedFile(sheet.SHEET_FILE) from None
+    if len(header) < 34 or header[:2] != b"BM":
+        raise DamagedFile(sheet.SHEET_FILE)
+    pixels = _number(header, 10, 4)
+    width, height = _number(header, 18, 4), _number(header, 22, 4)
+    bits, compression = _number(header, 28, 2), _number(header, 30, 4)
+    row_bytes = (width * bits + 31) // 32 * 4
+    if (width, height, bits, compression) != (sheet.SHEET_W, sheet.SHEET_H, 4, 0):
+        raise DamagedFile(sheet.SHEET_FILE)
+    if pixels < 34 or size < pixels + row_bytes * height:
+        raise DamagedFile(sheet.SHEET_FILE)
+
+
+def _number(data, at, count):
+    """The little-endian unsigned number of ``count`` bytes at ``data[at]``."""
+    value = 0
+    for i in range(count - 1, -1, -1):
+        value = value << 8 | data[at + i]
+    return value
