@@ -11,10 +11,12 @@ the smallest heap in which every session played through, and every larger
 one in the list. Those runs collect as a board does (hw/vm.py: only where
 the game itself collects, and when an allocation finds no room); with
 ``--collect measuring`` they collect at every turn instead, as the harness
-did before (to compare). Then every session plays once more in the largest
-heap with ``BSQ_MEASURE_LIVE=1``, which collects between presses to read
-the live heap: the peak live figures. The heap is ``gc.mem_alloc()`` from
-an empty VM heap, nothing subtracted.
+did before (to compare). Then every session plays ``--peak-runs`` times more
+in the largest heap with ``BSQ_MEASURE_LIVE=1``, which collects between
+presses to read the live heap: the peak live figures, the most of those
+runs and how far apart they lay (the waits run on the real clock, so what
+the game does in them varies a little). The heap is ``gc.mem_alloc()``
+from an empty VM heap, nothing subtracted.
 
 ``--results FILE`` makes a run resumable: each session's outcome is added
 to FILE (JSON lines) as it ends, keyed by a digest of what it ran (the
@@ -77,8 +79,10 @@ class Sessions:
         self.known = known or {}
         self.base = tree_digest(board) + file_digest(vm)
 
-    def run(self, seed, heap, collection):
-        """One session; its outcome as a dict (from the results file if it has it)."""
+    def run(self, seed, heap, collection, repeat=0):
+        """One session (``repeat``: the how-manieth time it plays in the same
+        heap and collection, from 0); its outcome as a dict, from the results
+        file if it has it."""
         keys = self.folder / "keys-{}.txt".format(seed)
         if not keys.exists():
             keys.write_text(session_script(seed, self.presses))
@@ -86,11 +90,10 @@ class Sessions:
         nvm.mkdir(exist_ok=True)
         env = session_env(seed, nvm)  # a fresh copy of the save, if it has one
         saved = b"".join(Path(path).read_bytes() for path in env.values())
-        key = hashlib.sha256(
-            "{} {} {} {}".format(self.base, heap, collection, self.presses).encode()
-            + keys.read_bytes()
-            + saved
-        ).hexdigest()
+        what = "{} {} {} {}".format(self.base, heap, collection, self.presses)
+        if repeat:
+            what += " repeat {}".format(repeat)
+        key = hashlib.sha256(what.encode() + keys.read_bytes() + saved).hexdigest()
         if key in self.known:
             return self.known[key]
         if collection == "measuring":
@@ -106,7 +109,7 @@ class Sessions:
             timeout=1800,
         )
         out = outcome(result, self.presses, collection)
-        out.update(key=key, seed=seed, heap=heap, collection=collection)
+        out.update(key=key, seed=seed, heap=heap, collection=collection, repeat=repeat)
         out["seconds"] = round(time.monotonic() - started, 1)
         if self.results is not None:
             with self.results.open("a") as f:
@@ -114,14 +117,14 @@ class Sessions:
         self.known[key] = out
         return out
 
-    def batch(self, seeds, heap, collection, jobs):
+    def batch(self, seeds, heap, collection, jobs, repeat=0):
         """Every seed in ``heap``; after a failure, the sessions not yet begun are not run."""
         failed = []
 
         def one(seed):
             if failed:
                 return None
-            out = self.run(seed, heap, collection)
+            out = self.run(seed, heap, collection, repeat)
             if not out["ok"]:
                 failed.append(out)
             return out
@@ -190,11 +193,22 @@ def kb(heap):
     return int(heap[:-1])
 
 
-def summary(seeds, presses, collection, passing, failing, peaks):
-    """The result rows: (metric, value, unit, note)."""
-    screens = set().union(*(o["screens"] for o in passing + peaks))
+PEAK_GROUPS = (
+    ("peak_live", ("british", "american", "union", "won", "resume-deal", "resume-start"),
+     "all sessions"),
+    ("peak_live_deals", ("british", "american", "union"), "sessions of a random deal"),
+    ("peak_live_won", ("won",), "sessions that first win American deal 113 (the survey's line)"),
+    ("peak_live_resumed", ("resume-deal", "resume-start"),
+     "sessions that resume a 451-move save or a start-position save"),
+)  # fmt: skip
+
+
+def summary(seeds, presses, collection, passing, failing, peak_runs):
+    """The result rows (tools/bench.py's): the smallest heap, and the peak
+    live heap of each kind of session, the most of ``peak_runs`` (lists of
+    outcomes) with how far apart the runs' figures lay."""
     how = "collecting as a board" if collection == "board" else "collecting every turn"
-    smallest = passing[0]["heap"]
+    smallest = kb(passing[0]["heap"]) * 1024
     failure = "all pass in the smallest heap tried"
     if failing:
         first = min(failing, key=lambda o: o["seed"])
@@ -203,33 +217,29 @@ def summary(seeds, presses, collection, passing, failing, peaks):
             session_kind(first["seed"]), first["error"],
         )  # fmt: skip
     name = "smallest_heap" if collection == "board" else "smallest_heap, collecting every turn"
-    rows = [
-        (name, kb(smallest) * 1024, "bytes",
-         "each of {} sessions of {} presses plays, {}; {}".format(
-             seeds, presses, how, failure)),
-    ]  # fmt: skip
+    note = "each of {} sessions of {} presses plays, {}; {}".format(seeds, presses, how, failure)
+    rows = [row(name, smallest, "bytes", note)]
     if collection == "board":
-        rows.append(("board_margin", BOARD_FREE - kb(smallest) * 1024, "bytes",
-                     "a PyGamer's ~150 KB free after boot, less the smallest heap"))  # fmt: skip
-    if peaks:
-        groups = (
-            ("peak_live", lambda kind: True, "all sessions"),
-            ("peak_live_deals", lambda kind: kind not in ("won", "resume-deal", "resume-start"),
-             "sessions of a random deal"),
-            ("peak_live_won", lambda kind: kind == "won",
-             "sessions that first win American deal 113 (the survey's line)"),
-            ("peak_live_resumed", lambda kind: kind.startswith("resume"),
-             "sessions that resume a 451-move save or a start-position save"),
-        )  # fmt: skip
-        for metric, wanted, what in groups:
-            found = [o["peak_live"] for o in peaks if wanted(session_kind(o["seed"]))]
-            if found:
-                note = "live heap between presses (BSQ_MEASURE_LIVE), {}, in {}B".format(
-                    what, peaks[0]["heap"]
-                )
-                rows.append((metric, max(found), "bytes", note))
-    rows.append(("screens_seen", len(screens), "screens", " ".join(sorted(screens))))
+        note = "a PyGamer's ~150 KB free after boot, less the smallest heap"
+        rows.append(row("board_margin", BOARD_FREE - smallest, "bytes", note))
+    for metric, kinds, what in PEAK_GROUPS:
+        figures = [
+            max((o["peak_live"] for o in run if session_kind(o["seed"]) in kinds), default=0)
+            for run in peak_runs
+        ]
+        if figures and min(figures):
+            note = "live heap between presses (BSQ_MEASURE_LIVE), {}, in {}B, most of {} runs"
+            rows.append(row(metric, max(figures), "bytes",
+                            note.format(what, peak_runs[0][0]["heap"], len(figures))))  # fmt: skip
+            if len(figures) > 1:
+                rows[-1]["run_to_run"] = (max(figures) - min(figures)) / min(figures)
+    screens = set().union(*(o["screens"] for o in passing + peak_runs[0]))
+    rows.append(row("screens_seen", len(screens), "screens", " ".join(sorted(screens))))
     return rows
+
+
+def row(metric, value, unit, note):
+    return {"bench": "stress", "metric": metric, "value": value, "unit": unit, "note": note}
 
 
 def main():
@@ -241,20 +251,23 @@ def main():
     parser.add_argument("--results", type=Path, help="JSON lines file: keep and reuse outcomes")
     parser.add_argument("--collect", choices=COLLECTIONS, default="board",
                         help="how the pass/fail runs collect (default: as a board)")  # fmt: skip
+    parser.add_argument("--peak-runs", type=int, default=3,
+                        help="measuring runs of each session (default 3)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="result lines for tools/bench.py")
     args = parser.parse_args()
     try:
         heaps = [str(int(h)) + "K" for h in args.heaps.split(",")]
     except ValueError:
         parser.error("--heaps takes KB numbers, e.g. 128,120,112")
-    if args.seeds < 1 or args.presses < 1 or args.jobs < 1 or heaps != sorted(heaps, key=kb)[::-1]:
-        parser.error("--seeds, --presses, --jobs at least 1; --heaps largest first")
+    counts = (args.seeds, args.presses, args.jobs, args.peak_runs)
+    if min(counts) < 1 or heaps != sorted(heaps, key=kb)[::-1]:
+        parser.error("--seeds, --presses, --jobs, --peak-runs at least 1; --heaps largest first")
+    known = read_results(args.results) if args.results else {}
     vm = os.environ.get("CIRCUITPYTHON_VM") or str(SHARED_BIN / "circuitpython")
     mpy_cross = os.environ.get("MPY_CROSS") or str(SHARED_BIN / "mpy-cross")
     for tool in (vm, mpy_cross):
         if not os.access(tool, os.X_OK):
             fail("no {} (set CIRCUITPYTHON_VM and MPY_CROSS)".format(tool))
-    known = read_results(args.results) if args.results else {}
     seeds = range(args.seeds)
     started = time.monotonic()
     passing, failing = [], []
@@ -276,18 +289,21 @@ def main():
             passing = outcomes
         if not passing:
             fail("sessions fail even in {}B".format(heaps[0]), 1)
-        peaks = runs.batch(seeds, heaps[0], "measuring", args.jobs)
-        broken = [o for o in peaks if not o["ok"]]
-        if broken:
-            fail("measuring in {}B, seed {}: {}".format(
-                heaps[0], broken[0]["seed"], broken[0]["error"]), 1)  # fmt: skip
-    rows = summary(args.seeds, args.presses, args.collect, passing, failing, peaks)
-    for metric, value, unit, note in rows:
+        peak_runs = []
+        for repeat in range(args.peak_runs):
+            peaks = runs.batch(seeds, heaps[0], "measuring", args.jobs, repeat)
+            broken = [o for o in peaks if not o["ok"]]
+            if broken:
+                fail("measuring in {}B, seed {}: {}".format(
+                    heaps[0], broken[0]["seed"], broken[0]["error"]), 1)  # fmt: skip
+            peak_runs.append(peaks)
+    for line in summary(args.seeds, args.presses, args.collect, passing, failing, peak_runs):
         if args.json:
-            print(json.dumps({"bench": "stress", "metric": metric, "value": value,
-                              "unit": unit, "note": note}))  # fmt: skip
+            print(json.dumps(line))
         else:
-            print("{:<20} {:>8} {:<8} {}".format(metric, value, unit, note))
+            spread = line.get("run_to_run")
+            spread = "" if spread is None else "(runs {:.2%} apart) ".format(spread)
+            print("{metric:<20} {value:>8} {unit:<8} ".format(**line) + spread + line["note"])
     print("stress: {:.0f} s".format(time.monotonic() - started), file=sys.stderr)
 
 

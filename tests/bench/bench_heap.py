@@ -12,9 +12,9 @@ On a deployed tree it runs rewritten as deploy rewrites
 the game (``const_inline.board_script``): the board's modules keep no
 public constants. No key script and no test
 harness are loaded until the figures are taken. It walks every screen and
-reports the heap in use on each as ``gc.mem_alloc()`` from an empty heap,
-nothing subtracted (the interpreter's own start and this script count, as
-the board's own start would), the peak, and what ``code.py`` itself adds,
+reports the heap live on each (collected first, then ``gc.mem_alloc()``)
+from an empty heap, nothing subtracted (the interpreter's own start and
+this script count, as the board's own start would), the peak, and what ``code.py`` itself adds,
 compiled from source as a board does (imported last: importing it first
 pins memory in this VM).
 """
@@ -131,7 +131,7 @@ def main():
     code_py = gc.mem_alloc() - before_code
     report("heap", "code.py", code_py, "bytes", "code.py's own bytecode, compiled on the board")
     peak = max(used for _, used in in_use) + code_py
-    target = " (<= 81920, as deployed)"
+    target = " (<= 122880, the budget for peak live)"
     if modules == "py":
         target = " (a board compiles no .py: .mpy only)"
     note = "every screen, with code.py, from zero; modules from .{}{}".format(modules, target)
