@@ -47,15 +47,17 @@ pytestmark = pytest.mark.vm
 
 @pytest.fixture(scope="module")
 def board(vm, mpy_cross, tmp_path_factory):
-    return board_tree(tmp_path_factory.mktemp("board"), mpy_cross)
+    # beside the sessions' key scripts, as tools/stress.py puts it: the
+    # same options, so the same heap figures
+    return board_tree(tmp_path_factory.mktemp("stress") / "board", mpy_cross)
 
 
 @pytest.fixture(scope="module")
-def outcomes(vm, board, tmp_path_factory):
+def outcomes(vm, board):
     """Each session collected as a board in 128 KB, and the measured ones
     again collecting between presses, two at a time (a CI machine's two
     cores): ``{(seed, collection): outcome}``."""
-    runs = Sessions(vm.binary, board, tmp_path_factory.mktemp("sessions"), PRESSES)
+    runs = Sessions(vm.binary, board, board.parent, PRESSES)
     wanted = [(seed, "board") for seed in SEEDS] + [(seed, "measuring") for seed in MEASURED]
     with ThreadPoolExecutor(min(2, os.cpu_count() or 1)) as pool:
         done = pool.map(lambda run: runs.run(run[0], HEAP, run[1]), wanted)

@@ -90,7 +90,10 @@ class Sessions:
         nvm.mkdir(exist_ok=True)
         env = session_env(seed, nvm)  # a fresh copy of the save, if it has one
         saved = b"".join(Path(path).read_bytes() for path in env.values())
-        what = "{} {} {} {}".format(self.base, heap, collection, self.presses)
+        # the options are on the heap: the script's path from the drive's
+        # root is the same string in every run, wherever the folder is
+        args = [*session_args(seed), "--keys-file", os.path.relpath(keys, self.board)]
+        what = " ".join([self.base, heap, collection, str(self.presses), *args])
         if repeat:
             what += " repeat {}".format(repeat)
         key = hashlib.sha256(what.encode() + keys.read_bytes() + saved).hexdigest()
@@ -100,8 +103,7 @@ class Sessions:
             env["BSQ_MEASURE_LIVE"] = "1"
         started = time.monotonic()
         result = subprocess.run(
-            [self.vm, "-X", "heapsize=" + heap, "code.py", *session_args(seed)]
-            + ["--keys-file", str(keys)],
+            [self.vm, "-X", "heapsize=" + heap, "code.py", *args],
             cwd=self.board,
             capture_output=True,
             text=True,
@@ -137,9 +139,10 @@ def outcome(result, presses, collection):
     """What a session's VM run says: played through (every press, in the
     collection asked for), with its peak and screens, or the error."""
     out = {"ok": False}
-    lines = result.stderr.strip().splitlines()
     if result.returncode:
-        # the exception, and the innermost frame it came from
+        # the exception and the innermost frame it came from (the VM prints
+        # a traceback on standard output; code.py's error lines go to stderr)
+        lines = (result.stdout + result.stderr).strip().splitlines()
         frames = [line.strip() for line in lines if line.strip().startswith("File ")]
         last = lines[-1:] or ["exit {}".format(result.returncode)]
         out["error"] = " / ".join(last + frames[-1:])
@@ -212,10 +215,9 @@ def summary(seeds, presses, collection, passing, failing, peak_runs):
     failure = "all pass in the smallest heap tried"
     if failing:
         first = min(failing, key=lambda o: o["seed"])
-        failure = "{} of {} fail in {}B, seed {} ({}): {}".format(
-            len(failing), seeds, failing[0]["heap"], first["seed"],
-            session_kind(first["seed"]), first["error"],
-        )  # fmt: skip
+        failure = "in {}B seed {} ({}) fails: {}".format(
+            first["heap"], first["seed"], session_kind(first["seed"]), first["error"]
+        )
     name = "smallest_heap" if collection == "board" else "smallest_heap, collecting every turn"
     note = "each of {} sessions of {} presses plays, {}; {}".format(seeds, presses, how, failure)
     rows = [row(name, smallest, "bytes", note)]
