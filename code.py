@@ -18,8 +18,9 @@ def main(argv):
             sys.path.insert(where, root + name)
     if argv:  # desktop and VM only: imported by name, so deploy leaves it off a board
         return __import__("options").run(argv, machine, play)
-    play(machine({}), {}, None)  # the game kept in NVM, or a new deal
-    return 0
+    hardware = machine({})
+    play(hardware, {}, None)  # the game kept in NVM, or a new deal
+    return getattr(hardware, "status", 0)  # the desktop's: a signal stopped it
 
 
 def board_module():

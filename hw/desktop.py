@@ -5,15 +5,25 @@ plays a key script (``--keys``) and writes PNG screenshots (``--shot``), then
 ends: it never waits for a person. Desktop only: CPython, pygame, Blinka.
 
 Keys: arrows move; Z or Space = A; X or Backspace = B; U or Tab = Select
-(undo); Enter or Esc = Start (menu). Closing the window quits.
+(undo); Enter or Esc = Start (menu). Closing the window quits; so do SIGINT
+(Ctrl-C) and SIGTERM, window or headless, keeping the game as a close does
+(exit status 130 or 143).
 """
 
 import os
+import signal
 import sys
 import time
 
 from keyscript import ScriptPlayer, env_number, script_source
-from storage import FileNVM, default_save_path
+from storage import (
+    FileNVM,
+    check_folder,
+    default_save_path,
+    existing_file,
+    read_head,
+    replace_whole,
+)
 
 from british_square.controls import (
     DOWN,
@@ -33,6 +43,16 @@ from british_square.layout import SCREEN_W as WIDTH  # noqa: E402
 
 WINDOW_SCALE = 4
 DEFAULT_SHOT = "shots/play.png"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+NO_SCREEN = """No screen to open a window on: running headless; the screen goes to
+{}.
+Give --keys and --shot to play a key script (see code.py)."""
+
+# Blinka looks for pins at import and, finding none on a desktop ("GENERIC_X86"),
+# says so on standard output, which is the game's. The desktop drives no pins:
+# it asks for Blinka's board without hardware, which is silent. A chip or a
+# board the user forces (BLINKA_FORCECHIP, BLINKA_FORCEBOARD) still wins.
+os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 
 def wants_headless(options):
@@ -67,22 +87,54 @@ def make_display(scale):
     return ScaledDisplay(width=WIDTH, height=HEIGHT, auto_refresh=False)
 
 
+def check_png_target(path):
+    """May a screenshot go to ``path``? Nothing there, or a PNG file (or an
+    empty one) to replace; ``ValueError`` (one line) for anything else."""
+    if existing_file(path, "a screenshot") is None:
+        return
+    if read_head(path, len(PNG_SIGNATURE)) not in (b"", PNG_SIGNATURE):
+        raise ValueError("{} is not a PNG file: left as it is".format(path))
+
+
 def save_png(display, path, scale=1):
-    """Write what the display shows as a PNG, ``scale`` times larger."""
+    """Write what the display shows as a PNG, ``scale`` times larger, in place
+    of what ``check_png_target`` allows at ``path``; ``ValueError`` (one line)
+    if it cannot."""
     import pygame
 
     surface = display._pygame_screen
     if scale != 1:
         surface = pygame.transform.scale(surface, (WIDTH * scale, HEIGHT * scale))
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    pygame.image.save(surface, path)
+
+    def write(f):
+        try:
+            pygame.image.save(surface, f, "screen.png")
+        except pygame.error as error:
+            raise ValueError("cannot write {}: {}".format(path, error)) from None
+
+    replace_whole(path, write, lambda: check_png_target(path))
+
+
+def shot_paths(shot):
+    """``(folder, final)`` for ``--shot``: the folder of the ``shot:NAME``
+    pictures and the path of the last screen's. ``ValueError`` (one line),
+    before anything is made, when they cannot be written."""
+    if shot.lower().endswith(".png"):
+        folder, final = os.path.dirname(shot) or ".", shot
+    elif os.path.exists(shot) and not os.path.isdir(shot):
+        raise ValueError("--shot {} is not a folder, nor a .png file".format(shot))
+    else:
+        folder, final = shot, os.path.join(shot, "final.png")
+    check_png_target(final)
+    return folder, final
 
 
 class KeyboardActions:
-    """Actions from pygame keyboard events, in the order they happened."""
+    """Actions from pygame keyboard events, in the order they happened; QUIT
+    once ``stopped`` (a signal)."""
 
     finished = False
+    stopped = False
 
     def __init__(self):
         import pygame
@@ -106,6 +158,8 @@ class KeyboardActions:
         self.repeater = Repeater()
 
     def poll(self, now):
+        if self.stopped:
+            return QUIT
         pygame = self.pygame
         # unfiltered, so a quick press and release stay in order
         for event in pygame.event.get():
@@ -143,19 +197,13 @@ def font_bitmap():
 
 
 class ScriptActions(ScriptPlayer):
-    """Actions from a key script; ``shot:NAME`` saves the screen as NAME.png."""
+    """Actions from a key script (``shot:NAME`` calls ``save_shot(NAME)``);
+    QUIT once ``stopped`` (a signal, a screenshot that failed)."""
 
-    def __init__(self, source, display, shot_folder, scale=1):
-        super().__init__(source, self.save_shot)
-        self.display = display
-        self.shot_folder = shot_folder
-        self.scale = scale
-
-    def save_shot(self, name):
-        save_png(self.display, os.path.join(self.shot_folder, name + ".png"), self.scale)
+    stopped = False
 
     def poll(self, now):
-        return self.next_action(now)
+        return QUIT if self.stopped else self.next_action(now)
 
 
 class MixerSpeaker:
@@ -198,55 +246,102 @@ REST_FPS = round(1 / REST_S)  # a resting window polls as often as a resting boa
 
 class Hardware:
     """The desktop adapter: ``display``, ``actions``, ``ticks_ms``, ``idle``,
-    ``sound`` (pygame's mixer), ``lights`` (kept, to test) and ``finish``."""
+    ``sound`` (pygame's mixer), ``lights`` (kept, to test) and ``finish``;
+    ``status``, the exit status once the game is over (0, or what stopped it).
+
+    Every path the options name is checked before the window opens (refused:
+    ``ValueError``, one line for code.py). SIGINT and SIGTERM end the game at
+    the loop's next turn, kept as closing the window keeps it."""
 
     def __init__(self, options):
+        self.app = None  # the game under way (``started``)
+        self.status = 0
+        self.signals = {}  # the handlers replaced, to put back
+        for number in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(number) != signal.SIG_IGN:  # started to ignore it (nohup, &)
+                self.signals[number] = signal.signal(number, self.signalled)
         self.headless = wants_headless(options)
         if self.headless:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
             os.environ["SDL_AUDIODRIVER"] = "dummy"
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        from adafruit_ticks import ticks_ms
-
-        self.ticks_ms = ticks_ms
         self.scale = int(options.get("scale") or 1)
-        self.display = make_display(1 if self.headless else WINDOW_SCALE)
         self.shot = options.get("shot")
         if self.headless and not self.shot:
             self.shot = DEFAULT_SHOT  # headless always leaves a picture behind
-        if self.shot and self.shot.lower().endswith(".png"):
-            self.shot_folder = os.path.dirname(self.shot) or "."
-        else:
-            self.shot_folder = self.shot or "."
+        self.shot_folder, self.final_shot = shot_paths(self.shot) if self.shot else (".", None)
+        self.shot_failed = False
+        source = None
+        told = None  # why headless, and where the picture goes
         if self.headless:
             default = ""
             if not (options.get("keys") or options.get("keys-file") or options.get("shot")):
                 # the opening position, at the window's size
                 default = "a"  # past the title screen
                 self.scale = self.scale if options.get("scale") else WINDOW_SCALE
-                print("No screen to open a window on: running headless; the screen goes to")
-                print("{}.".format(self.shot))
-                print("Give --keys and --shot to play a key script (see code.py).")
+                told = NO_SCREEN.format(self.shot)
             source = script_source(options, default)
-            self.actions = ScriptActions(source, self.display, self.shot_folder, self.scale)
+        # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
+        self.battery_mv = env_number("BSQ_BATTERY_MV", "millivolts")
+        # The save: --save FILE, else in the user's data folder for a window;
+        # a headless run (screenshots, tests) keeps nothing unless told to.
+        self.nvm = None
+        if options.get("save") is not None:
+            self.nvm = FileNVM(options["save"])
+        elif not self.headless:
+            try:
+                self.nvm = FileNVM(default_save_path())
+            except ValueError as error:  # not the player's choice: the game goes on, unkept
+                print("error: {}; playing without saving".format(error), file=sys.stderr)
+        if self.final_shot:
+            check_folder(self.final_shot)
+        if told:
+            print(told, file=sys.stderr)
+        from adafruit_ticks import ticks_ms
+
+        self.ticks_ms = ticks_ms
+        self.display = make_display(1 if self.headless else WINDOW_SCALE)
+        if self.headless:
+            self.actions = ScriptActions(source, self.save_shot)
         else:
             self.actions = KeyboardActions()
         self.clock = None
         self.light = 100
-        # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
-        self.battery_mv = env_number("BSQ_BATTERY_MV", "millivolts")
         self.font = font_bitmap()
         self.speaker = MixerSpeaker()
         self.sound = self.speaker.play
         # a window has no NeoPixels: the calls are counted and the last kept, to test
         self.glows = 0
         self.last_glow = None
-        # The save: --save FILE, else in the user's data folder for a window;
-        # a headless run (screenshots, tests) keeps nothing unless told to.
-        path = options.get("save")
-        if path is None and not self.headless:
-            path = default_save_path()
-        self.nvm = FileNVM(path) if path else None
+
+    def signalled(self, number, frame):
+        """SIGINT or SIGTERM: before the game is under way, exit at once
+        (nothing to keep); during it, stop it at the loop's next turn."""
+        if self.app is None:
+            raise SystemExit(128 + number)
+        self.stop(128 + number)
+
+    def stop(self, status):
+        """End the game at the loop's next turn (``App.run`` saves it, as
+        when the window closes), with exit status ``status`` (the first given)."""
+        self.status = self.status or status
+        self.actions.stopped = True
+
+    def save_shot(self, name):
+        """``shot:NAME``: the screen as NAME.png in the --shot folder."""
+        self.write_shot(os.path.join(self.shot_folder, name + ".png"))
+
+    def write_shot(self, path):
+        """A screenshot at ``path``; one that cannot be written is one error
+        line, and the game stops (status 2), with no more screenshots."""
+        if self.shot_failed:
+            return
+        try:
+            save_png(self.display, path, self.scale)
+        except ValueError as error:
+            print("error: {}".format(error), file=sys.stderr)
+            self.shot_failed = True
+            self.stop(2)
 
     def idle(self, resting):
         if not self.headless:
@@ -268,12 +363,11 @@ class Hardware:
         self.last_glow = (frame, percent)
 
     def started(self, app):
-        pass
+        self.app = app
 
     def finish(self, app):
-        """After the loop: the final screenshot."""
-        if self.shot:
-            path = self.shot
-            if not path.lower().endswith(".png"):
-                path = os.path.join(path, "final.png")
-            save_png(self.display, path, self.scale)
+        """After the loop: the final screenshot; the signals as they were."""
+        if self.final_shot:
+            self.write_shot(self.final_shot)
+        for number, handler in self.signals.items():
+            signal.signal(number, handler)

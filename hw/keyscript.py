@@ -55,7 +55,7 @@ class WordReader:
     def __init__(self, text="", path=None):
         self.text = text.encode() + b" " if text else b""  # a word ends with the text
         self.at = 0
-        self.file = open(path, "rb") if path else None
+        self.file = _open_file(path) if path else None
         self.chunk = bytearray(64)
         self.chunk_end = 0
         self.chunk_at = 0
@@ -103,6 +103,18 @@ class WordReader:
         if self.file is not None:
             self.file.close()
             self.file = None
+
+
+def _open_file(path):
+    """The key file, opened to read; ``ValueError`` (one line) when it is not
+    a regular file (a folder; a FIFO, which would wait for a writer for ever)
+    or cannot be read."""
+    try:
+        if os.stat(path)[0] & 0o170000 != 0o100000:  # S_IFMT, S_IFREG
+            raise ValueError("the key file {} is not a regular file".format(path))
+        return open(path, "rb")
+    except OSError as error:
+        raise ValueError("cannot read the key file {}: {}".format(path, error.strerror)) from None
 
 
 def parse_word(word):
@@ -155,13 +167,10 @@ def env_number(name, unit):
     """The whole number in environment variable ``name`` (0 when unset);
     ValueError, one line for code.py to print, when it is anything else
     (the harness's BSQ_* settings: desktop and VM)."""
-    try:
-        value = int(os.getenv(name) or 0)
-    except ValueError:
-        value = -1
-    if value < 0:
+    text = os.getenv(name) or "0"
+    if len(text) > 9 or not all("0" <= c <= "9" for c in text):  # int() takes " 5", "1_0"
         raise ValueError("{} is not a whole number of {}".format(name, unit))
-    return value
+    return int(text)
 
 
 class ScriptPlayer:

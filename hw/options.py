@@ -20,10 +20,12 @@ USAGE = """usage: code.py [options]
   --shot PATH       screenshots: a .png for the last screen, or a folder
   --scale N         screenshot scale, 1-16 (desktop)
   --headless        no window (desktop): play the key script, save shots
-  --save FILE       keep the game, statistics and settings in FILE (desktop;
-                    a window keeps them in the user's data folder by default)
+  --save FILE       keep the game, statistics and settings in FILE (desktop):
+                    a new file or one this game wrote, nothing else; a window
+                    keeps them in the user's data folder by default
   --help            this text"""
 _VALUES = ("rules", "deal", "position", "keys", "keys-file", "shot", "scale", "save")
+_PATHS = ("keys-file", "shot", "save")  # an empty one would mean none, or the folder here
 _FLAGS = ("headless", "autoplay", "help")
 
 
@@ -56,6 +58,9 @@ def parse(argv):
             raise ValueError("{} given twice".format(word))
         options[name] = argv[i + 1]
         i += 2
+    for name in _PATHS:
+        if options.get(name) == "":
+            raise ValueError("--{} needs a path, not an empty one".format(name))
     if "rules" in options and options["rules"] not in RULE_NAMES:
         raise ValueError(
             "--rules takes british, american or union, not {!r}".format(options["rules"][:20])
@@ -77,7 +82,13 @@ def first_game(options):
     if "position" in options:
         from british_square.notation import parse_position
 
-        return parse_position(options["position"])
+        game = parse_position(options["position"])
+        named = RULE_NAMES[game.rules]
+        if options.get("rules", named) != named:
+            raise ValueError(
+                "--position is a {} position, not --rules {}".format(named, options["rules"])
+            )
+        return game
     from british_square.deal import random_deal
 
     if "deal" not in options and "rules" not in options:
@@ -92,15 +103,33 @@ def error_line(message):
     return 2
 
 
+def say(text):
+    """Print ``text``; the exit status: 0, or 2 after one ``error:`` line when
+    standard output cannot take it (a full disk, a pipe closed early)."""
+    try:
+        print(text)
+        if hasattr(sys.stdout, "flush"):
+            sys.stdout.flush()
+        return 0
+    except OSError as error:
+        try:  # what is left in the buffer goes nowhere, not into a second error at exit
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (AttributeError, OSError):  # the VM has no os.devnull
+            pass
+        print("error: cannot write to standard output:", error.strerror, file=sys.stderr)
+        return 2
+
+
 def run(argv, machine, play):
     """Read ``argv``, make the ``machine(options)`` adapter, ``play(adapter,
-    options, game)`` and print the final position. The exit status: 0, or 2
-    after one ``error:`` line."""
+    options, game)`` and print the final position. The exit status: 0, 2
+    after one ``error:`` line, or the adapter's ``status`` (a signal)."""
     try:
         options = parse(argv)
         if options.get("help"):
-            print(USAGE)
-            return 0
+            return say(USAGE)
         game = first_game(options)
     except ValueError as error:
         return error_line(error)
@@ -111,6 +140,7 @@ def run(argv, machine, play):
     except (ValueError, OSError) as error:  # a key script or a file the adapter refused
         return error_line(error)
     game = play(hardware, options, game)
+    status = getattr(hardware, "status", 0)  # the desktop's: what stopped the game
     hardware = None
     # The position, for tests and bug reports, once the game, its screens and
     # the adapter are gone (only the engine stays): the text module then finds
@@ -124,5 +154,4 @@ def run(argv, machine, play):
     gc.collect()
     from british_square.notation import position_text
 
-    print("position:", position_text(game))
-    return 0
+    return say("position: " + position_text(game)) or status

@@ -101,3 +101,18 @@ def mpy_cross(vm):
     if not vm.mpy_cross or not os.access(vm.mpy_cross, os.X_OK):
         pytest.skip("MPY_CROSS is not set: CircuitPython mpy-cross tests skipped")
     return vm.mpy_cross
+
+
+@pytest.fixture
+def deadline():
+    """``deadline(seconds)``: fail the test, not hang it, when a call blocks
+    (a FIFO opened for reading waits for a writer for ever). Unix only."""
+    import signal
+
+    def expired(number, frame):
+        raise TimeoutError("blocked: the deadline passed")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    yield signal.alarm
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)

@@ -214,10 +214,11 @@ def test_code_py_help_lists_the_options():
         assert option in result.stdout
 
 
-def test_window_mode_keyboard_and_quit(monkeypatch):
+def test_window_mode_keyboard_and_quit(monkeypatch, tmp_path):
     """The windowed path (on SDL's dummy driver): 4x window, keys in order, close ends it."""
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("DISPLAY", ":fake")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # its save: not in the user's folder
     monkeypatch.syspath_prepend(str(HW))
     import desktop
     import pygame
@@ -241,6 +242,7 @@ def test_window_mode_keyboard_and_quit(monkeypatch):
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     app.run(hardware.idle)  # returns at the window's close
     assert not app.on_page  # it got to the cards before closing
+    hardware.finish(app)  # the signals as they were
 
 
 @pytest.mark.parametrize("name", ["pygamer", "pybadge"])

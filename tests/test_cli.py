@@ -3,8 +3,11 @@
 import contextlib
 import io
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from conftest import ROOT
@@ -196,3 +199,105 @@ def test_any_command_line_prints_or_fails_with_a_value_error(args):
             pass
         except SystemExit as done:  # only --help exits by itself, with status 0
             assert done.code == 0 and out.getvalue().startswith("usage:")
+
+
+@pytest.mark.parametrize(
+    "budget",
+    ["\uff15", "1_0", " 5 ", "5 ", "1e3", "inf", "nan", "0", "0.0", "86401", ".5", "5.", ""],
+)
+def test_a_budget_is_ascii_seconds(budget):
+    assert refused(cli("solve", "--deal", "1", "--budget", budget), "bad budget")
+
+
+def test_a_budget_may_have_a_decimal_point():
+    result = cli("solve", "--deal", "1", "--budget", "0.05", "--json")
+    assert result.returncode == 0 and json.loads(result.stdout)["seconds"] < 5
+
+
+def test_rules_given_with_a_position_must_be_its_rules():
+    union = cli("deal", "1", "--rules", "union").stdout.strip()
+    assert refused(cli("solve", union, "--rules", "british"), "the position is a union one")
+    result = cli("solve", union, "--rules", "union", "--budget", "0.1")
+    assert result.returncode == 0 and result.stdout.startswith("won: 104 cards home")
+
+
+def shell(script, *args):
+    """``sh -c script`` with the command as $0 $1 (``-m british_square``), and ``args``."""
+    result = subprocess.run(
+        ["sh", "-c", script, sys.executable, "british_square", *args],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    result.stdout = result.stdout.decode()
+    result.stderr = result.stderr.decode()
+    return result
+
+
+def test_standard_input_closed_is_one_error_line():
+    assert refused(shell('"$0" -m "$1" moves - <&-'), "standard input: it is closed")
+    assert refused(shell('"$0" -m "$1" show - <&-'), "standard input: it is closed")
+
+
+def test_standard_input_longer_than_any_position_is_one_error_line():
+    assert refused(cli("show", "-", stdin=" " * (2 << 20)), "over 1048576 characters")
+
+
+# A quick run of every command, for what its output goes to.
+COMMANDS = [
+    ["deal", "1"],
+    ["moves", "british 5H/9C/-/- 2C - 0,0,0,0"],
+    ["play", "british 5H/9C/-/- 2C - 0,0,0,0", "SW"],
+    ["show", "british 5H/9C/-/- 2C - 0,0,0,0"],
+    ["solve", "--deal", "1", "--budget", "0.05"],
+    ["survey", "--rules", "union", "--deals", "1", "--budget", "1", "--jobs", "1", "--quiet"],
+    ["--help"],
+]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda args: args[0])
+def test_a_full_standard_output_is_one_error_line(args, tmp_path):
+    out = ["--out", str(tmp_path / "r.jsonl")] if args[0] == "survey" else []
+    result = shell('"$0" -m "$@" > /dev/full', *args, *out)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr == "error: cannot write to standard output: No space left on device\n"
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda args: args[0])
+def test_a_closed_standard_output_is_one_error_line(args, tmp_path):
+    out = ["--out", str(tmp_path / "r.jsonl")] if args[0] == "survey" else []
+    result = shell('"$0" -m "$@" >&-', *args, *out)
+    assert refused(result, "standard output is closed")
+    assert not (tmp_path / "r.jsonl").exists()  # found before any work
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda args: args[0])
+def test_a_pipe_closed_before_the_output_is_one_error_line(args, tmp_path):
+    """As ``| head -c1`` does once it has its byte: the write finds the pipe closed."""
+    out = ["--out", str(tmp_path / "r.jsonl")] if args[0] == "survey" else []
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "british_square", *args, *out],
+            stdout=writer, stderr=subprocess.PIPE, cwd=ROOT, timeout=120, text=True,
+        )  # fmt: skip
+    finally:
+        os.close(writer)
+    assert result.returncode == 2
+    assert result.stderr == "error: cannot write to standard output: Broken pipe\n"
+
+
+def test_ctrl_c_ends_a_solve_quietly():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "british_square", "solve", "--deal", "1", "--budget", "600"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
+    )  # fmt: skip
+    try:
+        time.sleep(3)  # well into the search (or still importing: as quiet)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == 130 and out == "" and err == ""

@@ -7,13 +7,17 @@ the .mpy path run without the real compiler. The real compiler and the real
 tree are tested in test_deploy_vm.py.
 """
 
+import builtins
 import collections
 import errno
 import hashlib
+import importlib.metadata
+import io
 import json
 import modulefinder
 import os
 import platform
+import re
 import shutil
 import socket
 import struct
@@ -24,6 +28,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from packaging.utils import canonicalize_name  # pytest's own dependency
 
 sys.path.insert(0, str(ROOT / "tools"))
 import board_imports  # noqa: E402
@@ -37,12 +42,12 @@ import uf2  # noqa: E402
 
 BOOT_OUT = "Adafruit CircuitPython {version} on 2025-01-01; {machine}\nBoard ID:{board}\nUID:C7F1\n"
 PYGAMER = "Adafruit PyGamer with samd51j19"
-# mpy-cross's command line: --version, or -O3 -o OUT -s NAME SOURCE
+# mpy-cross's command line: --version, or -o OUT -s NAME SOURCE (the default
+# optimisation: line numbers kept)
 FAKE_MPY_CROSS = """#!/bin/sh
 PATH=/usr/bin:/bin
 if [ "$1" = "--version" ]; then echo "{banner}"; exit 0; fi
-[ "$1" = "-O3" ] || {{ echo "deploy compiles with -O3" >&2; exit 1; }}
-shift
+[ "$#" = 5 ] && [ "$1" = "-o" ] && [ "$3" = "-s" ] || {{ echo "not -o OUT -s X" >&2; exit 1; }}
 printf '{header}' > "$2"
 cat "$5" >> "$2"
 """
@@ -206,6 +211,24 @@ def test_first_deploy_copies_what_the_game_imports_and_code_py_last(run, drive, 
     assert manifest["files"]["code.py"] == hashlib.sha256(files["code.py"]).hexdigest()
 
 
+def test_the_board_gets_the_trees_own_modules_compiled_as_they_are(run, drive, game):
+    # constants shared between modules stay as the repository has them: no rewrite
+    (game / "lib/british_square/cards.py").write_text(
+        "from micropython import const\nCARD_W = const(20)\nRANKS = 'A23456789TJQK'\n"
+    )
+    (game / "lib/british_square/engine.py").write_text(
+        "from british_square.cards import CARD_W, RANKS\nfrom british_square import cards\n"
+        "WIDE = CARD_W * 2 + cards.CARD_W\n"
+    )
+    assert run()[0] == 0
+    files = snapshot(drive)
+    ours = {p for p in DEPLOYED_MPY if p.endswith(".mpy") and not p.startswith("lib/adafruit")}
+    assert len(ours) == 6
+    for path in ours:
+        source = (game / path).with_suffix(".py").read_bytes()
+        assert files[path] == b"C\x06" + source, path  # what the stand-in compiler wrote
+
+
 def test_only_modules_really_imported_are_copied(run, drive, game):
     (game / "lib/british_square/view.py").write_text(
         "from adafruit_display_text.bitmap_label import Label\n"
@@ -220,6 +243,55 @@ def test_only_modules_really_imported_are_copied(run, drive, game):
         "lib/adafruit_bitmap_font/__init__.mpy",
         "lib/adafruit_bitmap_font/bdf.mpy",
         "lib/adafruit_bitmap_font/glyph_cache.mpy",  # bdf imports it
+    }
+
+
+# The UI's libraries as the game imports them: only these modules of theirs go.
+UI_IMPORTS = (
+    "from adafruit_display_text import label\n"
+    "from adafruit_display_text.bitmap_label import Label\n"
+    "from adafruit_displayio_layout.layouts.grid_layout import GridLayout\n"
+)
+UI_LIBRARIES = {
+    "lib/adafruit_display_text/__init__.mpy",
+    "lib/adafruit_display_text/label.mpy",
+    "lib/adafruit_display_text/bitmap_label.mpy",
+    "lib/adafruit_ticks.mpy",  # bitmap_label imports it
+    "lib/adafruit_displayio_layout/__init__.mpy",
+    "lib/adafruit_displayio_layout/layouts/__init__.mpy",
+    "lib/adafruit_displayio_layout/layouts/grid_layout.mpy",
+}
+
+
+def test_display_text_and_grid_layout_go_as_the_modules_imported(run, drive, game):
+    (game / "lib/british_square/view.py").write_text(UI_IMPORTS)
+    code, result = run_json(run)
+    assert code == 0 and result["warnings"] == []
+    assert {p for p in game_files(drive) if p.startswith("lib/adafruit")} == UI_LIBRARIES
+    assert all(snapshot(drive)[p].startswith(b"C\x06") for p in UI_LIBRARIES)
+
+
+def pins(requirements):
+    """{normalised distribution name: version} of the ``name==version`` lines."""
+    found = {}
+    for line in requirements.read_text().splitlines():
+        name, sep, version = line.split("#")[0].strip().partition("==")
+        if sep:
+            found[canonicalize_name(name.split("[")[0])] = version
+    return found
+
+
+def test_the_libraries_deployed_are_the_pinned_wheels(game):
+    (game / "lib/british_square/view.py").write_text(UI_IMPORTS)
+    closure = board_imports.import_closure(game, "pygamer")
+    tops = {m.name.split(".")[0] for m in closure.modules if m.kind == "library"}
+    owners = importlib.metadata.packages_distributions()
+    pinned = pins(ROOT / "requirements-dev.txt")
+    for top in tops:
+        (dist,) = {canonicalize_name(d) for d in owners[top]}
+        assert importlib.metadata.version(dist) == pinned[dist], "make setup installs the pins"
+    assert {"adafruit-circuitpython-display-text", "adafruit-circuitpython-displayio-layout"} <= {
+        canonicalize_name(d) for top in tops for d in owners[top]
     }
 
 
@@ -247,13 +319,17 @@ def test_second_deploy_copies_nothing(run, drive):
     assert {p: p.stat().st_mtime_ns for p in drive.rglob("*")} == before
 
 
-def test_a_changed_source_file_is_the_only_file_written(run, game):
+def test_a_changed_source_file_is_written_with_code_py_only(run, game):
     assert run()[0] == 0
     (game / "lib/british_square/engine.py").write_text(GAME["lib/british_square/engine.py"] + "#\n")
     code, result = run_json(run)
     assert code == 0
-    assert result["written"] == ["lib/british_square/engine.mpy"]
-    assert result["unchanged"] == len(DEPLOYED_MPY) - 1
+    # code.py, unchanged, is taken away before engine.mpy changes and put back after
+    assert result["written"] == ["lib/british_square/engine.mpy", "code.py"]
+    assert result["unchanged"] == len(DEPLOYED_MPY) - 2
+    (game / "code.py").write_text(GAME["code.py"] + "#\n")
+    code, result = run_json(run)
+    assert code == 0 and result["written"] == ["code.py"]  # alone, it is just replaced
 
 
 def test_stale_files_of_the_game_go_and_user_files_stay(run, game, drive):
@@ -374,12 +450,161 @@ def test_an_unreadable_manifest_is_rebuilt_from_identical_files(run, drive):
     assert set(json.loads((drive / deploy_shared.MANIFEST).read_text())["files"]) == DEPLOYED_MPY
 
 
+UNPARSABLE_MANIFESTS = {
+    "nested 5000 deep": (b'{"files": ' + b"[" * 5000 + b"]" * 5000 + b"}", "unreadable"),
+    "over a megabyte": (b'{"files": {}}' + b" " * (1 << 20), "over 1048576 bytes"),
+    "a 5000-digit number": (b'{"files": {}, "n": ' + b"7" * 5000 + b"}", "unreadable"),
+    "not UTF-8": (b'{"files": {"\xff": 1}}', "unreadable"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNPARSABLE_MANIFESTS))
+def test_a_manifest_that_cannot_be_parsed_is_ignored_with_one_warning(run, drive, case):
+    assert run()[0] == 0
+    data, why = UNPARSABLE_MANIFESTS[case]
+    (drive / deploy_shared.MANIFEST).write_bytes(data)
+    code, result = run_json(run)
+    assert code == 0 and result["written"] == [] and result["removed"] == []
+    assert len(result["warnings"]) == 1 and why in result["warnings"][0]
+    assert set(json.loads((drive / deploy_shared.MANIFEST).read_text())["files"]) == DEPLOYED_MPY
+
+
+def refuse_writes(monkeypatch, errno_code=errno.EROFS):
+    def refused(path, data):
+        raise OSError(errno_code, os.strerror(errno_code))
+
+    monkeypatch.setattr(safe_writer, "write_file", refused)
+
+
+@pytest.mark.parametrize("manifest", ["lost", "nested"])
+def test_a_read_only_drive_holding_the_game_is_one_error_line(run, drive, monkeypatch, manifest):
+    assert run()[0] == 0
+    if manifest == "lost":
+        (drive / deploy_shared.MANIFEST).unlink()
+    else:
+        (drive / deploy_shared.MANIFEST).write_bytes(b'{"files": ' + b"[" * 5000)
+    before = snapshot(drive)
+    refuse_writes(monkeypatch)
+    code, out, err = run()
+    assert code == 1 and err.count("\n") == 1 and err.startswith("error: ")
+    assert "up to date" in err and "read-only" in err
+    assert out.count("warning: ") == (manifest == "nested")
+    assert snapshot(drive) == before
+
+
+def test_a_file_deploy_cannot_read_is_not_taken_for_nothing(run, drive, monkeypatch):
+    (drive / "code.py").write_text("print('mine, unreadable here')\n")
+    real_open = open
+
+    def unreadable_code_py(file, *args, **kwargs):
+        if str(file) == str(drive / "code.py"):
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(file, *args, **kwargs)
+
+    before = snapshot(drive)
+    with monkeypatch.context() as patch:
+        patch.setattr(io, "open", unreadable_code_py)  # pathlib's
+        patch.setattr(builtins, "open", unreadable_code_py)
+        code, _out, err = run()
+    assert code == 1 and "code.py is on the drive but was not put there by this game" in err
+    assert snapshot(drive) == before
+
+
+def test_a_manifest_entry_naming_a_game_file_in_other_case_is_not_stale(run, drive, game):
+    # FAT ignores case: lib/british_square/ENGINE.mpy is engine.mpy there
+    assert run()[0] == 0
+    shutil.copy(drive / "lib/british_square/engine.mpy", drive / "lib/british_square/ENGINE.mpy")
+    digest = sha256((drive / "lib/british_square/engine.mpy").read_bytes())
+    rewrite_manifest(drive, add_entry("lib/british_square/ENGINE.mpy", digest))
+    (game / "lib/british_square/engine.py").write_text(GAME["lib/british_square/engine.py"] + "#\n")
+    code, result = run_json(run)
+    assert code == 0 and result["removed"] == []
+
+
+BOOT_OUTS = {
+    "a folder": ("folder", "no boot_out.txt (it is not a plain file"),
+    "a link to a boot_out.txt elsewhere": ("link", "no boot_out.txt (it is not a plain file"),
+    "a named pipe": ("fifo", "no boot_out.txt (it is not a plain file"),
+    "too big": (BOOT_OUT.format(version="9.2.1", machine=PYGAMER, board="pygamer") * 2000, "over"),
+    "a version of 5000 digits": ("Adafruit CircuitPython " + "9" * 5000 + ".0.0 on x; y\n", "no"),
+    "escape sequences": (
+        "Adafruit CircuitPython 9.2.1 on 2025; \x1b[2J\x1b[31mRed board\nBoard ID:\x1b[0mx\n",
+        "this board is '?[0mx' (?[2J?[31mRed board)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BOOT_OUTS))
+def test_a_strange_boot_out_is_one_error_line(run, drive, tmp_path, case):
+    content, message = BOOT_OUTS[case]
+    boot_out = drive / "boot_out.txt"
+    boot_out.unlink()
+    if content == "folder":
+        boot_out.mkdir()
+    elif content == "link":
+        elsewhere = make_drive(tmp_path / "elsewhere" / "CIRCUITPY")
+        boot_out.symlink_to(elsewhere / "boot_out.txt")
+    elif content == "fifo":
+        os.mkfifo(boot_out)  # reading it would wait for ever
+    else:
+        boot_out.write_text(content)
+    before = snapshot(drive) if content != "fifo" else None
+    code, out, err = run()
+    assert code == 1 and err.startswith("error: ") and err.count("\n") == 1, err
+    assert message in err and "\x1b" not in err and "Traceback" not in err
+    assert content == "fifo" or snapshot(drive) == before
+
+
+def test_a_boot_out_version_names_no_other_file(run, drive, tmp_path):
+    # The version names the cached mpy-cross: with "/../" in it, deploy would run
+    # a program elsewhere as the compiler.
+    cache = tmp_path / "cache"
+    (cache / "mpy-cross-9.2.1").mkdir(parents=True)
+    make_compiler(tmp_path / "evil")
+    (drive / "boot_out.txt").write_text(
+        BOOT_OUT.format(version="9.2.1/../../evil/mpy-cross", machine=PYGAMER, board="pygamer")
+    )
+    assert circuitpy_drive.read_boot_out(drive).version == "9.2.1"
+    code, result = run_json(run, mpy_cross=None)
+    assert code == 0 and result["circuitpython"] == "9.2.1"
+    assert result["format"] == "py" and result["mpy_cross"] is None
+
+
 def test_leftovers_of_an_interrupted_deploy_are_cleaned(run, drive):
     assert run()[0] == 0
     write_tree(drive, {"lib/british_square/engine.mpy" + deploy_shared.TEMP_SUFFIX: b"half"})
     code, out, _err = run()
     assert code == 0
     assert not list(drive.rglob("*" + deploy_shared.TEMP_SUFFIX))
+
+
+# Files of the user's whose names end as deploy's temporary files do.
+USER_TEMP_NAMES = {
+    "data/x.bsq-new": b"mine",
+    "lib/british_square/notes.bsq-new": b"my notes",
+    "lib/my_lib.mpy.bsq-new": b"C\x06 mine",
+    "notes.txt.bsq-new": b"mine too",
+}
+
+
+def test_only_temporary_files_the_plan_or_manifest_names_are_removed(run, game, drive):
+    write_tree(drive, USER_TEMP_NAMES)
+    assert run()[0] == 0
+    # An interrupted deploy's: named by the manifest (a file of v1), by the plan (v2's).
+    ours = {
+        "hw/buttons.mpy" + deploy_shared.TEMP_SUFFIX: b"half",
+        "lib/british_square/rules.mpy" + deploy_shared.TEMP_SUFFIX: b"half",
+        deploy_shared.MANIFEST + deploy_shared.TEMP_SUFFIX: b"{",
+    }
+    write_tree(drive, ours)
+    deploy_v2(game)
+    code, out, _err = run("--dry-run")
+    assert code == 0 and all("{} (left by".format(path) in out for path in ours)
+    assert run()[0] == 0
+    files = snapshot(drive)
+    assert {p: files.get(p) for p in USER_TEMP_NAMES} == USER_TEMP_NAMES
+    assert not set(ours) & set(files)
+    assert not any(path in out for path in USER_TEMP_NAMES)  # nor listed as to remove
 
 
 # ------------------------------------------- nothing outside the game's files
@@ -595,6 +820,188 @@ def folders(drive):
     return sorted(p for p in drive.rglob("*") if p.is_dir())
 
 
+class Killed(BaseException):
+    """The deploy's process killed, or the board unplugged, between two drive changes."""
+
+
+class DriveCutter:
+    """Counts the calls that change ``drive`` (a file opened for writing, a rename, a
+    removal, a folder made or removed) in ``calls``, and kills the deploy at call
+    number ``cut_at``: what the call would have done is not done, except that a file
+    opened for writing is left as it is just after the open (created, or emptied)."""
+
+    WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+    def __init__(self, drive, cut_at=None):
+        self.drive = os.path.abspath(drive) + os.sep
+        self.cut_at = cut_at
+        self.calls = []
+
+    def changes(self, name, path):
+        """Count the call; True if it is the one to cut at."""
+        if not isinstance(path, (str, os.PathLike)):
+            return False  # a file descriptor: opened (and counted) before
+        path = os.path.abspath(os.fspath(path))
+        if not path.startswith(self.drive):
+            return False
+        if name != "open" and os.path.lexists(path) == (name == "mkdir"):
+            return False  # a folder already there, a file already gone: no change
+        self.calls.append("{} {}".format(name, path[len(self.drive) :]))
+        return len(self.calls) == self.cut_at
+
+    def install(self, monkeypatch):
+        for name in ("replace", "rename", "remove", "unlink", "mkdir", "rmdir"):
+            monkeypatch.setattr(os, name, self._cutting(name, getattr(os, name)))
+        real_os_open, real_open = os.open, open
+
+        def os_open(path, flags, *args, **kwargs):
+            if flags & self.WRITE_FLAGS and self.changes("open", path):
+                os.close(real_os_open(path, flags, *args, **kwargs))
+                raise Killed(self.calls[-1])
+            return real_os_open(path, flags, *args, **kwargs)
+
+        def file_open(file, mode="r", *args, **kwargs):
+            if set(mode) & set("wax+") and self.changes("open", file):
+                real_open(file, mode, *args, **kwargs).close()
+                raise Killed(self.calls[-1])
+            return real_open(file, mode, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", os_open)
+        monkeypatch.setattr(io, "open", file_open)  # pathlib's
+        monkeypatch.setattr(builtins, "open", file_open)
+
+    def _cutting(self, name, real):
+        def call(path, *args, **kwargs):
+            if self.changes(name, path):
+                raise Killed(self.calls[-1])
+            return real(path, *args, **kwargs)
+
+        return call
+
+
+def v2_changing_everything(game):
+    """code.py, two modules, a new library (a new folder), an asset, a stale module."""
+    deploy_v2(game)
+    (game / "hw/pygamer.py").write_text("import keypad\n")  # hw/buttons.mpy goes stale
+    (game / "lib/british_square/cards.bmp").write_bytes(SPRITES[::-1])
+
+
+def v2_changing_modules_only(game):
+    """A module changes and imports a new one; code.py stays as it was."""
+    (game / "lib/british_square/engine.py").write_text(
+        GAME["lib/british_square/engine.py"] + "from british_square import rules\n"
+    )
+    (game / "lib/british_square/rules.py").write_text("RULES = 2\n")
+
+
+# (deploy v1 compiled?, what v2 changes)
+CUT_DEPLOYS = {
+    "v1 to v2": (True, v2_changing_everything),
+    "modules only": (True, v2_changing_modules_only),
+    ".py to .mpy": (False, lambda game: None),
+}
+USER_FILES = {**USER_TEMP_NAMES, "notes.txt": b"mine", "lib/my_lib.py": b"X = 1\n"}
+
+
+def deploy_quietly(drive, game, compiler, cache, capsys):
+    """deploy.main() on ``drive``: its JSON summary (or Killed)."""
+    argv = ["--drive", drive, "--source", game, "--cache-dir", cache, "--json"]
+    argv += ["--mpy-cross", compiler] if compiler else ["--no-fetch"]
+    try:
+        code = deploy.main([str(a) for a in argv])
+    finally:
+        out = capsys.readouterr().out
+    assert code == 0, out
+    return json.loads(out)
+
+
+def game_state(drive):
+    """({path: content} of the game's files on the drive, [the game's temporary files])."""
+    files = {
+        path: data
+        for path, data in snapshot(drive).items()
+        if path not in USER_FILES and path != "boot_out.txt"
+    }
+    temps = sorted(p for p in files if p.endswith(deploy_shared.TEMP_SUFFIX))
+    files = {p: data for p, data in files.items() if p not in temps and p != deploy_shared.MANIFEST}
+    return files, temps
+
+
+def assert_manifest_names_the_games_files(drive):
+    """The manifest is whole, names every file of the game's on the drive with its
+    content, and every temporary file (a pending file's name, or the manifest's)."""
+    files, temps = game_state(drive)
+    reporter = deploy_shared.Reporter(as_json=True)
+    manifest = deploy_plan.read_manifest(drive, reporter)
+    assert reporter.warnings == []
+    pending = manifest.get("pending", {})
+    for path, data in files.items():
+        assert sha256(data) in (manifest["files"].get(path), pending.get(path)), path
+    for temp in temps:
+        named = temp[: -len(deploy_shared.TEMP_SUFFIX)]
+        assert named == deploy_shared.MANIFEST or named in pending, temp
+
+
+def cut_at_every_change(v1, game, compiler, tmp_path, monkeypatch, capsys):
+    """Deploy ``game`` over copies of drive ``v1`` (a deployed game and USER_FILES),
+    cut at each drive-changing call in turn, then once more uncut; check that
+    each cut leaves the old game, the new one or no code.py, with a manifest
+    that names the game's files, and that the next deploy finishes the job
+    with the user's files untouched. Returns the calls of an uncut deploy."""
+    cache = tmp_path / "cache"
+    old = game_state(v1)[0]
+
+    def fresh_v1(name):
+        drive = tmp_path / name / "CIRCUITPY"
+        shutil.copytree(v1, drive, symlinks=True)
+        return drive
+
+    counted = fresh_v1("counted")
+    cutter = DriveCutter(counted)
+    with monkeypatch.context() as patch:
+        cutter.install(patch)
+        deploy_quietly(counted, game, compiler, cache, capsys)
+    new = game_state(counted)[0]
+    assert new != old
+    temp_manifest = deploy_shared.MANIFEST + deploy_shared.TEMP_SUFFIX
+    assert cutter.calls[-3:] == [  # the new code.py, then the final manifest
+        "replace code.py" + deploy_shared.TEMP_SUFFIX,
+        "open " + temp_manifest,
+        "replace " + temp_manifest,
+    ]
+    for number in range(1, len(cutter.calls) + 1):
+        drive = fresh_v1("cut-{}".format(number))
+        with monkeypatch.context() as patch:
+            DriveCutter(drive, number).install(patch)
+            with pytest.raises(Killed):
+                deploy_quietly(drive, game, compiler, cache, capsys)
+        where = "cut at {}: {}".format(number, cutter.calls[number - 1])
+        left = game_state(drive)[0]
+        assert left in (old, new) or "code.py" not in left, where
+        assert_manifest_names_the_games_files(drive)
+        summary = deploy_quietly(drive, game, compiler, cache, capsys)
+        assert summary["replaced"] == [] and summary["warnings"] == [], where
+        assert game_state(drive) == (new, []), where
+        manifest = json.loads((drive / deploy_shared.MANIFEST).read_text())
+        assert "pending" not in manifest, where
+        assert manifest["files"] == {path: sha256(data) for path, data in new.items()}, where
+        assert {p: data for p, data in snapshot(drive).items() if p in USER_FILES} == USER_FILES
+    return cutter.calls
+
+
+@pytest.mark.parametrize("case", sorted(CUT_DEPLOYS))
+def test_a_deploy_cut_at_any_drive_change_leaves_a_whole_game_or_no_code_py(
+    case, game, compiler, tmp_path, monkeypatch, capsys
+):
+    v1_compiled, change = CUT_DEPLOYS[case]
+    v1 = make_drive(tmp_path / "v1" / "CIRCUITPY")
+    write_tree(v1, USER_FILES)
+    deploy_quietly(v1, game, compiler if v1_compiled else None, tmp_path / "cache", capsys)
+    change(game)
+    calls = cut_at_every_change(v1, game, compiler, tmp_path, monkeypatch, capsys)
+    assert len(calls) >= 10
+
+
 def test_drive_filling_up_half_way_leaves_the_previous_game(run, game, drive, monkeypatch):
     assert run()[0] == 0
     before, before_folders = snapshot(drive), folders(drive)
@@ -745,9 +1152,10 @@ def test_read_only_drive_changes_nothing_and_says_why(run, drive, monkeypatch):
     assert snapshot(drive) == before
 
 
-def test_unplugged_while_switching_over_keeps_code_py_and_recovers(run, game, drive, monkeypatch):
+def test_unplugged_while_switching_over_leaves_no_code_py_and_recovers(
+    run, game, drive, monkeypatch
+):
     assert run()[0] == 0
-    old_code = (drive / "code.py").read_bytes()
     deploy_v2(game)
     real_replace = os.replace
     renames = []
@@ -764,7 +1172,8 @@ def test_unplugged_while_switching_over_keeps_code_py_and_recovers(run, game, dr
     monkeypatch.setattr(os, "replace", unplugged_after_one)
     code, _out, err = run()
     assert code == 1 and "went away" in err and "run the deploy again" in err
-    assert (drive / "code.py").read_bytes() == old_code
+    # one new module is in place: the old code.py went before it, the new one is not there
+    assert "waits with no code.py" in err and not (drive / "code.py").exists()
     monkeypatch.setattr(os, "replace", real_replace)
     code, result = run_json(run)  # plugged back in: the next deploy finishes the job
     assert code == 0 and result["replaced"] == []
@@ -986,25 +1395,72 @@ PYBADGE = "Adafruit Pybadge with samd51j19"
 @pytest.mark.parametrize(("board", "machine"), [("pygamer", PYGAMER), ("pybadge", PYBADGE)])
 def test_a_module_the_board_lacks_is_refused_in_one_line(run, game, tmp_path, board, machine):
     target = make_drive(tmp_path / board / "CIRCUITPY", board=board, machine=machine)
-    (game / "lib/british_square/view.py").write_text("import vectorio\nfrom . import engine\n")
+    (game / "lib/british_square/view.py").write_text(
+        "import framebufferio\nimport vectorio\nfrom . import engine\n"
+    )
     (game / "lib/british_square/engine.py").write_text("def later():\n    import gifio\n")
     before = snapshot(target)
     code, _out, err = run(target=target)
     assert code == 1 and err.count("\n") == 1
     assert (
-        "the {}'s CircuitPython has no gifio (imported by lib/british_square/engine.py), "
-        "no vectorio (imported by lib/british_square/view.py)".format(board)
-    ) in err  # gifio is imported inside a function
+        "the {}'s CircuitPython has no framebufferio (imported by lib/british_square/view.py), "
+        "no gifio (imported by lib/british_square/engine.py); guard".format(board)
+    ) in err  # gifio is imported inside a function; vectorio is on the boards
     assert snapshot(target) == before
 
 
-def test_a_library_importing_a_module_the_board_lacks_is_refused(run, game, drive):
+@pytest.mark.parametrize(("board", "machine"), [("pygamer", PYGAMER), ("pybadge", PYBADGE)])
+def test_a_tree_importing_vectorio_deploys(run, game, tmp_path, board, machine):
+    target = make_drive(tmp_path / board / "CIRCUITPY", board=board, machine=machine)
     (game / "lib/british_square/view.py").write_text(
-        "from adafruit_displayio_layout.layouts.grid_layout import GridLayout\n"
+        "import vectorio\nfrom vectorio import Rectangle\nfrom . import engine\n"
     )
-    code, _out, err = run("--dry-run")
-    assert code == 1
-    assert "vectorio (imported by lib/adafruit_displayio_layout/layouts/grid_layout.py)" in err
+    code, result = run_json(run, target=target)
+    assert code == 0 and result["warnings"] == []
+    assert "lib/british_square/view.mpy" in result["written"]
+
+
+def platform_md_lacks():
+    """The modules shared/PLATFORM.md says the PyGamer's and PyBadge's builds turn off."""
+    platform_md = ROOT.parent / "shared" / "PLATFORM.md"
+    if not platform_md.is_file():
+        pytest.skip("no {}".format(platform_md))
+    text = " ".join(platform_md.read_text().split())
+    section = text.split("**Modules the boards do not have.**")[1]
+    turned_off = section.split(" turn off ")[1].split("(and turn on")[0]
+    return set(re.findall(r"`(\w+)`", turned_off))
+
+
+def test_the_modules_the_boards_lack_are_those_platform_md_names():
+    lacks = platform_md_lacks()
+    assert "spitarget" in lacks and "vectorio" not in lacks  # what this page says today
+    assert board_imports.SAMD51_HANDHELD_LACKS == lacks
+    assert board_imports.BOARD_LACKS == {"pygamer": lacks, "pybadge": lacks}
+    assert lacks <= board_imports.CIRCUITPYTHON_BUILTINS  # on other boards, never copied
+
+
+def fake_library(site, dist, files):
+    """An installed CircuitPython library ``dist`` in folder ``site``: its ``files``."""
+    write_tree(site, files)
+    info = site / "{}-1.0.dist-info".format(dist.replace("-", "_"))
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: {}\nVersion: 1.0\n".format(dist))
+    tops = sorted({path.split("/")[0].removesuffix(".py") for path in files})
+    (info / "top_level.txt").write_text("\n".join(tops) + "\n")
+
+
+def test_a_library_importing_a_module_the_board_lacks_is_refused(game, tmp_path):
+    site = tmp_path / "site-packages"
+    fake_library(
+        site,
+        "adafruit-circuitpython-gif-player",
+        {"adafruit_gif_player/__init__.py": "", "adafruit_gif_player/player.py": "import gifio\n"},
+    )
+    (game / "lib/british_square/view.py").write_text("from adafruit_gif_player import player\n")
+    resolver = board_imports.Resolver(game, [site])
+    closure = board_imports.import_closure(game, "pygamer", resolver=resolver)
+    assert closure.lacking == [("lib/adafruit_gif_player/player.py", "gifio")]
+    assert "lib/adafruit_gif_player/player.py" in {m.drive_path for m in closure.modules}
 
 
 def test_imports_guarded_by_except_import_error_are_optional(run, game, drive):
@@ -1063,8 +1519,8 @@ def test_a_board_tree_is_built_into_a_folder_with_extra_adapters(game, compiler,
         (p[:-4] + ".py" if p.endswith(".mpy") else p).replace("pygamer", "pybadge")
         for p in DEPLOYED_MPY
     }
-    (game / "hw/vm.py").write_text("import vectorio\n")
-    with pytest.raises(deploy_shared.DeployError, match="has no vectorio"):
+    (game / "hw/vm.py").write_text("import framebufferio\n")
+    with pytest.raises(deploy_shared.DeployError, match="has no framebufferio"):
         deploy_plan.build_board_tree("pygamer", tmp_path / "bad", source=game, adapters=("vm",))
 
 
@@ -1094,6 +1550,21 @@ def test_the_real_tree_copies_exactly_the_game_modules_its_entry_points_import(b
     adapters = {m.drive_path for m in closure.modules if m.kind == "adapter"}
     shared = {"hw/handheld.py", "hw/speaker.py", "hw/lights.py"}
     assert adapters == {"hw/{}.py".format(board)} | shared
+
+
+def test_requirements_device_lists_the_libraries_the_board_imports():
+    """requirements-device.txt (circup's names) is what the deploy's import
+    closure of the real tree takes from installed libraries, for every board."""
+    closure_libraries = set()
+    for board in deploy_shared.SUPPORTED_BOARDS:
+        closure = board_imports.import_closure(ROOT, board)
+        closure_libraries |= {m.name.split(".")[0] for m in closure.modules if m.kind == "library"}
+    lines = (ROOT / "requirements-device.txt").read_text().splitlines()
+    listed = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    assert len(listed) == len(set(listed))
+    assert set(listed) == closure_libraries, "requirements-device.txt should list: {}".format(
+        ", ".join(sorted(closure_libraries))
+    )
 
 
 def test_blinka_stand_ins_are_never_libraries():
@@ -1225,3 +1696,25 @@ def test_uf2_reader_finds_family_machine_and_version():
     assert info.blocks == 3 and info.payload_bytes == 200 + 300 + len(
         "Adafruit CircuitPython 10.0.3 on 2024-11-20; " + PYGAMER
     )
+
+
+def test_firmware_that_is_not_a_plain_file_is_refused_before_any_read(tmp_path, capsys):
+    """A pipe or a folder as the firmware, or a pipe as the drive's INFO_UF2.TXT,
+    would hang the read: refused in one line (a link to a firmware file is fine)."""
+    boot = make_boot_drive(tmp_path / "PYGAMERBOOT")
+    pipe = tmp_path / "fw.uf2"
+    os.mkfifo(pipe)
+    for bad in (pipe, tmp_path):
+        code = deploy.main(["firmware", str(bad), "--json", "--drive", str(boot)])
+        assert code == 1 and "not a plain file" in json.loads(capsys.readouterr().out)["error"]
+    real = tmp_path / "real.uf2"
+    real.write_bytes(firmware_for(PYGAMER))
+    link = tmp_path / "latest.uf2"
+    link.symlink_to(real)
+    code = deploy.main(["firmware", str(link), "--json", "--drive", str(boot), "--dry-run"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["ok"]
+    (boot / "INFO_UF2.TXT").unlink()
+    os.mkfifo(boot / "INFO_UF2.TXT")
+    code = deploy.main(["firmware", str(real), "--json", "--drive", str(boot)])
+    assert code == 1 and "no INFO_UF2.TXT" in json.loads(capsys.readouterr().out)["error"]
+    assert {p.name for p in boot.iterdir()} == {"INFO_UF2.TXT", "CURRENT.UF2"}

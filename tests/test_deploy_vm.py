@@ -4,6 +4,7 @@ runs the deployed ``.mpy`` files (never the sources) with a PyGamer's 192 KB hea
 """
 
 import json
+import shutil
 import subprocess
 import sys
 import urllib.request
@@ -13,8 +14,8 @@ from conftest import LIB, ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
 import board_imports  # noqa: E402
-import const_inline  # noqa: E402
 import deploy  # noqa: E402
+import deploy_plan  # noqa: E402
 import deploy_shared  # noqa: E402
 import test_deploy  # noqa: E402  (its fake drives)
 
@@ -141,7 +142,7 @@ def test_deployed_engine_plays_a_scripted_game_like_cpython(vm, deployed, tmp_pa
     drive, _summary = deployed
     # On the drive's root, as on a board: the script's folder and lib/ are the path.
     script = drive / "play_check.py"
-    script.write_text(const_inline.board_script(GAME_SCRIPT, ROOT))
+    script.write_text(GAME_SCRIPT)
     try:
         out = vm.run(script, heap="192K", path=(drive / "lib",)).stdout.splitlines()
     finally:
@@ -172,6 +173,29 @@ def test_every_deployed_module_imports_within_192k(vm, deployed, tmp_path):
     ).stdout.split()
     print("imported", out[1], "deployed modules (.mpy), free heap:", out[3])
     assert int(out[1]) >= 10
+
+
+def test_a_deploy_of_the_real_tree_cut_anywhere_leaves_a_whole_game_or_no_code_py(
+    mpy_cross, tmp_path, monkeypatch, capsys
+):
+    # the repository, then a version of it with three modules and the words changed
+    v2 = tmp_path / "v2"
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
+    for part in ("lib", "hw"):
+        shutil.copytree(ROOT / part, v2 / part, ignore=ignore)
+    shutil.copy(ROOT / "code.py", v2)
+    package = v2 / "lib" / "british_square"
+    changed = ("app.py", "engine.py", "store.py", "words.txt")
+    for name in changed:
+        extra = "\n" if name.endswith(".txt") else "\nV2 = 2\n"
+        (package / name).write_text((package / name).read_text() + extra)
+    v1 = make_drive(tmp_path / "v1" / "CIRCUITPY")
+    test_deploy.write_tree(v1, test_deploy.USER_FILES)
+    test_deploy.deploy_quietly(v1, ROOT, mpy_cross, tmp_path / "cache", capsys)
+    calls = test_deploy.cut_at_every_change(v1, v2, mpy_cross, tmp_path, monkeypatch, capsys)
+    touched = {call.split()[1].removesuffix(deploy_shared.TEMP_SUFFIX) for call in calls}
+    on_drive = {"lib/british_square/" + n.replace(".py", ".mpy") for n in changed}
+    assert touched == on_drive | {"code.py", deploy_shared.MANIFEST}
 
 
 def test_mpy_cross_fetched_into_the_cache_is_used(mpy_cross, tmp_path, monkeypatch, capsys):
@@ -221,3 +245,73 @@ def test_mpy_deploy_needs_less_heap_than_the_py_fallback(vm, deployed, tmp_path)
     py_kb = smallest_heap_kb(vm, tmp_path, py_drive / "lib")
     print("import everything: .mpy needs {} KB of heap, .py needs {} KB".format(mpy_kb, py_kb))
     assert mpy_kb < py_kb <= 192
+
+
+# A small game whose package imports the UI's libraries as the game does; its
+# code.py shows a grid of both labels and says where each module came from.
+UI_GAME = {
+    "code.py": (
+        "import sys\n"
+        'sys.path.insert(0, "lib")  # as on a board, where /lib is on the path\n'
+        "from british_square import ui\n"
+        "ui.show()\n"
+        'for name in ("adafruit_display_text.label", "adafruit_display_text.bitmap_label",\n'
+        '             "adafruit_displayio_layout.layouts.grid_layout"):\n'
+        "    print(name, sys.modules[name].__file__)\n"
+    ),
+    "hw/pygamer.py": "",
+    "lib/british_square/__init__.py": '__version__ = "0"\n',
+    "lib/british_square/ui.py": test_deploy.UI_IMPORTS
+    + (
+        "import board\n"
+        "import terminalio\n"
+        "\n"
+        "\n"
+        "def show():\n"
+        "    grid = GridLayout(x=0, y=0, width=160, height=128, grid_size=(2, 1))\n"
+        '    grid.add_content(label.Label(terminalio.FONT, text="A"), (0, 0), (1, 1))\n'
+        '    grid.add_content(Label(terminalio.FONT, text="B"), (1, 0), (1, 1))\n'
+        "    board.DISPLAY.root_group = grid\n"
+        "    board.DISPLAY.refresh()\n"
+    ),
+}
+
+
+def test_deployed_ui_libraries_import_on_the_boards_path(vm, mpy_cross, tmp_path):
+    game = test_deploy.write_tree(tmp_path / "game", UI_GAME)
+    tree = tmp_path / "board"
+    items = deploy_plan.build_board_tree("pygamer", tree, source=game, mpy_cross=mpy_cross)
+    libraries = {item.path for item in items if item.kind == "library"}
+    assert libraries == test_deploy.UI_LIBRARIES
+    out = vm.run_board(tree, heap="128K").stdout.splitlines()
+    files = dict(line.split() for line in out)
+    assert files == {
+        "adafruit_display_text.label": "lib/adafruit_display_text/label.mpy",
+        "adafruit_display_text.bitmap_label": "lib/adafruit_display_text/bitmap_label.mpy",
+        "adafruit_displayio_layout.layouts.grid_layout": (
+            "lib/adafruit_displayio_layout/layouts/grid_layout.mpy"
+        ),
+    }
+
+
+def test_a_deployed_modules_traceback_names_the_line(vm, mpy_cross, tmp_path):
+    game = test_deploy.write_tree(
+        tmp_path / "game",
+        {
+            "code.py": 'import sys\nsys.path.insert(0, "lib")\nfrom british_square import deal\n'
+            "deal.shuffle(52)\n",
+            "hw/pygamer.py": "",
+            "lib/british_square/__init__.py": "",
+            "lib/british_square/deal.py": (
+                "def shuffle(count):\n"
+                "    cards = list(range(count))\n"
+                '    raise ValueError("no deal {}".format(len(cards)))\n'
+            ),
+        },
+    )
+    tree = tmp_path / "board"
+    deploy_plan.build_board_tree("pygamer", tree, source=game, mpy_cross=mpy_cross)
+    assert (tree / "lib/british_square/deal.mpy").is_file()
+    result = vm.run_board(tree, check=False)
+    assert result.returncode == 1
+    assert 'File "lib/british_square/deal.mpy", line 3, in shuffle' in result.stdout + result.stderr

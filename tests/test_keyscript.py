@@ -1,5 +1,6 @@
 """Key scripts: one tokenizer for --keys and --keys-file, the check and the run."""
 
+import os
 import sys
 
 import pytest
@@ -106,3 +107,26 @@ def test_actions_and_their_short_names():
         "up", "down", "left", "right", "a", "b", "select", "start",
         "up", "down", "left", "right", "select",
     ]  # fmt: skip
+
+
+def test_a_fifo_or_a_folder_as_the_key_file_is_refused_without_waiting(tmp_path, deadline):
+    deadline(20)  # a FIFO opened to read waits for a writer for ever
+    os.mkfifo(tmp_path / "keys")
+    for path in (tmp_path / "keys", tmp_path):
+        with pytest.raises(ValueError, match="is not a regular file"):
+            keyscript.script_source({"keys-file": str(path)})
+    with pytest.raises(ValueError, match="cannot read the key file"):
+        keyscript.script_source({"keys-file": str(tmp_path / "missing")})
+
+
+@pytest.mark.parametrize("value", ["", "0", "3900"])
+def test_a_harness_number_is_ascii_digits(monkeypatch, value):
+    monkeypatch.setenv("BSQ_TEST_MS", value)
+    assert keyscript.env_number("BSQ_TEST_MS", "milliseconds") == int(value or 0)
+
+
+@pytest.mark.parametrize("value", [" 5", "5 ", "1_0", "\uff15", "-1", "+5", "1" * 10])
+def test_a_harness_number_in_anything_else_is_refused(monkeypatch, value):
+    monkeypatch.setenv("BSQ_TEST_MS", value)
+    with pytest.raises(ValueError, match="BSQ_TEST_MS is not a whole number of milliseconds"):
+        keyscript.env_number("BSQ_TEST_MS", "milliseconds")

@@ -1,6 +1,6 @@
-"""Every shell example in README.md runs here.
+"""Every shell example in README.md and docs/*.md runs here.
 
-The examples are the lines of the README's ```sh blocks (comments stripped).
+The examples are the lines of the pages' ```sh blocks (comments stripped).
 Each line must match one of ``EXAMPLES`` below, whose check runs it (or, for
 ``make test``, checks that CI runs it) and checks what the README says it
 does; a line that matches none fails ``test_every_shell_example_is_run``, so
@@ -30,6 +30,9 @@ from british_square.notation import (
 )
 
 README = ROOT / "README.md"
+# The front door and the pages behind it: every shell example in them is run.
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+README_MOST_LINES = 250
 VENV_BIN = Path(sys.executable).parent  # the venv pytest runs in
 FENCE = "```"
 
@@ -300,22 +303,41 @@ def handlers(command):
     return [(check, m) for pattern, check in EXAMPLES if (m := re.fullmatch(pattern, command))]
 
 
+def page_examples():
+    """(page name, line number, command) of every shell example in ``PAGES``."""
+    return [
+        (page.relative_to(ROOT).as_posix(), number, command)
+        for page in PAGES
+        for number, command in shell_examples(page.read_text())
+    ]
+
+
 def example_params():
     params = []
-    for number, command in shell_examples(README.read_text()):
+    for page, number, command in page_examples():
         marks = ()
         if command in KNOWN_FALSE:
             marks = pytest.mark.xfail(strict=True, reason=KNOWN_FALSE[command])
-        params.append(pytest.param(command, marks=marks, id="L{} {}".format(number, command)))
+        label = "{}:{} {}".format(page, number, command)
+        params.append(pytest.param(command, marks=marks, id=label))
     return params
 
 
-def test_every_shell_example_is_run():
+def test_the_readme_is_a_front_door():
+    """At most 250 lines, and its first screen gives the two commands."""
+    lines = README.read_text().splitlines()
+    assert len(lines) <= README_MOST_LINES
     examples = shell_examples(README.read_text())
-    assert examples, "no ```sh block found in README.md"
+    first_screen = [command for number, command in examples if number <= 40]
+    assert first_screen[:2] == ["make play", "make test"]
+
+
+def test_every_shell_example_is_run():
+    examples = page_examples()
+    assert shell_examples(README.read_text()), "no ```sh block found in README.md"
     unknown = [
-        "README.md line {}: {!r}".format(number, command)
-        for number, command in examples
+        "{} line {}: {!r}".format(page, number, command)
+        for page, number, command in examples
         if len(handlers(command)) != 1
     ]
     assert not unknown, (
@@ -363,7 +385,7 @@ def heading_anchors(text):
     return anchors
 
 
-@pytest.mark.parametrize("page", ["README.md", "docs/rules.md"])
+@pytest.mark.parametrize("page", [page.relative_to(ROOT).as_posix() for page in PAGES])
 def test_links_stay_in_the_repository(page):
     """A clone has only the repository: every relative link must land in it."""
     source = ROOT / page

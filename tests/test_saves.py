@@ -3,17 +3,32 @@ store (``store.Store`` over a fake NVM) saves at rest points, resumes with
 "continue" on the title, keeps the settings, counts the statistics and
 shows them. The record's format and the power cuts are test_store.py's."""
 
+import importlib
+import random
+
 import pytest
 from test_app import Clock, FakeDisplay, NoKeys, menu_choose, page_text, press, wait
-from test_store import same_game
+from test_store import (
+    NONSENSE,
+    PagedFlash,
+    flash_holding,
+    forged,
+    same_game,
+    start_body,
+    start_layout,
+    started_after,
+    swap_two_different,
+    valid_body,
+)
 from test_words import body
 
 from british_square import screens
-from british_square.app import BRIGHTNESS_LEVELS, App
+from british_square.app import BRIGHTNESS_LEVELS, PLAYING, STUCK, App
 from british_square.controls import LEFT, NONE, RIGHT, START, A, B
-from british_square.engine import AMERICAN, BRITISH, FOUNDATION, UNION, Game, move
+from british_square.engine import AMERICAN, BRITISH, FOUNDATION, MAX_MOVES, STOCK, UNION, Game, move
 from british_square.hint import Hinter
 from british_square.notation import parse_position
+from british_square.resume import load
 from british_square.store import (
     BEST_TIME,
     FEWEST_MOVES,
@@ -28,6 +43,7 @@ from british_square.store import (
 )
 
 TITLE_WORDS = body("title_words")  # play, continue, then the notices
+SLOT_B = 4096
 NEAR_WIN = "british AC/-/-/- - - 25,26,26,26"  # B on the first column wins
 
 
@@ -56,11 +72,11 @@ class Finished:
 def boot(font):
     """``boot(nvm, game=None)``: an app started on ``nvm`` as at power-on."""
 
-    def make(nvm, game=None, clock=None):
+    def make(nvm, game=None, clock=None, facts=None):
         clock = clock or Clock()
         levels = []
         app = App(
-            FakeDisplay(), NoKeys(), clock, game, False, font, levels.append, None, Store(nvm)
+            FakeDisplay(), NoKeys(), clock, game, False, font, levels.append, facts, Store(nvm)
         )
         app.clock = clock
         app.levels = levels
@@ -82,6 +98,12 @@ def later(app, ms):
     app.clock.now += ms
     app.now = app.clock.now
     app.tick(app.now)
+
+
+def pass_time(app, ms, step=1000):
+    """``ms`` pass in turns of ``step`` ms."""
+    for _ in range(ms // step):
+        later(app, step)
 
 
 def test_a_fresh_board_starts_a_new_game_saying_play(boot):
@@ -198,11 +220,11 @@ def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
     assert again.brightness == BRIGHTNESS_LEVELS[2] and again.levels == [BRIGHTNESS_LEVELS[2]]
 
 
-def test_no_save_per_move_and_an_hour_of_play_keeps_to_the_rate_limit(boot):
+def test_no_save_per_move_and_two_hours_of_play_keep_to_the_rate_limit(boot):
     nvm = CountingNVM()
     app = boot(nvm, Game.new_deal(2, AMERICAN))
     press(app, A)
-    for _minute in range(60):  # a move every two seconds, the menu once a minute
+    for _minute in range(120):  # a move every two seconds, the menu once a minute
         for _ in range(30):
             if app.game.stock_count:
                 app.play(move(16, 17))
@@ -213,7 +235,7 @@ def test_no_save_per_move_and_an_hour_of_play_keeps_to_the_rate_limit(boot):
         later(app, 100)
         press(app, B)
     # the first rest at once, then at most one save per interval
-    assert nvm.writes <= 1 + 3600 // MIN_INTERVAL_S
+    assert nvm.writes <= 1 + 7200 // MIN_INTERVAL_S
     assert nvm.writes >= 2  # and the interval does come round
 
 
@@ -225,7 +247,7 @@ def test_a_pause_saves_once_the_interval_has_passed(boot):
     press(app, START, B)
     wait(app, 20)
     assert nvm.writes == 1
-    wait(app, MIN_INTERVAL_S * 1000)
+    pass_time(app, MIN_INTERVAL_S * 1000)
     app.play(move(16, 17))
     wait(app, (PAUSE_S - 1) * 1000)
     assert nvm.writes == 1  # still playing
@@ -255,17 +277,18 @@ def test_a_damaged_save_says_so_and_starts_a_new_game(boot):
     play_some(app, 5)
     press(app, START)
     wait(app, 20)
-    nvm[40] ^= 0xFF  # a bit flip in the one record
+    nvm[SLOT_B + 40] ^= 0xFF  # a bit flip in the one record (a new board's first is in B)
     again = boot(nvm)
     assert TITLE_WORDS[2] in page_text(again)  # "Saved game unreadable"
     assert again.game.history_end == 0
 
 
 def test_a_save_between_two_steps_of_the_dead_test_leaves_its_verdict(boot):
-    # The save's record is the dead test's move buffer too: each step fills it again.
+    # The legal-move buffer the dead test and the hint use is the app's own,
+    # not the save's record buffer (it once was: a save then spoilt a step)
     position = "american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"
     app = boot(CountingNVM(), parse_position(position))
-    assert app.moves is app.store.record
+    assert app.moves is not app.store.record and len(app.moves) == 2 * MAX_MOVES
     press(app, A)
     assert app.probing
     app.dead_test.step(1)
@@ -274,3 +297,235 @@ def test_a_save_between_two_steps_of_the_dead_test_leaves_its_verdict(boot):
     while verdict is None:
         verdict = app.dead_test.step(2)
     assert verdict == Hinter(200).run(parse_position(position))
+
+
+# ------------------------------------------------ a save never takes the board down
+
+START_32767 = "deal 32767 behind a start position"
+BAD_STOCK = "a start position whose stock its deal never had"
+
+
+def bad_record(name):
+    """A record whose CRC is right and whose content is nonsense: ``name``
+    is one of test_store's NONSENSE or one of the two above."""
+    if name in NONSENSE:
+        body = valid_body(random_game_of(4))
+        NONSENSE[name](body)
+        return forged(1, bytes(body))
+    body = start_body(started_after(4))
+    if name == START_32767:
+        body[94:96] = (32767).to_bytes(2, "little")
+    else:
+        stock_at, stock, _, _ = start_layout(body)
+        swap_two_different(body, stock_at, stock)
+    return forged(3, bytes(body))
+
+
+def random_game_of(deal):
+    """Deal ``deal`` after 30 moves (the first listed, turn about with undo)."""
+    game = Game.new_deal(deal)
+    buffer = bytearray(2 * MAX_MOVES)
+    for i in range(30):
+        n = game.legal_moves(buffer)
+        game.play(buffer[2 * (i % n)] << 8 | buffer[2 * (i % n) + 1])
+    return game
+
+
+def kept(nvm):
+    """What a power-on would find in ``nvm``: (store, game)."""
+    store = Store(nvm)
+    return store, load(store)
+
+
+def check_fresh_start_then_a_good_save(app, nvm):
+    """A new game, nothing of the record taken, the title saying so; then
+    the first save writes a record that loads whole and newest."""
+    assert TITLE_WORDS[2] in page_text(app)  # "Saved game unreadable"
+    assert app.game.history_end == 0 and app.seconds == 0 and app.hints_used == 0
+    assert app.stats.data == bytes(90) and app.rules == BRITISH
+    assert app.brightness == BRIGHTNESS_LEVELS[0] and not app.autoplay and app.sound_on
+    press(app, A)
+    play_some(app, 3)
+    press(app, START)  # the session's first rest point: saved at once
+    wait(app, 20)
+    store, game = kept(nvm)
+    assert store.notice == 0 and same_game(game, app.game)
+
+
+@pytest.mark.parametrize("name", sorted(NONSENSE) + [START_32767, BAD_STOCK])
+def test_a_record_of_nonsense_starts_a_new_game_saying_so_and_the_next_save_replaces_it(boot, name):
+    nvm = flash_holding(bad_record(name))
+    check_fresh_start_then_a_good_save(boot(nvm), nvm)
+
+
+def test_deal_32767_behind_a_start_position_cannot_stop_the_rules_screen(boot):
+    # It resumed, and Menu, Rules, another rule set, A, A dealt 32767 again:
+    # Game.new_deal raised, and the menu had saved the record again first
+    nvm = flash_holding(bad_record(START_32767))
+    app = boot(nvm)
+    press(app, A)
+    menu_choose(app, "Rules: ")
+    press(app, RIGHT, A, A)
+    assert app.game.rules == AMERICAN and 1 <= app.game.deal_number <= 31999
+
+
+def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatch):
+    """Whatever ``resume.load`` raises (here the heap running out after it
+    took the settings and statistics), nothing of the record is kept."""
+    nvm = PagedFlash()
+    app = boot(nvm, Game.new_deal(8))
+    app.stats.record(BRITISH, 20, False, 40, 300, False, 0)
+    menu_choose(app, "Auto-play: ")
+    press(app, B, A)
+    play_some(app, 4)
+    press(app, START)
+    wait(app, 20)
+    assert kept(nvm)[0].notice == 0 and nvm.writes == 1
+    loader = importlib.import_module("british_square.resume")  # the one App will find
+    real_load = loader.load
+
+    def load_then_run_out(store):
+        real_load(store)
+        raise MemoryError
+
+    monkeypatch.setattr(loader, "load", load_then_run_out)
+    again = boot(nvm)
+    monkeypatch.undo()
+    check_fresh_start_then_a_good_save(again, nvm)
+
+
+def test_an_exception_while_starting_the_resumed_game_starts_a_new_one_saying_so(boot, monkeypatch):
+    nvm = PagedFlash()
+    app = boot(nvm, Game.new_deal(8, UNION))
+    app.stats.record(UNION, 20, False, 40, 300, False, 0)
+    press(app, A)
+    play_some(app, 4)
+    press(app, START)
+    wait(app, 20)
+    real_start = App.start_game
+
+    def start_then_fail(self, game):
+        real_start(self, game)  # the game shown, then (say) the heap runs out
+        if game.history_end:
+            raise MemoryError
+
+    monkeypatch.setattr(App, "start_game", start_then_fail)
+    again = boot(nvm)
+    monkeypatch.undo()
+    check_fresh_start_then_a_good_save(again, nvm)
+
+
+class FailingNVM(PagedFlash):
+    """Flash whose writes fail (``error``: what CircuitPython raises, or a file's OSError)."""
+
+    def __init__(self, error):
+        super().__init__()
+        self.error = error
+        self.tries = 0
+
+    def __setitem__(self, index, value):
+        self.tries += 1
+        if self.error is not None:
+            raise self.error
+        super().__setitem__(index, value)
+
+
+@pytest.mark.parametrize("error", [RuntimeError("Unable to write to nvm."), OSError(5)])
+def test_a_write_the_nvm_refuses_leaves_the_game_going(boot, error):
+    nvm = FailingNVM(error)
+    app = boot(nvm, Game.new_deal(3))
+    press(app, A)
+    play_some(app, 2)
+    press(app, START)
+    wait(app, 1000)
+    assert nvm.tries == 1  # tried once, not again every turn
+    press(app, B)
+    play_some(app, 2)
+    pass_time(app, MIN_INTERVAL_S * 1000)
+    assert nvm.tries == 2  # the next one waits as long as after a save
+    nvm.error = None  # the flash takes writes again
+    play_some(app, 1)
+    pass_time(app, MIN_INTERVAL_S * 1000)
+    store, game = kept(nvm)
+    assert nvm.tries == 3 and same_game(game, app.game) and store.notice == 0
+
+
+# -------------------------------------------------------------- a day of play
+
+
+def a_session(app, minutes, rng, battery=None, low_from=None):
+    """``minutes`` of play as a player plays it, on the app's clock: a move
+    every 2 to 8 seconds, now and then a pause of up to two minutes (the
+    backlight dims after one), a look at the menu every few minutes, a new
+    deal from it every 10 to 15. ``battery`` (a list) reads low from minute
+    ``low_from``. Returns the longest time anything stayed unsaved after
+    the session's first save, in ms."""
+    buffer = bytearray(2 * MAX_MOVES)
+    start = app.clock.now
+    next_menu = start + rng.randint(3, 6) * 60_000
+    next_deal = start + rng.randint(10, 15) * 60_000
+    longest = 0
+    saves, saved_at = app.store.writes, None
+    press(app, A)
+    while app.clock.now - start < minutes * 60_000:
+        if low_from is not None and app.clock.now - start >= low_from * 60_000:
+            battery[0] = 3400
+        n = app.game.legal_moves(buffer) if not app.on_page else 0
+        if n and app.outcome in (PLAYING, STUCK):  # else it waits for the menu's new deal
+            plays = [i for i in range(n) if buffer[2 * i] != STOCK] or list(range(n))
+            i = rng.choice(plays)
+            app.play(buffer[2 * i] << 8 | buffer[2 * i + 1])
+            app.last_press = app.now  # the press that made it
+        pass_time(app, rng.randint(2000, 8000), step=500)
+        if rng.random() < 0.02:
+            pass_time(app, rng.randint(10_000, 120_000))
+            press(app, NONE)  # a press wakes the backlight, and does nothing else
+        if app.clock.now >= next_menu:
+            press(app, START)
+            pass_time(app, rng.randint(1000, 4000), step=500)
+            if app.clock.now >= next_deal:
+                app.new_deal(rng.randint(1, 31999), BRITISH)
+                next_deal = app.clock.now + rng.randint(10, 15) * 60_000
+            else:
+                press(app, B)
+            next_menu = app.clock.now + rng.randint(3, 6) * 60_000
+        if app.store.writes != saves:
+            saves, saved_at = app.store.writes, app.clock.now
+        elif saved_at is not None and app.policy.unsaved:
+            longest = max(longest, app.clock.now - saved_at)
+    return longest
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_day_of_two_one_hour_sessions_writes_twice(boot, seed):
+    """The design day of SavePolicy: two hours of play in two sessions, each
+    ended by the power switch (no word to the game), its writes counted as
+    the flash counts erases. At most one write a session (its first rest
+    point; the hour after it is not over when the session ends), and after
+    it nothing stays unsaved much past the hour."""
+    rng = random.Random(seed)
+    nvm = CountingNVM()
+    for _session in range(2):
+        app = boot(nvm)  # the clock starts again at every power-on
+        longest = a_session(app, 60, rng)
+        assert longest <= MIN_INTERVAL_S * 1000 + 10_000
+    assert nvm.writes == 2  # 730 a year: 10 000 cycles last 13.7 years
+
+
+def test_a_battery_running_low_costs_one_more_write_a_session(boot):
+    rng = random.Random(4)
+    nvm = CountingNVM()
+    battery = [3900]
+    facts = lambda: ("test", 8192, battery[0])  # noqa: E731
+    for session in range(2):
+        app = boot(nvm, facts=facts)
+        a_session(app, 60, rng, battery, low_from=40 if session else None)
+    assert nvm.writes == 3  # the design day's two, and one at the first rest after 40 minutes
+    assert app.battery_text().startswith("low")
+
+
+def test_one_two_hour_session_writes_twice(boot):
+    rng = random.Random(5)
+    nvm = CountingNVM()
+    longest = a_session(boot(nvm), 120, rng)
+    assert nvm.writes == 2 and longest <= MIN_INTERVAL_S * 1000 + 10_000

@@ -3,10 +3,14 @@ the plot, local processes and a Dask cluster."""
 
 import json
 import math
+import os
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
+from test_cli import refused
 
 from british_square.survey import (
     parse_range,
@@ -180,3 +184,176 @@ def test_par_takes_the_best_of_the_survey_and_the_quicker_run_for_par(tmp_path):
     par = (tmp_path / "par_british.bin").read_bytes()
     assert par[:5] == bytes((15, 9, 0, 0, 20))  # the best line of either; a proved loss's exact 9
     assert "| British Square | 1–2 |" in out and "| British Square, for par | 1–5 |" in out
+
+
+def survey(*args, timeout=60):
+    """The survey command, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "british_square", "survey", "--rules", "union", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.mark.parametrize(
+    "kind, named",
+    [
+        ("a folder", "is not a regular file"),
+        ("a missing folder", "there is no folder"),
+        ("/dev/full", "/dev/full is not a regular file"),
+        ("a FIFO", "is not a regular file"),  # opened to append, it would wait for ever
+        ("a text file", "line 1: not a results record"),
+    ],
+)
+def test_a_results_file_that_cannot_be_one_is_refused_before_any_deal(tmp_path, kind, named):
+    out = tmp_path / "r.jsonl"
+    if kind == "a folder":
+        out.mkdir()
+    elif kind == "a missing folder":
+        out = tmp_path / "missing" / "r.jsonl"
+    elif kind == "/dev/full":
+        if not os.path.exists("/dev/full"):
+            pytest.skip("needs /dev/full")
+        out = "/dev/full"
+    elif kind == "a FIFO":
+        os.mkfifo(out)
+    else:
+        out.write_text("# my notes\nnot a survey\n")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = survey("--deals", "1-2", "--budget", "30", "--jobs", "1", "--quiet", "--out", out)
+    assert refused(result, named), result
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    if kind == "a text file":
+        assert out.read_text() == "# my notes\nnot a survey\n"
+
+
+@pytest.mark.parametrize(
+    "plot, named",
+    [
+        ("file/home.png", "there is no folder file"),
+        ("folder", "is not a regular file"),
+        ("notes.txt", "is not a PNG file: left as it is"),
+    ],
+)
+def test_a_plot_that_cannot_be_written_is_refused_before_any_deal(tmp_path, plot, named):
+    (tmp_path / "file").write_text("a file")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "notes.txt").write_text("my notes")
+    out = tmp_path / "r.jsonl"
+    result = subprocess.run(
+        [sys.executable, "-m", "british_square", "survey", "--rules", "union", "--deals", "1-2",
+         "--budget", "30", "--jobs", "1", "--quiet", "--out", str(out), "--plot", plot],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+    )  # fmt: skip
+    assert refused(result, named), result
+    assert not out.exists() and (tmp_path / "notes.txt").read_text() == "my notes"
+
+
+def record_line(**changes):
+    record = {"deal": 1, "rules": "union", "result": "won", "home": 104, "moves": "",
+              "nodes": 10, "seconds": 1.5}  # fmt: skip
+    record.update(changes)
+    return json.dumps({k: v for k, v in record.items() if v is not None})
+
+
+@pytest.mark.parametrize(
+    "line, named",
+    [
+        (record_line(seconds=None), "'seconds'"),
+        (record_line(home=None), "'home'"),
+        (record_line(deal=[1]), "'deal'"),
+        (record_line(deal=True), "'deal'"),
+        (record_line(deal=40000), "'deal'"),
+        (record_line(home=105), "'home'"),
+        (record_line(seconds=-1), "'seconds'"),
+        (record_line(seconds="1"), "'seconds'"),
+        (record_line(nodes=1.5), "'nodes'"),
+        (record_line(rules="klondike"), "'rules'"),
+        (record_line(result="draw"), "'result'"),
+        ("[1, 2]", "not a results record"),
+        ('{"deal": ' + "[" * 100000 + "]" * 100000 + "}", "not a results record: JSON nested"),
+        ('{"deal": 1' + "0" * 5000 + "}", "not a results record"),
+    ],
+)
+def test_a_damaged_results_line_is_named_by_its_number(tmp_path, line, named):
+    out = tmp_path / "r.jsonl"
+    text = record_line(deal=2) + "\n" + line + "\n" + record_line(deal=3) + "\n"
+    out.write_text(text)
+    with pytest.raises(ValueError, match="r.jsonl line 2: " + named):
+        read_results(str(out))
+    result = survey("--deals", "1-4", "--budget", "30", "--jobs", "1", "--quiet", "--out", out)
+    assert refused(result, "line 2: " + named[:20]), result
+    assert out.read_text() == text
+
+
+def test_a_results_file_that_is_not_utf8_is_named_by_its_line(tmp_path):
+    out = tmp_path / "r.jsonl"
+    out.write_bytes(record_line().encode() + b"\n" + b'{"deal": "\xff"}\n')
+    with pytest.raises(ValueError, match="line 2: not UTF-8 text"):
+        read_results(str(out))
+
+
+def test_a_survey_starts_no_more_workers_than_deals(tmp_path, monkeypatch):
+    import multiprocessing
+
+    started = []
+
+    class Pool:
+        """A pool that says how many workers it was asked for, and runs in line."""
+
+        def __init__(self, processes, initializer=None):
+            started.append(processes)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def imap_unordered(self, function, tasks):
+            return map(function, tasks)
+
+    context = type("Context", (), {"Pool": Pool})
+
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method: context)
+    out = tmp_path / "union.jsonl"
+    s = run_survey("union", range(1, 3), str(out), seconds=5, jobs=8, progress=False)
+    assert s["deals"] == 2 and started == [2]
+    s = run_survey("union", range(1, 3), str(out), seconds=5, jobs=8, progress=False)
+    assert s["deals"] == 2 and started == [2]  # nothing left to solve: no pool at all
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    run_survey("union", range(3, 5), str(out), seconds=5, progress=False)  # --jobs 0: a core each
+    assert started == [2, 2]
+
+
+@pytest.mark.parametrize("jobs", ["\uff13", " 3", "1_0", "-1", "1025", "03"])
+def test_jobs_is_ascii_digits(jobs, tmp_path):
+    result = survey("--deals", "1", "--jobs", jobs, "--quiet", "--out", tmp_path / "r.jsonl")
+    assert refused(result, "--jobs"), result
+
+
+def test_ctrl_c_stops_a_survey_and_its_workers_quietly(tmp_path):
+    """As a terminal sends it: to the survey and its workers at once."""
+    out = tmp_path / "r.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "british_square", "survey", "--deals", "1-40", "--jobs", "2",
+         "--budget", "600", "--quiet", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        time.sleep(4)  # the workers are under way (or starting: as quiet)
+        os.killpg(process.pid, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 130 and stdout == "" and stderr == ""
+    end = time.monotonic() + 20
+    while time.monotonic() < end:  # no worker left behind in its group
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    os.killpg(process.pid, signal.SIGKILL)
+    raise AssertionError("workers left running")

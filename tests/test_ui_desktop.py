@@ -130,7 +130,7 @@ def test_play_without_a_screen_writes_the_opening_and_ends(tmp_path):
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
-    assert "shots/play.png" in result.stdout
+    assert "shots/play.png" in result.stderr  # said aside: standard output is the game's
     import pygame
 
     shot = pygame.image.load(str(tmp_path / "shots" / "play.png"))
@@ -198,4 +198,4 @@ def test_a_save_file_that_cannot_be_read_is_one_error_line(tmp_path):
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert result.returncode == 2
-    assert result.stderr.count("\n") == 1 and "cannot read the save file" in result.stderr
+    assert result.stderr.count("\n") == 1 and "is a folder, not a save file" in result.stderr

@@ -1,6 +1,6 @@
 """Run the benchmarks under CircuitPython's VM and print (or write) the table.
 
-    python tools/bench.py [--heap 192K] [--runs 3] [--write-readme] [BENCH ...]
+    python tools/bench.py [--heap 192K] [--runs 3] [--write-docs] [BENCH ...]
 
 Every ``tests/bench/bench_*.py`` (or those named: ``engine``, ``ui``,
 ``heap``) runs under the VM named by ``CIRCUITPYTHON_VM`` (default
@@ -19,8 +19,8 @@ Costs are in empty-loop units; the table adds what each means on a 120 MHz
 SAMD51 at 3.5 us per empty loop iteration. A cost is the median of its runs'
 figures; "spread" is how widely one run's rounds ranged (the median over the
 runs of benchlib's spread), "run to run" is (max - min) / min of the runs'
-figures. Heap figures are the largest of the runs. ``--write-readme``
-replaces the table in README.md; the rows of benches that did not run are
+figures. Heap figures are the largest of the runs. ``--write-docs``
+replaces the table in docs/benchmarks.md; the rows of benches that did not run are
 kept as they were.
 """
 
@@ -33,8 +33,6 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-
-from const_inline import board_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMD51_US_PER_LOOP = 3.5
@@ -82,15 +80,13 @@ def run_on_deployed(vm, heap):
             text=True,
         )
         print("bench: running bench_heap.py on the deployed .mpy tree ...", file=sys.stderr)
-        # beside its helper, rewritten as deploy rewrites the game (const_inline)
+        # beside its helper, and the stand-ins for the board's C modules
+        # (audioio, neopixel_write ...) where it looks for them
         bench = Path(drive, "bench")
         bench.mkdir()
-        shutil.copy(ROOT / "tests" / "bench" / "benchpaths.py", bench)
-        # the stand-ins for the board's C modules (audioio, neopixel_write ...)
+        for name in ("bench_heap.py", "benchpaths.py"):
+            shutil.copy(ROOT / "tests" / "bench" / name, bench)
         shutil.copytree(ROOT / "tests" / "vm" / "fakes", Path(drive, "vm", "fakes"))
-        source = (ROOT / "tests" / "bench" / "bench_heap.py").read_text()
-        script = bench / "bench_heap.py"
-        script.write_text(board_script(source, ROOT))
         # from the drive's root by relative paths, as a board finds its modules:
         # an absolute path would intern each module's name a second time
         rows = run_bench(vm, Path("bench/bench_heap.py"), heap, "lib", {"BSQ_ROOT": "."}, drive)
@@ -257,10 +253,13 @@ def parse_table(text):
     return rows
 
 
-def readme_table():
-    content = (ROOT / "README.md").read_text()
+TABLE_PAGE = ROOT / "docs" / "benchmarks.md"  # where --write-docs puts the table
+
+
+def docs_table():
+    content = TABLE_PAGE.read_text()
     if START not in content or END not in content:
-        sys.exit("bench: README.md has no {} ... {} block".format(START, END))
+        sys.exit("bench: docs/benchmarks.md has no {} ... {} block".format(START, END))
     head, rest = content.split(START, 1)
     body, tail = rest.split(END, 1)
     return head, body.strip(), tail
@@ -280,17 +279,19 @@ def merged(old_rows, new_rows):
     return rows + new_rows
 
 
-def write_readme(rows):
-    head, body, tail = readme_table()
+def write_docs(rows):
+    head, body, tail = docs_table()
     text = table(merged(parse_table(body), rows))
-    (ROOT / "README.md").write_text(head + START + "\n" + text + "\n" + END + tail)
+    TABLE_PAGE.write_text(head + START + "\n" + text + "\n" + END + tail)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--heap", default="192K", help="VM heap size (default 192K)")
     parser.add_argument("--runs", type=int, default=3, help="runs of every bench (default 3)")
-    parser.add_argument("--write-readme", action="store_true", help="update README.md's table")
+    parser.add_argument(
+        "--write-docs", action="store_true", help="update the table in docs/benchmarks.md"
+    )
     parser.add_argument(
         "benches", nargs="*", help="engine, ui, heap, idle (default: all), stress (only by name)"
     )
@@ -322,8 +323,8 @@ def main():
     if "stress" in args.benches:  # the same sessions each time: run once
         rows += run_stress()
     print(table(rows))
-    if args.write_readme:
-        write_readme(rows)
+    if args.write_docs:
+        write_docs(rows)
 
 
 if __name__ == "__main__":

@@ -31,16 +31,17 @@ CIRCUITPYTHON_BUILTINS = frozenset(
     getpass gifio hashlib i2cdisplaybus i2ctarget io jpegio json keypad keypad_demux locale
     lvfontio math microcontroller micropython msgpack neopixel_write nvm onewireio os
     paralleldisplaybus floppyio ps2io pulseio pwmio rainbowio random re rgbmatrix rotaryio rtc samd
-    sdcardio select sharpdisplay stage storage struct supervisor synthio sys terminalio
+    sdcardio select sharpdisplay spitarget stage storage struct supervisor synthio sys terminalio
     tilepalettemapper time touchio traceback ugame ulab usb usb_cdc usb_hid usb_midi
     vectorio warnings watchdog zlib""".split()
 )
 
 # Modules CircuitPython has on other boards that the PyGamer and PyBadge builds
-# turn off (ports/atmel-samd/boards/{pygamer,pybadge}/mpconfigboard.mk): code
-# importing one passes on the VM and on Blinka, then fails on the board.
+# turn off (ports/atmel-samd/boards/{pygamer,pybadge}/mpconfigboard.mk, as
+# shared/PLATFORM.md lists them): code importing one may pass on Blinka, then
+# fails on the board. vectorio is on them (displayio turns it on).
 SAMD51_HANDHELD_LACKS = frozenset(
-    "vectorio framebufferio gifio jpegio aesio i2cdisplaybus paralleldisplaybus floppyio".split()
+    "framebufferio gifio jpegio aesio i2cdisplaybus paralleldisplaybus floppyio spitarget".split()
 )
 BOARD_LACKS = {"pygamer": SAMD51_HANDHELD_LACKS, "pybadge": SAMD51_HANDHELD_LACKS}
 TYPING_MODULES = {"typing", "circuitpython_typing", "typing_extensions"}

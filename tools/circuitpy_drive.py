@@ -18,6 +18,7 @@ from pathlib import Path
 
 import uf2
 from deploy_shared import SUPPORTED_BOARDS, DeployError
+from safe_writer import read_small
 
 MIN_CIRCUITPYTHON = 9
 
@@ -124,30 +125,43 @@ class Board:
     machine: str = ""
 
 
+# boot_out.txt holds a few lines (and what boot.py prints): anything bigger is not it.
+BOOT_OUT_LIMIT = 1 << 16
+
+
 def read_boot_out(drive: str | Path) -> Board:
-    """Parse ``boot_out.txt``; DeployError when it is missing or unreadable."""
-    path = Path(drive) / "boot_out.txt"
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as error:
+    """Parse ``boot_out.txt``; DeployError when it is missing, unreadable, or says no
+    CircuitPython version. Nothing in it is trusted: the version keeps only the
+    characters a release name has (it names a download and a cached file)."""
+    data, why = read_small(drive, "boot_out.txt", BOOT_OUT_LIMIT)
+    if data is None:
         raise DeployError(
             "{} has no boot_out.txt ({}): is it the CIRCUITPY drive of a board running "
-            "CircuitPython? Give --drive PATH if it is elsewhere".format(
-                drive, error.strerror or error
-            )
-        ) from None
-    version = re.search(r"CircuitPython (\d+)\.(\d+)\.(\d+)([^\s;]*)", text)
+            "CircuitPython? Give --drive PATH if it is elsewhere".format(drive, why)
+        )
+    text = data.decode("utf-8", errors="replace")
+    version = re.search(r"CircuitPython (\d{1,4})\.(\d{1,4})\.(\d{1,4})([-.+0-9A-Za-z]*)", text)
     if not version:
-        raise DeployError("{}: no CircuitPython version in its first line".format(path))
-    machine = re.search(r" on [^;]*; (.+)", text)
-    board_id = re.search(r"^Board ID:\s*(\S+)", text, re.MULTILINE)
-    machine_name = machine.group(1).strip() if machine else ""
+        raise DeployError(
+            "{}: no CircuitPython version in its first line".format(Path(drive) / "boot_out.txt")
+        )
+    machine = re.search(r" on [^;\n]*; ([^\n]+)", text)
+    board_id = re.search(r"^Board ID:[ \t]*(\S+)", text, re.MULTILINE)
+    machine_name = printable(machine.group(1).strip()) if machine else ""
+    if board_id:
+        board_id = printable(board_id.group(1))
     return Board(
-        board_id=board_id.group(1) if board_id else uf2.board_from_text(machine_name) or "",
-        version=".".join(version.group(1, 2, 3)) + version.group(4),
+        board_id=board_id or uf2.board_from_text(machine_name) or "",
+        version=".".join(version.group(1, 2, 3)) + version.group(4)[:40],
         major=int(version.group(1)),
         machine=machine_name,
     )
+
+
+def printable(text: str, limit: int = 80) -> str:
+    """``text`` from the drive, safe to print on one line: no control characters
+    (a terminal's escape sequences), at most ``limit`` characters."""
+    return "".join(c if c.isprintable() else "?" for c in text[:limit])
 
 
 def check_board(board: Board) -> None:

@@ -72,7 +72,7 @@ def deploy(args: argparse.Namespace, reporter: Reporter) -> dict:
     summary = _summary(drive, board, compiler, plan, args.dry_run)
     version = game_version(root)
     final = manifest_data(board, version, plan.items, summary["format"])
-    pending = manifest_data(board, version, plan.items, summary["format"], plan.writes, manifest)
+    pending = manifest_data(board, version, plan.items, summary["format"], plan.writes, plan.owned)
     if has_changes(plan):
         summary.update(check_free_space(drive, plan, (len(pending), len(final))))
     if args.dry_run:
@@ -145,7 +145,13 @@ def carry_out(
         apply_plan(drive, plan, manifest, final, pending, reporter)
     elif "pending" in manifest or manifest["files"] != {i.path: i.digest for i in plan.items}:
         # Files identical to ours were already there: record them as the game's.
-        write_manifest(drive, final)
+        try:
+            write_manifest(drive, final)
+        except OSError as error:
+            raise DeployError(
+                "the game on the drive is up to date, but its manifest could not be "
+                "written: {}".format(explain(error))
+            ) from None
 
 
 def _summary(drive, board, compiler, plan, dry_run):
@@ -200,9 +206,11 @@ def flash_firmware(args: argparse.Namespace, reporter: Reporter) -> dict:
     """Copy a CircuitPython UF2 onto the board's bootloader drive after checking it fits."""
     path = Path(args.file)
     try:
-        data = path.read_bytes()
+        data = uf2.read_firmware(path)
     except OSError as error:
         raise DeployError("{}: {}".format(path, error.strerror or error)) from None
+    except uf2.UF2Error as error:
+        raise DeployError("{}: {}".format(path, error)) from None
     try:
         info = uf2.read_uf2(data)
     except uf2.UF2Error as error:
@@ -315,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.json:
             print(json.dumps({"ok": False, "error": str(error), "warnings": reporter.warnings}))
         else:
-            print("deploy: " + str(error), file=sys.stderr)
+            print("error: " + str(error), file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(result, indent=1))

@@ -8,14 +8,12 @@ import json
 import os
 import re
 import shutil
-import stat
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from board_imports import Module, import_closure
-from const_inline import board_sources
 from deploy_shared import (
     ASSET_SUFFIXES,
     ENTRY,
@@ -37,6 +35,7 @@ from safe_writer import (
     file_digest,
     is_game_path,
     path_problem,
+    read_small,
     shown,
 )
 
@@ -63,20 +62,13 @@ def build_items(
 ) -> list[Item]:
     """The files to deploy, in write order: libraries, game, assets, adapter, code.py last.
 
-    code.py stays source (the board only runs code.py, never code.mpy) but
-    is compiled too, to catch a syntax error before it reaches the board.
-    The game's and adapters' modules are compiled with their shared
-    constants made private (``const_inline``).
+    Every module goes as the repository has it, compiled when there is a
+    compiler. code.py stays source (the board only runs code.py, never
+    code.mpy) but is compiled too, to catch a syntax error before it
+    reaches the board.
     """
     root = Path(root)
-    compiled = {}
-    if compiler:
-        ours = [m for m in modules if m.kind in ("game", "adapter")]
-        texts = {m.drive_path: (m.name, m.source.read_text(encoding="utf-8")) for m in ours}
-        entries = {
-            m.drive_path: m.source.read_text(encoding="utf-8") for m in modules if m.kind == "entry"
-        }
-        compiled = compile_modules(compiler, modules, board_sources(texts, root, entries))
+    compiled = compile_modules(compiler, modules) if compiler else {}
     items = []
     for module in modules:
         if module.kind != "entry" and compiler:
@@ -179,24 +171,28 @@ def manifest_problem(manifest: object) -> str | None:
     return None
 
 
+# The manifest deploy writes for thousands of files is far smaller than this.
+MANIFEST_LIMIT = 1 << 20
+
+
 def read_manifest(drive: str | Path, reporter: Reporter) -> dict:
     """What an earlier deploy of this game wrote: {"files": {path: sha256}, ...}.
 
     A manifest that is not exactly what this tool writes (not JSON, wrong
-    types, a path outside the game's files) is damaged or was not written by
-    this tool, so none of it is trusted: it is ignored whole, with one warning.
-    Then only files identical to the game's count as its own, so nothing is
-    removed and nothing else is overwritten without --replace.
+    types, a path outside the game's files, nested too deep to parse, too
+    big) is damaged or was not written by this tool, so none of it is
+    trusted: it is ignored whole, with one warning. Then only files
+    identical to the game's count as its own, so nothing is removed and
+    nothing else is overwritten without --replace.
     """
     empty = {"files": {}}
-    state, why = drive_state(drive, MANIFEST)
-    if state == ABSENT:
+    if drive_state(drive, MANIFEST)[0] == ABSENT:
         return empty
-    problem = why
-    if state == FILE:
+    data, problem = read_small(drive, MANIFEST, MANIFEST_LIMIT)
+    if data is not None:
         try:
-            manifest = json.loads((Path(drive) / MANIFEST).read_bytes().decode("utf-8"))
-        except (OSError, ValueError) as error:
+            manifest = json.loads(data.decode("utf-8"))
+        except (ValueError, RecursionError) as error:
             problem = "it is unreadable ({})".format(str(error).splitlines()[0][:100])
         else:
             problem = manifest_problem(manifest)
@@ -216,8 +212,10 @@ def manifest_data(
     items: Sequence[Item],
     formats: str,
     pending: Sequence[Item] | None = None,
-    old: dict | None = None,
+    owned: dict[str, str] | None = None,
 ) -> bytes:
+    """The manifest: the deployed ``items``; or, mid-deploy, the game's files on the
+    drive now (``owned``) and the ``pending`` ones being written, all of them ours."""
     manifest = {
         "game": GAME_PACKAGE,
         "version": version,
@@ -228,8 +226,7 @@ def manifest_data(
         "files": {i.path: i.digest for i in items},
     }
     if pending is not None:
-        # Mid-deploy: the old files and the new ones are both ours.
-        manifest["files"] = dict(old["files"])
+        manifest["files"] = dict(owned or {})
         manifest["pending"] = {i.path: i.digest for i in pending}
     return (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
 
@@ -260,7 +257,9 @@ def plan_changes(
 
     Everything in the way of a file deploy must write (a folder or a link
     where a file goes, a file where a folder goes, at the final or the
-    temporary name) is found here, before anything is written.
+    temporary name) is found here, before anything is written. When
+    anything but code.py changes, code.py is written too: the switch takes
+    the old one away first and puts the new one last (``switch_over``).
     """
     drive = Path(drive)
     plan = Plan(items)
@@ -281,11 +280,15 @@ def plan_changes(
         current = file_digest(drive, item.path)
         if current == item.digest:
             plan.unchanged.append(item)
+            plan.owned[item.path] = current
             continue
         plan.writes.append(item)
-        if current is not None:
-            plan.existing.add(item.path)
-        if current is not None and not _ours(manifest, item.path, current):
+        if current is None:
+            continue
+        plan.existing.add(item.path)
+        if _ours(manifest, item.path, current):
+            plan.owned[item.path] = current
+        else:
             _foreign(
                 plan,
                 item.path,
@@ -300,27 +303,41 @@ def plan_changes(
             if digest is None:
                 continue  # nothing there, or a folder or link: nothing that shadows
             if _ours(manifest, twin, digest):
+                plan.owned[twin] = digest
                 _add_removal(plan, twin)
             else:
                 _foreign(plan, twin, drive, replace, "would shadow " + item.path, remove=True)
-    known = list(manifest["files"]) + list(manifest.get("pending", {}))
-    for path in dict.fromkeys(known):
-        if path in wanted:
+    # FAT ignores case: a manifest entry that differs from a wanted path only in
+    # case names that same file, which is not stale.
+    wanted_names = {path.casefold() for path in wanted}
+    for path in dict.fromkeys(_known(manifest)):
+        if path.casefold() in wanted_names:
             continue
         digest = file_digest(drive, path)  # None behind a link: never ours
         if digest is None:
             continue
         if _ours(manifest, path, digest):
+            plan.owned[path] = digest
             _add_removal(plan, path)
         else:
             plan.kept.append(path)
-    plan.leftovers = find_leftovers(drive)
+    entry = [item for item in plan.unchanged if item.path == ENTRY]
+    if entry and (plan.removals or any(item.path != ENTRY for item in plan.writes)):
+        plan.unchanged.remove(entry[0])
+        plan.writes.append(entry[0])  # last, as items are in write order
+        plan.existing.add(ENTRY)
+    plan.leftovers = find_leftovers(drive, [MANIFEST, *wanted, *_known(manifest)])
     return plan
+
+
+def _known(manifest):
+    """Every path the manifest says the game wrote (a finished or interrupted deploy)."""
+    return list(manifest["files"]) + list(manifest.get("pending", {}))
 
 
 def _foreign(plan, path, drive, replace, why, remove=False):
     """A file this game did not write is in the way: replace it only if asked to."""
-    if path == ENTRY and (drive / ENTRY).read_bytes().strip() in FACTORY_CODE:
+    if path == ENTRY and _is_factory_code(drive):
         return  # a fresh board's hello-world
     if replace:
         plan.replaced.append(path)
@@ -330,22 +347,22 @@ def _foreign(plan, path, drive, replace, why, remove=False):
         plan.conflicts.append("{} {}".format(path, why))
 
 
+def _is_factory_code(drive):
+    data, _why = read_small(drive, ENTRY, 100)
+    return data is not None and data.strip() in FACTORY_CODE
+
+
 def _add_removal(plan, path):
     if path not in plan.removals:
         plan.removals.append(path)
 
 
-def find_leftovers(drive: str | Path) -> list[Path]:
-    """Temporary files of an interrupted deploy (only this tool uses the suffix): regular
-    files only, in real folders of the drive (os.walk does not follow links)."""
-    found = []
-    for folder, dirs, files in os.walk(drive):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]  # .Trashes, .fseventsd...
-        for name in files:
-            path = Path(folder) / name
-            if name.endswith(TEMP_SUFFIX) and stat.S_ISREG(os.lstat(path).st_mode):
-                found.append(path)
-    return sorted(found)
+def find_leftovers(drive: str | Path, paths: Iterable[str]) -> list[str]:
+    """The temporary files of ``paths`` (files the plan or the manifest names) an
+    interrupted deploy left: regular files, no link on the way. Nothing else
+    is taken for the game's, whatever its name."""
+    temps = dict.fromkeys(path + TEMP_SUFFIX for path in paths)
+    return [temp for temp in temps if drive_state(drive, temp)[0] == FILE]
 
 
 def cluster_size(drive: str | Path) -> int:

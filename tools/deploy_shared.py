@@ -74,7 +74,8 @@ class Plan:
     conflicts: list = field(default_factory=list)  # files not ours: --replace overwrites them
     blocked: list = field(default_factory=list)  # folders, links...: never touched, even so
     existing: set = field(default_factory=set)  # writes that replace a file
-    leftovers: list = field(default_factory=list)  # temporary files of an interrupted deploy
+    leftovers: list = field(default_factory=list)  # drive paths: temporary files of ours
+    owned: dict = field(default_factory=dict)  # drive path -> sha256: the game's files there now
 
     @property
     def bytes_total(self):

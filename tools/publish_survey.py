@@ -1,4 +1,4 @@
-"""Publish survey results: the board's par files, the plot and the README table.
+"""Publish survey results: the board's par files, the plot and the docs table.
 
     .venv/bin/python tools/publish_survey.py            # docs/survey/*.jsonl
 
@@ -14,8 +14,8 @@ deals this way). It writes
 * ``docs/survey-home.png``: the cards-home distribution per rule set (the
   best of either survey for each deal);
 
-and prints a Markdown table of the results, a row per survey file (``--write-readme`` puts it in
-README.md between its ``survey:start`` and ``survey:end`` marks).
+and prints a Markdown table of the results, a row per survey file (``--write-docs`` puts it in
+docs/solver.md between its ``survey:start`` and ``survey:end`` marks).
 """
 
 import argparse
@@ -30,8 +30,8 @@ from british_square.engine import RULE_NAMES  # noqa: E402
 from british_square.notation import RULE_TITLES  # noqa: E402
 from british_square.survey import plot_distribution, rate_text, read_results, summary  # noqa: E402
 
-README_START = "<!-- survey:start -->"
-README_END = "<!-- survey:end -->"
+TABLE_START = "<!-- survey:start -->"
+TABLE_END = "<!-- survey:end -->"
 
 
 def best_of(records, more):
@@ -86,7 +86,7 @@ def main(argv=None):
     parser.add_argument("--surveys", default=str(ROOT / "docs" / "survey"))
     parser.add_argument("--lib", default=str(ROOT / "lib" / "british_square"))
     parser.add_argument("--plot", default=str(ROOT / "docs" / "survey-home.png"))
-    parser.add_argument("--write-readme", action="store_true", help="put the table in README.md")
+    parser.add_argument("--write-docs", action="store_true", help="put the table in docs/solver.md")
     args = parser.parse_args(argv)
     by_rules = {}
     surveys = []
@@ -107,13 +107,13 @@ def main(argv=None):
     plot_distribution(by_rules, args.plot)
     text = table(surveys)
     print(text)
-    if args.write_readme:
-        readme = ROOT / "README.md"
-        before, start, rest = readme.read_text().partition(README_START)
-        _, end, after = rest.partition(README_END)
+    if args.write_docs:
+        page = ROOT / "docs" / "solver.md"
+        before, start, rest = page.read_text().partition(TABLE_START)
+        _, end, after = rest.partition(TABLE_END)
         if not (start and end):
-            parser.error("README.md has no {} ... {} marks".format(README_START, README_END))
-        readme.write_text(before + start + "\n" + text + "\n" + end + after)
+            parser.error("docs/solver.md has no {} ... {} marks".format(TABLE_START, TABLE_END))
+        page.write_text(before + start + "\n" + text + "\n" + end + after)
     return 0
 
 

@@ -2,8 +2,9 @@
 
 Every path is checked (``path_problem``, ``drive_state``) before it is
 read, written, renamed or removed; files go under temporary names, are
-synced, then renamed into place with code.py last, so an interruption
-never leaves a broken game.
+synced, then renamed into place between taking the old code.py away and
+putting the new one last, so an interruption leaves the old game, the new
+one, or no code.py (``switch_over``), never a mix that runs.
 """
 
 from __future__ import annotations
@@ -110,15 +111,43 @@ def drive_state(drive: str | Path, path: str) -> tuple[str, str | None]:
     return FILE, None
 
 
+# What file_digest gives for a file it cannot read: no file of the game's has it.
+UNREADABLE = "unreadable"
+
+
 def file_digest(drive: str | Path, path: str) -> str | None:
-    """The sha256 of the regular file at ``path`` on the drive, or None if there is none
-    (or it is reached through a link, or unreadable: then it is not the game's)."""
+    """The sha256 of the regular file at ``path`` on the drive; None if there is none
+    (or only a link, a folder...); UNREADABLE if it cannot be read (then it is not
+    the game's, and not nothing either)."""
     if drive_state(drive, path)[0] != FILE:
         return None
+    digest = hashlib.sha256()
     try:
-        return hashlib.sha256((Path(drive) / path).read_bytes()).hexdigest()
+        with open(Path(drive) / path, "rb") as source:
+            for block in iter(lambda: source.read(1 << 16), b""):
+                digest.update(block)
     except OSError:
-        return None
+        return UNREADABLE
+    return digest.hexdigest()
+
+
+def read_small(drive: str | Path, path: str, limit: int) -> tuple[bytes | None, str | None]:
+    """(bytes, None) for the regular file at ``path`` on the drive, or (None, why) when
+    it is absent, not a regular file, behind a link, unreadable, or longer than
+    ``limit`` (deploy reads only small files of the drive: boot_out.txt, the manifest)."""
+    state = drive_state(drive, path)[0]
+    if state == ABSENT:
+        return None, "it is not there"
+    if state != FILE:
+        return None, "it is not a plain file: a folder, a link or a device"
+    try:
+        with open(Path(drive) / path, "rb") as source:
+            data = source.read(limit + 1)
+    except OSError as error:
+        return None, "it cannot be read ({})".format(error.strerror or error)
+    if len(data) > limit:
+        return None, "it is over {} bytes".format(limit)
+    return data, None
 
 
 def write_file(path: str | Path, data: bytes) -> None:
@@ -196,16 +225,39 @@ def stage_files(
 
 
 def switch_over(drive: str | Path, staged: list[tuple[Path, Item]], plan: Plan) -> None:
-    """Rename the new files into place, drop stale ones, then code.py last."""
-    entries = [pair for pair in staged if pair[1].path == ENTRY]
-    for temp, item in staged:
-        if item.path != ENTRY:
-            os.replace(temp, Path(drive) / item.path)
-    for path in plan.removals:
+    """Put the staged files in place so that the board, reset at any moment, finds
+    the old game, the new one, or no code.py at all (it then waits for the next deploy):
+
+    1. the old code.py goes first, if anything else changes (plan_changes
+       then always writes code.py too);
+    2. the new modules, assets and libraries are renamed into place, and the
+       game's stale files removed;
+    3. the new code.py comes last.
+    """
+    drive = Path(drive)
+    entry = [temp for temp, item in staged if item.path == ENTRY]
+    others = [(temp, item) for temp, item in staged if item.path != ENTRY]
+    stale = [path for path in plan.removals if path != ENTRY]
+    if ENTRY in plan.removals or (entry and (others or stale)):
+        if drive_state(drive, ENTRY)[0] == FILE:
+            os.remove(drive / ENTRY)
+            sync()
+    for temp, item in others:
+        os.replace(temp, drive / item.path)
+    for path in stale:
+        _remove_quietly(drive / path)
+        _prune_empty_dirs(drive, path)
+    sync()
+    for temp in entry:
+        os.replace(temp, drive / ENTRY)
+
+
+def remove_leftovers(drive: str | Path, plan: Plan) -> None:
+    """Remove the temporary files an interrupted deploy left (plan.leftovers: only
+    names the plan or the manifest gives), and folders they leave empty."""
+    for path in plan.leftovers:
         _remove_quietly(Path(drive) / path)
         _prune_empty_dirs(drive, path)
-    for temp, item in entries:
-        os.replace(temp, Path(drive) / item.path)
 
 
 def apply_plan(
@@ -216,12 +268,18 @@ def apply_plan(
     pending_manifest: bytes,
     reporter: Reporter,
 ) -> None:
-    """Write the plan to the drive so that an interruption never breaks the old game."""
+    """Write the plan to the drive so that an interruption never leaves a mix of
+    old and new files with a code.py to run them.
+
+    The pending manifest (the game's files on the drive now, and the new ones)
+    is written before any new file, the final one after code.py: whenever the
+    deploy stops, the manifest names every file of the game's on the drive,
+    and every temporary file (a new file's name plus TEMP_SUFFIX).
+    """
     drive = Path(drive)
-    for leftover in plan.leftovers:
-        _remove_quietly(leftover)
     staged = []
     try:
+        remove_leftovers(drive, plan)
         write_manifest(drive, pending_manifest)
         stage_files(drive, plan, staged, reporter)
         sync()
@@ -240,10 +298,9 @@ def apply_plan(
         sync()
     except OSError as error:
         raise DeployError(
-            "the drive failed while switching to the new files: {}. The board may hold a "
-            "mix of old and new files; plug it back in and run the deploy again.".format(
-                explain(error)
-            )
+            "the drive failed while switching to the new files: {}. Until the deploy is run "
+            "again the board runs the old game, or waits with no code.py; plug it back in "
+            "and run the deploy again.".format(explain(error))
         ) from None
 
 

@@ -7,7 +7,9 @@ module tells which board a UF2 was built for, so a PyBadge is never flashed
 with a PyGamer's firmware.
 """
 
+import os
 import re
+import stat
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,13 +126,39 @@ def intended_board(path, info):
     return None, "neither the file name nor the firmware names a board"
 
 
+# A bootloader's INFO_UF2.TXT is a few lines; a real firmware file under 2 MB
+# (the SAMD51's 512 KB of flash, at 256 bytes a 512-byte block, is 1 MB).
+INFO_LIMIT = 4096
+FIRMWARE_LIMIT = 2 << 20
+
+
+def read_plain(path, limit, follow_links=True):
+    """The bytes of the plain file ``path``; ``UF2Error`` for anything else (a
+    folder, a pipe or a device, whose read could hang or never end; a link, unless
+    ``follow_links``) or for a file over ``limit`` bytes. ``OSError`` as ``open``."""
+    info = os.stat(path) if follow_links else os.lstat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise UF2Error("not a plain file (a folder, a link, a pipe or a device)")
+    if info.st_size > limit:
+        raise UF2Error("{} bytes: larger than {}".format(info.st_size, limit))
+    with open(path, "rb") as source:
+        return source.read(limit + 1)
+
+
+def read_firmware(path):
+    """The firmware file the user named (a link to one is followed)."""
+    return read_plain(path, FIRMWARE_LIMIT)
+
+
 def read_info_uf2(drive):
-    """The ``Key: value`` lines of the drive's INFO_UF2.TXT as a dict ({} if missing)."""
-    path = Path(drive) / "INFO_UF2.TXT"
+    """The ``Key: value`` lines of the drive's INFO_UF2.TXT as a dict ({} if it is
+    missing, or not a plain file of at most ``INFO_LIMIT`` bytes: a folder, a link
+    or a pipe, whose read could hang, is not a bootloader's)."""
     try:
-        text = path.read_text(encoding="ascii", errors="replace")
-    except OSError:
+        data = read_plain(Path(drive) / "INFO_UF2.TXT", INFO_LIMIT, follow_links=False)
+    except (OSError, UF2Error):
         return {}
+    text = data.decode("ascii", errors="replace")
     info = {}
     for line in text.splitlines():
         key, sep, value = line.partition(":")

@@ -2,11 +2,14 @@
 
 Desktop only: ``tools/deploy.py`` never puts it on a board, so it uses
 ``argparse``. Every error, argparse's own included, is one ``error:`` line on
-standard error and exit status 2; ``--help`` exits 0.
+standard error and exit status 2 (standard output full, closed or a pipe
+closed early, standard input closed, too); ``--help`` exits 0; Ctrl-C ends
+it with status 130, quietly.
 """
 
 import argparse
 import json
+import os
 import sys
 
 from british_square.cards import NO_CARD, SUITS, card_name
@@ -43,10 +46,18 @@ The formats are described in README.md, "Text formats"."""
 # Ample for any position or move (their numbers have at most 2 digits), and far
 # below the thousands of digits at which CPython refuses to convert a number.
 JSON_NUMBER_DIGITS = 6
+# Characters of standard input read as a position: far more than any position takes.
+MAX_INPUT = 1 << 20
+MAX_JOBS = 1024  # survey --jobs
+MAX_BUDGET = 86400  # seconds: a day
 
 
 class UsageError(ValueError):
     """A command line argparse refuses."""
+
+
+class OutputError(ValueError):
+    """Standard output cannot take the command's output."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -55,13 +66,26 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError("{} (see: {} --help)".format(message, self.prog))
 
+    def print_help(self, file=None):
+        # argparse's own printing passes over a failed write: --help > /dev/full said nothing
+        if file is not None:
+            return super().print_help(file)
+        out(self.format_help().rstrip("\n"))
 
-def deal_number(token):
-    """The deal number argument: ASCII digits, MIN_DEAL-MAX_DEAL."""
-    try:
-        return parse_number(token, "deal number", MIN_DEAL, MAX_DEAL)
-    except ValueError as error:  # argparse would replace a ValueError's message with its own
-        raise argparse.ArgumentTypeError(str(error)) from None
+
+def number_argument(what, low, high):
+    """An argparse type: ASCII digits, ``low``-``high`` (``parse_number``)."""
+
+    def number(token):
+        try:
+            return parse_number(token, what, low, high)
+        except ValueError as error:  # argparse would replace a ValueError's message with its own
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return number
+
+
+deal_number = number_argument("deal number", MIN_DEAL, MAX_DEAL)
 
 
 def _json_int(digits):
@@ -90,13 +114,26 @@ def read_json(text, what):
         raise ValueError("bad JSON {}: {}".format(what, error)) from None
 
 
+def standard_input():
+    """What standard input holds, as text (``ValueError``: closed, not
+    text, longer than any position)."""
+    if sys.stdin is None:
+        raise ValueError("no position on standard input: it is closed")
+    try:
+        text = sys.stdin.read(MAX_INPUT + 1)
+    except UnicodeDecodeError:
+        raise ValueError("bad position on standard input: not UTF-8 text") from None
+    except OSError as error:
+        raise ValueError("cannot read standard input: {}".format(error.strerror)) from None
+    if len(text) > MAX_INPUT:
+        raise ValueError("bad position on standard input: over {} characters".format(MAX_INPUT))
+    return text
+
+
 def read_position(text):
     """A game from the text or JSON position (``-``: standard input)."""
     if text == "-":
-        try:
-            text = sys.stdin.read()
-        except UnicodeDecodeError:
-            raise ValueError("bad position on standard input: not UTF-8 text") from None
+        text = standard_input()
     if text.lstrip().startswith("{"):
         return game_from_dict(read_json(text, "position"))
     return parse_position(text)
@@ -108,11 +145,20 @@ def read_move(token, game):
     return parse_move(token, game)
 
 
+def out(text=None):
+    """Print a line of the command's output, or (no ``text``) flush what is
+    printed; ``OutputError`` if standard output cannot take it."""
+    try:
+        if text is None:
+            sys.stdout.flush()
+        else:
+            print(text)
+    except OSError as error:
+        raise OutputError("cannot write to standard output: {}".format(error.strerror)) from None
+
+
 def write_position(game, as_json):
-    if as_json:
-        print(json.dumps(position_dict(game)))
-    else:
-        print(position_text(game))
+    out(json.dumps(position_dict(game)) if as_json else position_text(game))
 
 
 def show(game):
@@ -217,10 +263,15 @@ def make_parser():
     solve_command.add_argument("position", metavar="POSITION", nargs="?")
     solve_command.add_argument("--deal", type=deal_number, help="solve this deal instead")
     solve_command.add_argument(
-        "--rules", choices=RULE_NAMES, default=RULE_NAMES[0], help="rule set of --deal"
+        "--rules",
+        choices=RULE_NAMES,
+        help="rule set of --deal (default: british), or the one POSITION must have",
     )
     solve_command.add_argument(
-        "--budget", type=seconds_argument, default=10.0, help="seconds to search (default: 10)"
+        "--budget",
+        type=seconds_argument,
+        default=10.0,
+        help="seconds to search, in ASCII digits, 0.5 for half a second (default: 10)",
     )
 
     survey = commands.add_parser(
@@ -230,7 +281,12 @@ def make_parser():
     )
     survey.add_argument("--rules", choices=RULE_NAMES, default=RULE_NAMES[0])
     survey.add_argument("--deals", required=True, metavar="A-B", help="deal numbers, e.g. 1-1000")
-    survey.add_argument("--jobs", type=int, default=0, help="local processes (default: all cores)")
+    survey.add_argument(
+        "--jobs",
+        type=number_argument("--jobs", 0, MAX_JOBS),
+        default=0,
+        help="local processes, at most one a deal (default: 0, one a core)",
+    )
     survey.add_argument(
         "--budget", type=seconds_argument, default=10.0, help="seconds a deal (default: 10)"
     )
@@ -244,13 +300,17 @@ def make_parser():
 
 
 def seconds_argument(token):
-    try:
-        value = float(token)
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= 86400:
-        raise argparse.ArgumentTypeError("bad budget {}: seconds, 0-86400".format(quoted(token)))
-    return value
+    """A budget: seconds in ASCII digits, whole or with a decimal point and
+    more digits (``0.5``), more than 0 and at most ``MAX_BUDGET``; not what
+    else ``float`` takes (``1e3``, ``inf``, ``1_0``, spaces, other scripts'
+    digits)."""
+    whole, point, fraction = token.partition(".")
+    digits = whole + fraction
+    if 0 < len(token) <= 12 and whole and (fraction or not point):
+        if all("0" <= c <= "9" for c in digits) and 0 < float(token) <= MAX_BUDGET:
+            return float(token)
+    message = "bad budget {}: seconds in ASCII digits (0.5: half a second), more than 0, at most {}"
+    raise argparse.ArgumentTypeError(message.format(quoted(token), MAX_BUDGET))
 
 
 def solve_command(args):
@@ -259,13 +319,16 @@ def solve_command(args):
     if (args.position is None) == (args.deal is None):
         raise UsageError("solve takes a POSITION or --deal N (see: {} solve --help)".format(PROG))
     if args.deal is not None:
-        game = Game.new_deal(args.deal, rules_from_name(args.rules))
+        game = Game.new_deal(args.deal, rules_from_name(args.rules or RULE_NAMES[0]))
     else:
         game = read_position(args.position)
+        if args.rules not in (None, RULE_NAMES[game.rules]):
+            message = "the position is a {} one, not --rules {}"
+            raise ValueError(message.format(RULE_NAMES[game.rules], args.rules))
     found = solve(game, args.budget)
     line = [move_text(m) for m in found.moves]
     if args.json:
-        print(
+        out(
             json.dumps(
                 {
                     "result": found.result,
@@ -277,28 +340,25 @@ def solve_command(args):
             )
         )
     else:
-        print("{}: {} cards home".format(found.result, found.home))
-        print(" ".join(line) or "(no moves)")
+        out("{}: {} cards home".format(found.result, found.home))
+        out(" ".join(line) or "(no moves)")
 
 
 def survey_command(args):
     from british_square.survey import parse_range, run_survey, summary_text
 
     deals = parse_range(args.deals)
-    if args.jobs < 0:
-        raise UsageError("bad --jobs {}: 0 (all cores) or more".format(args.jobs))
-    out = args.out or "survey-{}.jsonl".format(args.rules)
     totals = run_survey(
         args.rules,
         deals,
-        out,
+        args.out or "survey-{}.jsonl".format(args.rules),
         seconds=args.budget,
         jobs=args.jobs,
         scheduler=args.scheduler,
         progress=not args.quiet,
         plot=args.plot,
     )
-    print(summary_text(args.rules, totals))
+    out(summary_text(args.rules, totals))
 
 
 def main(argv):
@@ -314,12 +374,12 @@ def main(argv):
         return 0
     game = read_position(args.position)
     if args.command == "show":
-        print(show(game))
+        out(show(game))
     elif args.command == "moves":
         if args.json:
-            print(json.dumps([move_dict(m) for m in game.moves()]))
+            out(json.dumps([move_dict(m) for m in game.moves()]))
         else:
-            print(" ".join(move_text(m) for m in game.moves()))
+            out(" ".join(move_text(m) for m in game.moves()))
     else:  # play
         for token in args.moves:
             game.play(read_move(token, game))
@@ -328,9 +388,22 @@ def main(argv):
 
 
 def run():
+    """``main`` as a command: its errors as one line, its output flushed
+    (where it fails, that is the error), Ctrl-C as status 130."""
     try:
-        status = main(sys.argv[1:])
+        try:
+            if sys.stdout is None:
+                raise OutputError("standard output is closed: nowhere to write")
+            status = main(sys.argv[1:])
+        except SystemExit as done:  # --help, once printed
+            status = done.code
+        out()
+    except KeyboardInterrupt:
+        status = 130
     except ValueError as error:
+        if isinstance(error, OutputError) and sys.stdout is not None:
+            # what the buffer holds goes nowhere, not into a second error at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         print("error: {}".format(error), file=sys.stderr)
         status = 2
     sys.exit(status)

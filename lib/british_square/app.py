@@ -82,10 +82,15 @@ class App:
         self.store = store  # a store.Store, or None: nothing is kept
         saved = None
         if store is not None:
-            from british_square import resume, unload
+            from british_square import unload
 
-            saved = resume.load(store)
-            unload("british_square.resume")
+            try:
+                from british_square import resume
+
+                saved = resume.load(store)
+            except Exception:  # MemoryError too: no record may stop the board
+                store.forget()
+            unload("british_square.resume", "british_square.position")
         self.words = Words()
         self.view = View(display, self.words, font)
         self.scene = self.view.scene
@@ -107,13 +112,9 @@ class App:
         self.dimmed = False
         self.last_press = self.now
         self.last_tick = self.now
-        # One scratch buffer for the legal moves, the dead test, the hint and
-        # the save's record (``store.Store.record``, 1 KB): each fills it
-        # within one call and keeps nothing there between two.
-        if store is not None and len(store.record) >= 2 * MAX_MOVES:
-            self.moves = store.record
-        else:
-            self.moves = bytearray(2 * MAX_MOVES)
+        # One scratch buffer for the legal moves, the dead test and the hint:
+        # each fills it within one call and keeps nothing there between two.
+        self.moves = bytearray(2 * MAX_MOVES)
         # the dead test, and the hint between two of its runs: one table for both
         self.dead_test = Hinter(DEAD_BUDGET, self.moves)
         self.hints_used = 0  # in this game
@@ -131,22 +132,11 @@ class App:
         self.game = None
         self.rules = BRITISH
         self.screens = Screens(self)
-        if store is not None:  # the settings kept (an --autoplay option stays on)
-            kept = store.settings
-            self.rules = kept.rules
-            self.autoplay = autoplay or kept.autoplay
-            self.winnable_only = kept.winnable_only
-            self.sound_on = kept.sound
-            if kept.brightness in BRIGHTNESS_LEVELS and kept.brightness != self.brightness:
-                self.brightness = kept.brightness
-                self.light(self.brightness)  # a display starts at full brightness
-        if game is None and saved is not None:
-            self.start_game(saved)
-            self.seconds = store.seconds
-            self.hints_used = store.hints
-        else:
-            game = game or Game.new_deal(self.random_deal(self.rules), self.rules)
-            self.start_game(game)
+        if store is not None:
+            self.take_settings(store.settings, autoplay)
+        resumed = game is None and saved is not None and self.start_saved(saved, autoplay)
+        if not resumed:
+            self.start_game(game or Game.new_deal(self.random_deal(self.rules), self.rules))
         if store is not None:
             self.policy = SavePolicy(self.now)
         self.screens.title(0 if store is None else store.notice)
@@ -257,11 +247,15 @@ class App:
 
     # ---------------------------------------------------------- for owners
 
+    def battery_mv(self):
+        """The battery's millivolts as the board reads them (0: no monitor)."""
+        return self.facts()[2] if self.facts else 0
+
     def battery_text(self, millivolts=None):
         """The battery as the title and About screens say it ("" without a
         monitor); read from the board unless ``millivolts`` is given."""
         if millivolts is None:
-            millivolts = self.facts()[2] if self.facts else 0
+            millivolts = self.battery_mv()
         if not millivolts:
             return ""
         text = "{}.{:02d} V".format(millivolts // 1000, millivolts % 1000 // 10)
@@ -296,6 +290,37 @@ class App:
 
     # ------------------------------------------------- saves and statistics
 
+    def take_settings(self, kept, autoplay):
+        """The settings kept in the store (an --autoplay option stays on)."""
+        self.rules = kept.rules
+        self.autoplay = autoplay or kept.autoplay
+        self.winnable_only = kept.winnable_only
+        self.sound_on = kept.sound
+        brightness = kept.brightness
+        if brightness not in BRIGHTNESS_LEVELS:
+            brightness = BRIGHTNESS_LEVELS[0]
+        if brightness != self.brightness:
+            self.brightness = brightness
+            self.light(brightness)  # a display starts at full brightness
+
+    def start_saved(self, saved, autoplay):
+        """Start the game the store kept; False, and nothing of the record
+        kept, when that raises (a record can never stop the board)."""
+        store = self.store
+        try:
+            self.start_game(saved)
+        except Exception:  # MemoryError too
+            self.game = None
+            self.probing = False
+            self.dead_test.game = None
+            store.forget()
+            self.stats = store.stats
+            self.take_settings(store.settings, autoplay)
+            return False
+        self.seconds = store.seconds
+        self.hints_used = store.hints
+        return True
+
     def save(self):
         """Keep the settings, the statistics and the game in progress (none
         once it is over, or before its first move) in the store, now."""
@@ -306,7 +331,10 @@ class App:
         kept.winnable_only = self.winnable_only
         kept.brightness = self.brightness
         kept.sound = self.sound_on
-        store.save(self.game if self.in_progress() else None, self.seconds, self.hints_used)
+        try:
+            store.save(self.game if self.in_progress() else None, self.seconds, self.hints_used)
+        except (OSError, RuntimeError):  # the NVM refused the write: play goes on
+            pass
         self.policy.saved(self.now)
 
     def note_change(self):
@@ -316,9 +344,10 @@ class App:
 
     def rest(self):
         """A rest point (another screen, the end of a game, a setting, the
-        backlight dimmed): a save may be due (``store.SavePolicy``)."""
+        backlight dimmed): a save may be due (``store.SavePolicy``), at once
+        when the battery reads low."""
         if self.policy is not None:
-            self.policy.rest()
+            self.policy.rest(0 < self.battery_mv() < _LOW_BATTERY_MV)
 
     def record(self):
         """Count the game in the statistics, once: when it is won or ended,

@@ -4,17 +4,22 @@ and lets the module go (``british_square.unload``), so a game in play never
 carries the code that checks a record (the record layout is in ``store``'s
 docstring).
 
-Nothing read is trusted: bad magic, unknown version, bad length, bad CRC,
-nonsense behind a good CRC (counts out of range, a position the engine could
-not hold, a move the engine refuses) make a record unreadable; the other
-record, if whole, is used, else a fresh start with a notice. The position is
-rebuilt by replaying every move through ``Game.play``, the engine's one
-checked move path, so a resumed game is one the engine reached itself.
+Nothing read is trusted: a CRC only catches accidents. Bad magic, unknown
+version, bad length, bad CRC, and behind a good CRC anything the game could
+not have written (a field out of its range, statistics no games could add
+up to, a deal that does not exist, a position the engine could not hold or
+its deal could not lead to, a move the engine refuses) make a record
+unreadable; the other record, if whole, is used, else a fresh start with a
+notice. The position is rebuilt by replaying every move through
+``Game.play``, the engine's one checked move path, so a resumed game is one
+the engine reached itself. The app catches anything else this raises
+(``MemoryError`` included) and starts afresh the same way.
 """
 
 import binascii
 
-from british_square.engine import UNION, Game
+from british_square.deal import MAX_DEAL
+from british_square.engine import BRITISH, UNION, Game
 from british_square.store import (
     BEST_TIME,
     CRC_SIZE,
@@ -22,15 +27,18 @@ from british_square.store import (
     FIELDS,
     FIXED_SIZE,
     GAME_SIZE,
+    HALF_SEQUENCE,
     HAS_GAME,
     HAS_START,
     HEADER_SIZE,
+    HINTS,
     HOME_BEST,
     HOME_TOTAL,
     LAST_SEQUENCE,
     MAGIC,
     NOTICE_EARLIER,
     NOTICE_UNREADABLE,
+    PAIRED,
     PAR_REACHED,
     PLAYED,
     RECORD_SIZE,
@@ -48,41 +56,63 @@ from british_square.store import (
 def load(store):
     """Read the newest whole record of ``store.nvm``: set ``store``'s ``stats``, ``settings`` and
     ``notice``; return the game in progress it holds, or ``None``.
-    Never raises for what the flash holds."""
+    Never raises for what the flash holds (short of running out of heap)."""
     store.notice = 0
+    blank = b"\xff" * HEADER_SIZE  # an erased header
+    heads = []
     found = []  # (sequence, slot, record bytes) of the records whose CRC holds
     damaged = False
-    claimed = [-1, -1]  # the sequence a damaged slot's header claims
     for slot in (0, 1):
         start = SLOT_B * slot
         head = bytes(store.nvm[start : start + HEADER_SIZE])
-        if head == b"\xff" * HEADER_SIZE:
+        heads.append(head)
+        if head == blank:
             continue
         raw = _whole(store, start, head)
         if raw is None:
             damaged = True
-            if head[0:4] == MAGIC:
-                claimed[slot] = read_number(head, 8, 4)
         else:
             found.append((read_number(raw, 8, 4), slot, raw))
-    found.sort(key=lambda entry: -entry[0])
-    for n, (sequence, slot, raw) in enumerate(found):
+    if len(found) == 2 and _newer(found[1][0], found[0][0]):
+        found.reverse()
+    if found:  # the next save is newer than any whole record here, whatever follows
+        store.sequence = found[0][0]
+    for n, (_, slot, raw) in enumerate(found):
         game = _parse(store, raw)
         if game is False:
             damaged = True
             continue
-        store.sequence = found[0][0]
-        store.slot = slot ^ 1
-        # the other slot's header claims the next save: exactly one more
-        # (a header the cut left half written claims some larger number)
-        if n or claimed[slot ^ 1] == sequence + 1:
+        store.slot = slot ^ 1  # over the newer one if it was nonsense
+        store.paired = True
+        if n or (len(found) == 1 and _cut_after(raw, heads[slot ^ 1], blank)):
             store.notice = NOTICE_EARLIER
         return game
     if damaged:
         store.notice = NOTICE_UNREADABLE
-    if found:
-        store.sequence = found[0][0]
     return None
+
+
+def _newer(sequence, other):
+    """Is the record numbered ``sequence`` newer than the one numbered
+    ``other``? (The numbers wrap round to 1 after ``LAST_SEQUENCE``.)"""
+    return 0 < (sequence - other) % LAST_SEQUENCE <= HALF_SEQUENCE
+
+
+def _cut_after(raw, other, blank):
+    """Was a save after the record ``raw`` cut short, as far as ``other``,
+    the header of the other slot (not a whole record), can say? Yes when it
+    claims a newer save, or could be the next save's header part-programmed
+    (each bit as that save has it, or still erased). An erased header says
+    yes only where ``raw`` says the other slot held the save before it (else
+    ``raw`` is a new board's first save)."""
+    sequence = read_number(raw, 8, 4)
+    if other == blank:
+        return bool(raw[5] & PAIRED)
+    following = sequence % LAST_SEQUENCE + 1
+    claimed = read_number(other, 8, 4)
+    if (claimed & following) == following:
+        return True
+    return claimed <= LAST_SEQUENCE and _newer(claimed, sequence)
 
 
 def _whole(store, start, head):
@@ -93,7 +123,7 @@ def _whole(store, start, head):
         head[0:4] != MAGIC
         or head[4] != VERSION
         or not FIXED_SIZE <= length <= RECORD_SIZE
-        or read_number(head, 8, 4) > LAST_SEQUENCE
+        or not 0 < read_number(head, 8, 4) <= LAST_SEQUENCE
     ):
         return None
     raw = bytes(store.nvm[start : start + length])
@@ -109,23 +139,24 @@ def _parse(store, raw):
     at = HEADER_SIZE
     rules, options, brightness = raw[at], raw[at + 1], raw[at + 2]
     stats = raw[at + SETTINGS_SIZE : at + SETTINGS_SIZE + STATS_SIZE]
+    flags = raw[5]
+    # (brightness: the app takes only the levels its menu offers, else full)
     if rules > UNION or options > 7 or brightness > 100 or not consistent(stats):
         return False
-    flags = raw[5]
-    length = len(raw)
+    if flags & ~(HAS_GAME | HAS_START | PAIRED) or (flags & (HAS_GAME | HAS_START)) == HAS_START:
+        return False
     game = None
     seconds = hints = 0
-    if flags & ~(HAS_GAME | HAS_START) or (flags == HAS_START):
-        return False
-    if flags:
+    if flags & HAS_GAME:
         at = FIXED_SIZE - CRC_SIZE
         try:
-            game = _parse_game(store, raw, at, flags & HAS_START)
+            game = _parse_game(raw, at, flags & HAS_START)
         except (ValueError, IndexError):  # IllegalMoveError is a ValueError
             return False
+        # every value these fields hold is a possible play time and hint count
         seconds = read_number(raw, at + 3, 3)
         hints = read_number(raw, at + 6, 2)
-    elif length != FIXED_SIZE:
+    elif len(raw) != FIXED_SIZE:
         return False
     s = store.settings
     s.rules = rules
@@ -136,25 +167,26 @@ def _parse(store, raw):
     store.stats.data[:] = stats
     store.seconds = seconds
     store.hints = hints
+    # its history does not begin at its deal
+    store.resumed_from_position = game if flags & HAS_START else None
     return game
 
 
-def _parse_game(store, raw, at, has_start):
+def _parse_game(raw, at, has_start):
     """The game section at ``at`` replayed into a new ``Game``; ValueError
     for anything that does not fit exactly."""
     rules = raw[at]
     deal = read_number(raw, at + 1, 2)
     count = read_number(raw, at + 8, 2)
     kept = read_number(raw, at + 10, 2)
-    if rules > UNION or count > kept:
+    # deal 0 is "none": only a game set up from a position has none
+    if rules > UNION or count > kept or deal > MAX_DEAL or not (deal or has_start):
         raise ValueError
     at += GAME_SIZE
     if has_start:
-        game, at = _start_position(raw, at, rules)
-        game.deal_number = deal
-        store.resumed_from_position = game
+        game, at = _start_position(raw, at, rules, deal)
     else:
-        game = Game.new_deal(deal, rules)  # ValueError for no deal
+        game = Game.new_deal(deal, rules)
     if at + 2 * kept + CRC_SIZE != len(raw):
         raise ValueError
     for _ in range(kept):
@@ -162,11 +194,13 @@ def _parse_game(store, raw, at, has_start):
         at += 2
     for _ in range(kept - count):
         game.undo()
+    if game.is_won():  # a game won is no longer in progress: never saved as one
+        raise ValueError
     return game
 
 
 def consistent(data) -> bool:
-    """Could these 90 bytes have been written by ``record``?"""
+    """Could these 90 bytes have been written by ``Stats.record``?"""
     for rules in range(3):
         count = [read_number(data, (rules * FIELDS + field) * 3, 3) for field in range(FIELDS)]
         played, won = count[PLAYED], count[WINS]
@@ -177,6 +211,7 @@ def consistent(data) -> bool:
             or count[HOME_BEST] > min(104, count[HOME_TOTAL])
             or count[HOME_TOTAL] > 104 * played
             or count[PAR_REACHED] > played
+            or (not played and count[HINTS])
             or (not won) != (not count[FEWEST_MOVES])
             or (not won) != (not count[BEST_TIME])
         ):
@@ -184,20 +219,25 @@ def consistent(data) -> bool:
     return True
 
 
-def _start_position(raw, at, rules):
-    """The position written by ``Store._put_start`` at ``at``: the game and
-    where the position ends. Checked by ``build_game`` (ValueError)."""
+def _start_position(raw, at, rules, deal):
+    """The position written by ``Store._put_start`` at ``at``: the game
+    (``deal_number`` ``deal``) and where the position ends. ValueError
+    unless the engine could hold it, it is the two whole decks, and, where
+    it names a deal, it could have come from that deal."""
     # Only a record holding a very long game has one: the position check is
     # imported then, and only then (and let go with this module).
     from british_square.position import build_game
 
-    columns = 4 if rules == 0 else 16
+    columns = 4 if rules == BRITISH else 16
     foundations = list(raw[at : at + 4])
     stock_count, waste_count = raw[at + 4], raw[at + 5]
     at += 6
     heights = [raw[at + c] & 0x1F for c in range(columns)]
     bases = [raw[at + c] >> 5 for c in range(columns)]
     at += columns
+    cards = sum(heights) + stock_count + waste_count
+    if at + cards > len(raw) or max(raw[at : at + cards] or b"\0") > 51:
+        raise ValueError  # short, or a card value no card has (build_game trusts them)
     cells = []
     for h in heights:
         cells.append(list(raw[at : at + h]))
@@ -206,6 +246,48 @@ def _start_position(raw, at, rules):
     at += stock_count
     waste = list(raw[at : at + waste_count])
     at += waste_count
-    if at > len(raw) or max(raw[at - stock_count - waste_count - sum(heights) : at] or b"\0") > 51:
-        raise ValueError  # short, or a card value no card has (build_game trusts them)
-    return build_game(rules, cells, bases, stock, waste, foundations), at
+    game = build_game(rules, cells, bases, stock, waste, foundations)
+    # build_game allows no card thrice: 104 in all is each card twice
+    if cards + game.score() != 104:
+        raise ValueError
+    if deal:
+        _check_deal(Game.new_deal(deal, rules), cells, bases, stock, waste)
+        game.deal_number = deal
+    return game, at
+
+
+def _check_deal(dealt, cells, bases, stock, waste):
+    """ValueError unless a position with these cards could follow the deal
+    ``dealt``.
+
+    How far this goes: it checks what no sequence of moves can change back,
+    in one pass. Cards leave the stock from its top only and it is never
+    dealt again, so the stock is the bottom of the deal's, in its order;
+    cards reach the waste only from the stock and leave it from its top, so
+    the waste, bottom first, is some of the cards the stock turned, in the
+    order turned (after Union Square's one turned at the deal); a British
+    column's base shrinks only, and a space is filled with one card, so a
+    base of two or more cards is what the deal put there. With the two whole
+    decks, that fixes where every card of the stock, the waste and those
+    bases came from. Whether the tableau and the foundations can be reached
+    from the deal in the moves left out is a search (the solver's work,
+    seconds to minutes of it), not a loader's: the moves kept are replayed
+    through ``Game.play``, and what they start from is held to this."""
+    left = dealt.stock_count
+    if len(stock) > left:
+        raise ValueError
+    for i in range(len(stock)):
+        if stock[i] != dealt.stock_card(left - 1 - i):
+            raise ValueError
+    turned = [dealt.waste_card(k) for k in range(dealt.waste_count - 1, -1, -1)]
+    turned += [dealt.stock_card(k) for k in range(left - len(stock))]
+    k = 0
+    for card in waste:
+        while k < len(turned) and turned[k] != card:
+            k += 1
+        if k == len(turned):
+            raise ValueError
+        k += 1
+    for c, base in enumerate(bases):
+        if base > 1 and cells[c][:base] != [dealt.card(c, i) for i in range(base)]:
+            raise ValueError

@@ -14,40 +14,64 @@ On a SAMD51 the NVM is one 8 KB erase block of sixteen 512-byte pages, and
 CircuitPython writes ``nvm`` through ASF4's ``flash_write``: it reads the whole
 block, erases it, then programs pages 0 to 15 in order, the bytes outside the
 slice as they were. Every save is one erase cycle of that block, whatever its
-size. A power cut can stop the erase, or leave pages 0..k-1 programmed, page k
-part-programmed and the rest erased (0xFF).
+size (``SavePolicy`` says how many the flash can take). A power cut can stop
+the erase, or leave pages 0..k-1 programmed, page k part-programmed and the
+rest erased (0xFF).
 
 Two records live in the block: slot A at byte 0 (pages 0-7) and slot B at byte
 4096 (pages 8-15), each at most 1024 bytes (two pages). Saves alternate
 between the slots, so the slot not written holds the save before, and the
 hardware programs it back as it was. A record is complete when all its bytes
 are in place: its CRC covers it whole, so the loader knows. With N the save
-being written and P the one before it:
+being written and P the one before it, what a power cut during N loses:
 
-* cut during the erase, or before the last page of slot A's record is
-  programmed: neither record is whole. The game starts fresh, with
-  ``NOTICE_UNREADABLE`` when something unreadable is left; a block cut right
-  after its erase is all 0xFF and looks like a new board (no notice: nothing
-  can tell the two apart).
-* N written to A, cut after A's record pages: N loads (B holds P, or part of it).
-* N written to B, cut after A's record pages (P, programmed back) but before
-  B's record pages are all programmed: P loads, with ``NOTICE_EARLIER`` when
-  B's header already says it is newer.
-* cut after the last page of the record in B: N loads.
+* during the erase, or before the last page of slot A's record is programmed
+  (whichever slot N goes to): both records, so the game in progress, the
+  statistics and the settings: the board starts as a new one, saying
+  ``NOTICE_UNREADABLE`` when anything unreadable is left (a block cut right
+  after its erase is all 0xFF and looks like a new board: no notice, as
+  nothing can tell the two apart). This window is the erase (50 ms
+  typical, 200 ms at most) plus a page or two (about 1.5 ms each): most of
+  a write, which takes about 75 ms in all, the erase and 16 pages (estimates,
+  to be measured on a board). It is rare because a write is rare: at most
+  three a day of play (see
+  ``SavePolicy``), so the board is in that window under 0.6 s a day; a cut
+  lands there only if the power switch or a flat battery strikes in those
+  milliseconds (the low-battery save comes at 3.5 V, well before the cell
+  gives out).
+* N into A, after A's record: nothing; N loads (and B holds P, or part of it).
+* N into B, after A's record, before B's is all programmed (about 12 ms):
+  that save; P loads, with ``NOTICE_EARLIER``.
+* after B's record: nothing; N loads.
 
-So only the erase and the first record's pages lose both saves: about 50 ms
-of erase (datasheet typical; 200 ms at most) plus 1.5 ms a page, against a
-whole write of about 75 ms, a few times an hour. The other layout with one
-erase, the old record first and the new one after it, has the same window
-and needs both records in RAM at once.
+``NOTICE_EARLIER`` says that the record loaded may be older than the last
+save made, and it is never left out when it is: when a newer record is
+whole but nonsense, or when the other slot is not a whole record and its
+header could be the start of the save after the one loaded (each bit of it
+either as that save has it or still erased: a header cut anywhere, even in
+its sequence number, qualifies; the save before, programmed back, does not).
+One case cannot be told from a cut of N into B: N into A cut after A's
+record but before B's sequence number is programmed back (about 10 ms).
+The two leave the same bytes, so the notice is shown there too, of N.
+A record says whether the other slot held the save before it when it was
+written (``PAIRED``): the first save of a new board, whose other slot is
+empty, is no cut. That first save (or the first after nothing could be
+read) goes to slot B, so that the next one, into A, is programmed first: if
+it is cut, either both go (the erase window above) or it is whole; the
+older record is never used without the notice.
+
+The other layout with one erase, the old record first and the new one after
+it, has the same window and needs both records in RAM at once.
 
 A record (little-endian)::
 
     header   0  4  magic  b"BSQ" 0x1a
              4  1  version (1)
-             5  1  flags: 1 = a game in progress follows, 2 = it starts from a position
+             5  1  flags: 1 = a game in progress follows, 2 = it starts from
+                   a position, 4 = the other slot held the save before (PAIRED)
              6  2  length of the whole record, CRC included
-             8  4  sequence number: the newest valid record wins
+             8  4  sequence number, 1 to LAST_SEQUENCE then 1 again: of two
+                   records, the newer is the one the other reaches in fewer steps
     settings 12 3  rule set; options (1 auto-play, 2 sound, 4 winnable deals only);
                    brightness 0-100
     stats    15 90 three rule sets x ten 3-byte counts (``Stats``)
@@ -66,7 +90,9 @@ position after its oldest undo steps as the start: only those are dropped.
 (Only when the redo tail alone outgrows the room is its far end dropped.)
 Undo and redo do not lengthen the history, and a game's 104 cards go home
 once each after at most 88 deals: only a game of many hundreds of moves
-(cards carried to and fro) needs a start position.
+(cards carried to and fro) needs a start position. Only a game of the two
+whole decks is kept (a set position of fewer cards, which only the desktop
+and the VM can play, is played but not kept: the loader refuses it).
 
 Loading is ``resume``'s (it runs once, at start-up, and is let go): it
 trusts nothing it reads.
@@ -92,9 +118,9 @@ BEST_TIME = const(7)  # fastest win, seconds; 0 until the first win
 PAR_REACHED = const(8)
 HINTS = const(9)
 
-# Save policy: the rule the README gives (see SavePolicy for the numbers).
+# Save policy (SavePolicy has the rule and its numbers).
 PAUSE_S = const(5)  # no move for this long on the play screen is a rest
-MIN_INTERVAL_S = const(1500)  # 25 minutes between writes, but one rest save a session
+MIN_INTERVAL_S = const(3600)  # an hour between writes, but the session's first rest saves
 
 MAGIC = b"BSQ\x1a"
 VERSION = const(1)
@@ -109,8 +135,14 @@ CRC_SIZE = const(4)
 FIXED_SIZE = const(109)  # HEADER_SIZE + SETTINGS_SIZE + STATS_SIZE + CRC_SIZE
 HAS_GAME = const(1)
 HAS_START = const(2)
+PAIRED = const(4)
 _MOST = const(0xFFFFFF)  # counts saturate here
-LAST_SEQUENCE = const(0x3FFFFFFE)  # beyond: not ours (and no longer a small int)
+# Sequence numbers run 1 to LAST_SEQUENCE, then 1 again (each a small int on
+# a 32-bit board: no allocation). Of two records, the newer is the one the
+# other reaches in at most HALF_SEQUENCE steps. No board counts that far (the
+# flash wears out long before), but a record we did not write may claim it.
+LAST_SEQUENCE = const(0x3FFFFFFE)
+HALF_SEQUENCE = const(0x1FFFFFFF)
 _MOVE_ROOM = const(451)  # (RECORD_SIZE - FIXED_SIZE - GAME_SIZE) // 2
 _START_MOST = const(126)  # 4 + 2 + 16 columns + 104 cards
 
@@ -234,7 +266,8 @@ class Settings:
 
 
 class Store:
-    """The save in ``nvm``: ``load()`` once, then ``save(game, seconds, hints)``.
+    """The save in ``nvm``: ``resume.load(store)`` once, then ``save(game,
+    seconds, hints)``; ``forget()`` when what was loaded cannot be used.
 
     ``stats`` and ``settings`` are the store's own objects, loaded by
     ``load`` and saved by every ``save``: the app changes them in place.
@@ -253,7 +286,8 @@ class Store:
         self.seconds = 0
         self.hints = 0
         self.sequence = 0  # of the newest record written or found
-        self.slot = 0  # where the next save goes
+        self.slot = 1  # where the next save goes (B while not paired)
+        self.paired = False  # the slot the next save leaves holds the save before it, whole
         self.slots = (slice(0, RECORD_SIZE), slice(SLOT_B, SLOT_B + RECORD_SIZE))
         self.writes = 0  # saves written since start-up
         self.dropped = -1  # in the last save: moves left out before its start position
@@ -265,7 +299,10 @@ class Store:
     def save(self, game, seconds: int, hints: int) -> None:
         """Write the settings, the statistics and ``game`` (``None`` when no
         game is in progress) with its ``seconds`` of play and ``hints`` used:
-        one erase of the block, into the slot not holding the last save."""
+        one erase of the block, into the slot not holding the last save.
+        A game that is not the two whole decks is left out (see above)."""
+        if game is not None and game.score() + game.cards_left() != 104:
+            game = None
         buf = self.record
         s = self.settings
         at = HEADER_SIZE
@@ -280,17 +317,35 @@ class Store:
         if game is not None:
             at = self._put_game(game, seconds, hints, at)
             flags = HAS_GAME | (HAS_START if self.dropped >= 0 else 0)
+        if self.paired:
+            flags |= PAIRED
+        else:
+            self.slot = 1  # see "what a power cut loses" above
         for i in range(4):
             buf[i] = MAGIC[i]
         buf[4] = VERSION
         buf[5] = flags
         _put(buf, 6, at + CRC_SIZE, 2)
-        self.sequence += 1
+        self.sequence = self.sequence % LAST_SEQUENCE + 1
         _put(buf, 8, self.sequence, 4)
         _crc32_into(buf, at)
+        self.paired = False  # until the write is known to be done
         self.nvm[self.slots[self.slot]] = buf
+        self.paired = True
         self.slot ^= 1
         self.writes += 1
+
+    def forget(self) -> None:
+        """Keep nothing of what ``load`` took (it raised, or its game could
+        not be started): the title says the save was unreadable, and the
+        next save goes to slot B, numbered past every whole record (``load``
+        counts them first), so that it is the one the next power-on loads."""
+        self.stats = Stats()
+        self.settings = Settings()
+        self.notice = NOTICE_UNREADABLE
+        self.seconds = self.hints = 0
+        self.resumed_from_position = None
+        self.paired = False
 
     def _put_game(self, game, seconds, hints, at):
         """Write the game section at ``at``; return where it ends. Sets
@@ -359,26 +414,40 @@ class SavePolicy:
     """When a save is due: at rest, never per move, with a minimum interval.
 
     The app tells it ``changed(now)`` after every move, undo, redo, new deal or
-    change of settings, and ``rest()`` when the player leaves the play
-    screen, a game ends (won, no more moves, End game) or a setting changes;
+    change of settings, and ``rest(low_battery)`` when the player leaves the
+    play screen, a game ends (won, no more moves, End game), a setting
+    changes or the backlight dims, with whether the battery reads low then;
     it asks ``due(now)`` once a turn of its loop and, when it says so, saves
     and calls ``saved(now)``. ``now`` is the app's ``ticks_ms()`` (injected,
-    so a test runs an hour of play in a second).
+    so a test runs a day of play in seconds). A session is one power-on: a
+    board may be switched off at any moment, without a word to the game.
 
-    A save is due when something is unsaved and either a rest point came since
-    the last change and this is the session's first save, or
-    ``MIN_INTERVAL_S`` has passed since the last save (or start-up) and the
-    player is at a rest point or has made no move for ``PAUSE_S``.
+    The rule: a save is due when something is unsaved and either a rest point
+    came since the last change and it is the session's first save, or the
+    first after the battery read low at a rest point (once a session); or
+    ``MIN_INTERVAL_S`` (an hour) has passed since the last save (or start-up)
+    and the player is at a rest point or has made no move for ``PAUSE_S``.
 
-    Wear, designed to 25 000 erase cycles (the minimum Microchip states for
-    the SAM D21 family's flash; the SAM D5x figure should be checked in its
-    data sheet's NVM characteristics and ``MIN_INTERVAL_S`` derived again):
-    at most 3600 / 1500 = 2.4 writes an hour of continuous play, plus one a
-    session (power-on); a game of 10-15 minutes costs one write (its end) or
-    none. At two hours a day and two sessions: 2.4 * 2 + 2 = 6.8 writes a
-    day, 2 482 a year: 25 000 cycles last 10.1 years. A power cut loses the
-    play since the last save: nothing once a rest has been saved, at most
-    25 minutes of play otherwise.
+    Every ``Store.save`` is one erase of the NVM block, whatever caused it
+    (these, and on the desktop and the VM the end of ``App.run``, which a
+    board never reaches). The SAM D5x/E5x data sheet rates the flash at
+    10 000 erase cycles (NVM characteristics, cell endurance): ten years
+    allow 10 000 / 3650 = 2.74 writes a day. A session costs one write (its
+    first rest point) and one per full hour of play after it: at most one an
+    hour of continuous play. At two hours of play a day in two one-hour
+    sessions: 2 writes a day, 730 a year: 13.7 years. The 0.74 a day left
+    over is for the battery: at most one more write a session, only once it
+    reads below 3.5 V (the last minutes of a charge): a charge run down every
+    other day makes 2.5 writes a day, 11.0 years. One session of two hours
+    is 2 writes too; many short ones cost one each (four a day: 6.8 years).
+
+    What a sudden power cut loses is the play since the last save: before
+    the session's first rest point, that session's play; after it, at most an
+    hour of play and then up to the next rest point or pause; nothing once a
+    rest point has saved and nothing changed since. With the battery low, the
+    play since the rest point that saved on the low reading. So a one-hour
+    session switched off at its end loses what came after its first rest
+    point: the price of 2.74 writes a day.
     """
 
     def __init__(self, now: int, interval_s: int = MIN_INTERVAL_S, pause_s: int = PAUSE_S):
@@ -389,7 +458,8 @@ class SavePolicy:
         self.last_change = now
         self.last_save = now  # or start-up
         self.interval_passed = False  # latched, so a long wait cannot wrap ticks
-        self.saved_once = False  # this session
+        self.save_at_rest = True  # the session's first save, or the low battery's
+        self.low_battery = False  # the low battery has had its save this session
 
     def changed(self, now: int) -> None:
         """Something worth saving changed (the player is not at rest)."""
@@ -397,9 +467,13 @@ class SavePolicy:
         self.resting = False
         self.last_change = now
 
-    def rest(self) -> None:
-        """A rest point: left the play screen, the game ended, a setting changed."""
+    def rest(self, low_battery: bool = False) -> None:
+        """A rest point: left the play screen, the game ended, a setting
+        changed, the backlight dimmed; ``low_battery``: the battery reads low."""
         self.resting = True
+        if low_battery and not self.low_battery:
+            self.low_battery = True
+            self.save_at_rest = True
 
     def due(self, now: int) -> bool:
         """Should the app save now? Cheap and allocation-free: ask every turn."""
@@ -407,16 +481,16 @@ class SavePolicy:
             self.interval_passed = True
         if not self.unsaved:
             return False
-        if self.resting and not self.saved_once:
+        if self.resting and self.save_at_rest:
             return True
         if not self.interval_passed:
             return False
         return self.resting or ticks_diff(now, self.last_change) >= self.pause_ms
 
     def saved(self, now: int) -> None:
-        """The app has just saved."""
+        """The app has just saved (or tried to: a failed write waits as long)."""
         self.unsaved = False
         self.resting = False
         self.last_save = now
         self.interval_passed = False
-        self.saved_once = True
+        self.save_at_rest = False

@@ -15,6 +15,7 @@ import json
 import math
 import os
 
+from british_square.deal import MAX_DEAL, MIN_DEAL
 from british_square.engine import RULE_NAMES, Game
 from british_square.notation import move_text, rules_from_name
 from british_square.solver import LOST, UNKNOWN, WON, solve
@@ -39,23 +40,59 @@ def solve_deal(rules_name, deal, seconds):
 
 
 def read_results(path, rules_name=None):
-    """The records in a results file (missing file: none), by deal; a line
-    that is not a whole record (a survey killed mid-write) is skipped."""
+    """The records of ``rules_name`` (``None``: all) in a results file
+    (missing: none), by deal. A line that is not a whole record is a
+    ``ValueError`` naming its number, but for a last line with no line end:
+    a survey killed mid-write left it, and it is skipped."""
     records = {}
     if not os.path.exists(path):
         return records
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            try:
-                record = json.loads(line)
-                deal = record["deal"]
-                if record["result"] not in (WON, LOST, UNKNOWN):
+    try:
+        with open(path, "rb") as handle:  # lines of bytes: a bad one is named by its number
+            for number, line in enumerate(handle, 1):
+                try:
+                    record = results_record(line)
+                except ValueError as error:
+                    if line.endswith(b"\n"):
+                        raise ValueError("{} line {}: {}".format(path, number, error)) from None
                     continue
-            except (ValueError, KeyError, TypeError):
-                continue
-            if rules_name is None or record.get("rules") == rules_name:
-                records[deal] = record
+                if rules_name is None or record["rules"] == rules_name:
+                    records[record["deal"]] = record
+    except OSError as error:
+        raise ValueError("cannot read {}: {}".format(path, error.strerror)) from None
     return records
+
+
+# What a results record holds that the summary, the plot and the tools read.
+_WHOLE = (("deal", MIN_DEAL, MAX_DEAL), ("home", 0, 104), ("nodes", 0, None))
+
+
+def results_record(line):
+    """The record one line of a results file (bytes) holds; ``ValueError``
+    saying what is wrong with it."""
+    try:
+        record = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    except RecursionError:
+        raise ValueError("not a results record: JSON nested too deeply") from None
+    except ValueError:
+        raise ValueError("not a results record (a JSON object on one line)") from None
+    if not isinstance(record, dict):
+        raise ValueError("not a results record (a JSON object on one line)")
+    for name, low, high in _WHOLE:
+        value = record.get(name)
+        if type(value) is not int or value < low or (high is not None and value > high):
+            most = "" if high is None else " to {}".format(high)
+            raise ValueError("{!r} is not a whole number from {}{}".format(name, low, most))
+    seconds = record.get("seconds")
+    if type(seconds) not in (int, float) or not 0 <= seconds < math.inf:
+        raise ValueError("'seconds' is not a number of seconds")
+    if record.get("rules") not in RULE_NAMES:
+        raise ValueError("'rules' is not one of {}".format(", ".join(RULE_NAMES)))
+    if record.get("result") not in (WON, LOST, UNKNOWN):
+        raise ValueError("'result' is not one of {}, {}, {}".format(WON, LOST, UNKNOWN))
+    return record
 
 
 def wilson(successes, n, z=_Z95):
@@ -111,7 +148,6 @@ def summary_text(rules_name, s):
 
 def parse_range(text):
     """``"A-B"`` or ``"A"`` as a range of deal numbers (1-31999)."""
-    from british_square.deal import MAX_DEAL, MIN_DEAL
     from british_square.notation import parse_number
 
     first, dash, last = text.partition("-")
@@ -133,72 +169,155 @@ def _local_results(rules_name, deals, seconds, jobs):
     # Started fresh ("spawn"), not forked: a fork copies whatever locks the
     # parent's other threads held at that moment (a test runner's, a
     # library's), and a worker that inherits a held one waits for ever.
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
         tasks = [(rules_name, deal, seconds) for deal in deals]
         yield from pool.imap_unordered(_solve_task, tasks)
+
+
+def _ignore_interrupts():
+    """A worker leaves Ctrl-C to the survey, which stops the pool (one
+    line, not a traceback from every worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _solve_task(task):
     return solve_deal(*task)
 
 
-def _cluster_results(rules_name, deals, seconds, scheduler):
-    """Records as they finish, on the Dask cluster at ``scheduler`` (an
-    address, or a ``distributed.Client``)."""
+def _connect(scheduler):
+    """A ``distributed.Client`` of the Dask scheduler at ``scheduler`` (an
+    address; a client is taken as it is); ``ValueError`` if there is none."""
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise ValueError("--scheduler needs Dask: pip install 'british-square[cluster]'") from None
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    if isinstance(scheduler, Client):
+        return scheduler
     try:
-        futures = client.map(
-            solve_deal, [rules_name] * len(deals), list(deals), [seconds] * len(deals), pure=False
-        )
-        for future in as_completed(futures):
-            yield future.result()
-    finally:
-        if client is not scheduler:
-            client.close()
+        return Client(scheduler, timeout=30)
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        raise ValueError(
+            "cannot reach the Dask scheduler {!r}: {}".format(scheduler, error)
+        ) from None
+
+
+def _cluster_results(rules_name, deals, seconds, client):
+    """Records as they finish, on the Dask cluster of ``client``."""
+    from distributed import as_completed
+
+    futures = client.map(
+        solve_deal, [rules_name] * len(deals), list(deals), [seconds] * len(deals), pure=False
+    )
+    for future in as_completed(futures):
+        yield future.result()
+
+
+def check_output(path, what, signature=None):
+    """May ``what`` be written at ``path``? Nothing there yet (in a folder
+    that is), or a regular file, starting with ``signature`` if one is given
+    (or empty); ``ValueError`` (one line) for anything else: a folder, a
+    device (``/dev/full``), a FIFO, a folder that is not there."""
+    if not os.path.exists(path):
+        folder = os.path.dirname(path) or "."
+        if not os.path.isdir(folder):
+            raise ValueError("cannot write {}: there is no folder {}".format(path, folder))
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise ValueError("cannot write {}: the folder {} is read-only".format(path, folder))
+        return
+    if not os.path.isfile(path):
+        raise ValueError("{} is not a regular file: not {}".format(path, what))
+    if signature is None:
+        return
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(signature))
+    except OSError as error:
+        raise ValueError("cannot read {}: {}".format(path, error.strerror)) from None
+    if head not in (b"", signature):
+        raise ValueError("{} is not {}: left as it is".format(path, what))
+
+
+def _whole_lines_end(path):
+    """Where the last whole line of the file at ``path`` ends: its size, or
+    less when a survey killed mid-write left a torn record after it."""
+    with open(path, "rb") as handle:
+        end = handle.seek(0, os.SEEK_END)
+        while end:
+            step = min(end, 4096)
+            handle.seek(end - step)
+            line_end = handle.read(step).rfind(b"\n")
+            if line_end >= 0:
+                return end - step + line_end + 1
+            end -= step
+    return 0
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def run_survey(
     rules_name, deals, out, seconds=10.0, jobs=0, scheduler=None, progress=True, plot=None
 ):
     """Solve the ``deals`` not yet in the results file ``out``, appending each
-    record as it comes; return the summary of every record of ``rules_name``
-    in the file for those deals."""
-    done = read_results(out, rules_name)
-    todo = [d for d in deals if d not in done]
-    if scheduler is not None:
-        results = _cluster_results(rules_name, todo, seconds, scheduler)
-    else:
-        results = _local_results(rules_name, todo, seconds, jobs or os.cpu_count() or 1)
-    bar = None
-    if progress and todo:
-        from tqdm import tqdm
+    record as it comes, on ``jobs`` local processes (0: one a core, never
+    more than deals to solve) or the Dask ``scheduler``; return the summary
+    of every record of ``rules_name`` in the file for those deals.
 
-        bar = tqdm(total=len(todo), unit="deal", desc=rules_name)
-    torn = False  # a survey killed mid-line left a torn record: end it first
-    if os.path.exists(out) and os.path.getsize(out):
-        with open(out, "rb") as handle:
-            handle.seek(-1, os.SEEK_END)
-            torn = handle.read(1) != b"\n"
-    with open(out, "a", encoding="utf-8") as handle:
-        if torn:
-            handle.write("\n")
-        for record in results:
-            handle.write(json.dumps(record) + "\n")
-            handle.flush()
-            done[record["deal"]] = record
-            if bar is not None:
-                bar.update(1)
-                bar.set_postfix(won=sum(1 for r in done.values() if r["result"] == WON))
-    if bar is not None:
-        bar.close()
+    Everything is checked before the first deal is solved (``ValueError``,
+    one line): the results file (a file of records, or none yet), the plot's
+    path, the libraries the progress bar and the plot need, the scheduler."""
+    check_output(out, "a results file")
+    done = read_results(out, rules_name)  # every line checked: only ours is appended to
+    todo = [d for d in deals if d not in done]
+    if plot:
+        check_output(plot, "a PNG file", PNG_SIGNATURE)
+        _library("matplotlib", "--plot")
+    tqdm = _library("tqdm", "the progress bar (or --quiet)").tqdm if progress and todo else None
+    client = None if scheduler is None or not todo else _connect(scheduler)
+    bar = None
+    try:
+        end = _whole_lines_end(out) if os.path.exists(out) else 0
+        with open(out, "a", encoding="utf-8") as handle:
+            handle.truncate(end)  # the torn record of a survey killed mid-write
+            if client is not None:
+                results = _cluster_results(rules_name, todo, seconds, client)
+            else:
+                jobs = min(jobs or os.cpu_count() or 1, len(todo))
+                results = _local_results(rules_name, todo, seconds, jobs) if todo else ()
+            if tqdm is not None:
+                bar = tqdm(total=len(todo), unit="deal", desc=rules_name)
+            for record in results:
+                handle.write(json.dumps(record) + "\n")
+                handle.flush()
+                done[record["deal"]] = record
+                if bar is not None:
+                    bar.update(1)
+                    bar.set_postfix(won=sum(1 for r in done.values() if r["result"] == WON))
+    except OSError as error:  # a full disk: the records written so far stay
+        raise ValueError("cannot write {}: {}".format(out, error.strerror)) from None
+    finally:
+        if bar is not None:
+            bar.close()
+        if client is not None and client is not scheduler:
+            client.close()
     wanted = {d: done[d] for d in deals if d in done}
     if plot:
         plot_distribution({rules_name: wanted}, plot)
     return summary(wanted)
+
+
+def _library(name, wanting):
+    """The module ``name``, or ``ValueError`` saying what wants it."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        message = "{} needs {}: pip install 'british-square[survey]'"
+        raise ValueError(message.format(wanting, name)) from None
 
 
 def plot_distribution(by_rules, path):

@@ -14,17 +14,24 @@ from benchlib import allocated, held, measure  # noqa: E402
 
 gc.collect()
 bench = gc.mem_alloc() - empty
+import binascii  # noqa: E402
+
 import adafruit_ticks  # noqa: E402, F401
 
-from british_square.engine import UNION, Game  # noqa: E402
+import british_square.deal  # noqa: E402, F401  (the game holds it, for its deals: not the store's)
+from british_square.engine import MAX_MOVES, UNION, Game  # noqa: E402
 
 gc.collect()
 below = gc.mem_alloc()
 import british_square.store as store  # noqa: E402
-from british_square.resume import load  # noqa: E402
 
 gc.collect()
 print("heap_store_module", gc.mem_alloc() - below)
+below = gc.mem_alloc()
+from british_square.resume import load  # noqa: E402
+
+gc.collect()
+print("heap_resume_module", gc.mem_alloc() - below)  # let go after start-up
 print("heap_store_with_engine", gc.mem_alloc() - empty - bench)
 
 import microcontroller  # noqa: E402
@@ -73,3 +80,26 @@ again = store.Store(microcontroller.nvm)
 resumed = load(again)
 print("resumed", resumed.history_count == typical.history_count, again.seconds, again.hints)
 print("cost_load_typical", measure(lambda: load(store.Store(microcontroller.nvm)), repeat=1).value)
+print("heap_move_buffer", held(lambda: bytearray(2 * MAX_MOVES))[0])
+
+# A start position naming its deal (the 1500-move game), checked against
+# the deal; then the same record naming deal 32767, which no deal has.
+box.save(beyond, 9, 2)
+again = store.Store(microcontroller.nvm)
+resumed = load(again)
+same = all(resumed.column(c) == beyond.column(c) for c in range(16))
+same = same and resumed.stock_count == beyond.stock_count
+same = same and all(resumed.waste_card(k) == beyond.waste_card(k) for k in range(88))
+print("resumed_beyond", same, again.notice, resumed.deal_number)
+start = (box.slot ^ 1) * store.SLOT_B
+raw = bytearray(microcontroller.nvm[start : start + store.RECORD_SIZE])
+length = raw[6] | raw[7] << 8
+raw[106] = 32767 & 0xFF
+raw[107] = 32767 >> 8
+crc = binascii.crc32(raw[: length - 4])
+for i in range(4):
+    raw[length - 4 + i] = crc >> (8 * i) & 0xFF
+microcontroller.nvm[start : start + store.RECORD_SIZE] = raw
+again = store.Store(microcontroller.nvm)
+found = load(again)  # the record before it, saying so
+print("refused_deal_32767", found.deal_number, again.notice)
