@@ -1,28 +1,32 @@
 """Long random sessions under CircuitPython's VM: the smallest heap that plays them, and their peak.
 
     nice python tools/stress.py [--seeds 20] [--presses 3000] [--heaps 128,120,...]
-                                [--jobs 1] [--results FILE] [--collect board|measuring] [--json]
+        [--pass-runs 1] [--peak-runs 3] [--peak-heap KB] [--collect board|measuring]
+        [--jobs 1] [--results FILE] [--json]
 
 Builds the game as deploy puts it on a PyGamer (``.mpy``, with the VM
 adapter) and plays ``--seeds`` random sessions (tests/sessions.py: deals of
 each rule set, some winning American deal 113 first, some resuming the
 longest saves) in each heap of ``--heaps``, largest first, until one fails:
 the smallest heap in which every session played through, and every larger
-one in the list. Those runs collect as a board does (hw/vm.py: only where
-the game itself collects, and when an allocation finds no room); with
+one in the list (``--pass-runs`` times each, to see that a heap's outcome
+holds from run to run). Those runs collect as a board does (hw/vm.py: only
+where the game itself collects, and when an allocation finds no room); with
 ``--collect measuring`` they collect at every turn instead, as the harness
-did before (to compare). Then every session plays ``--peak-runs`` times more
-in the largest heap with ``BSQ_MEASURE_LIVE=1``, which collects between
-presses to read the live heap: the peak live figures, the most of those
-runs and how far apart they lay (the waits run on the real clock, so what
-the game does in them varies a little). The heap is ``gc.mem_alloc()``
-from an empty VM heap, nothing subtracted.
+did before (to compare). Then every session plays ``--peak-runs`` times
+more in the largest heap (or ``--peak-heap``) with ``BSQ_MEASURE_LIVE=1``,
+which collects between presses to read the live heap: the peak live
+figures, the most of those runs and how far apart they lay (the waits run
+on the real clock, so what the game does in them could vary). The heap is
+``gc.mem_alloc()`` from an empty VM heap, nothing subtracted.
 
 ``--results FILE`` makes a run resumable: each session's outcome is added
 to FILE (JSON lines) as it ends, keyed by a digest of what it ran (the
-board tree, the VM, the key script, the save, the heap, the collection),
-and a later run with the same FILE reuses the outcomes whose digest it
-finds. Twenty sessions of 3 000 presses take about 20 s of CPU each.
+board tree, the VM, the options, the key script, the save, the heap, the
+collection, the run), and a later run with the same FILE reuses the
+outcomes whose digest it finds. A session of 3 000 presses takes about
+10 s of CPU time; twenty, on two busy cores with ``--jobs 2``, about six
+minutes a heap.
 
 Prints a summary table, or with ``--json`` result lines for tools/bench.py.
 The CI runs a handful of these sessions at 128 KB (tests/test_stress_vm.py).
@@ -249,10 +253,13 @@ def main():
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--presses", type=int, default=3000)
     parser.add_argument("--heaps", default=HEAPS, help="KB, largest first (default %(default)s)")
+    parser.add_argument("--peak-heap", type=int, help="KB of the measuring runs (default: largest)")
     parser.add_argument("--jobs", type=int, default=1, help="sessions at once (default 1)")
     parser.add_argument("--results", type=Path, help="JSON lines file: keep and reuse outcomes")
     parser.add_argument("--collect", choices=COLLECTIONS, default="board",
                         help="how the pass/fail runs collect (default: as a board)")  # fmt: skip
+    parser.add_argument("--pass-runs", type=int, default=1,
+                        help="runs of each session in each heap (default 1)")  # fmt: skip
     parser.add_argument("--peak-runs", type=int, default=3,
                         help="measuring runs of each session (default 3)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="result lines for tools/bench.py")
@@ -261,9 +268,10 @@ def main():
         heaps = [str(int(h)) + "K" for h in args.heaps.split(",")]
     except ValueError:
         parser.error("--heaps takes KB numbers, e.g. 128,120,112")
-    counts = (args.seeds, args.presses, args.jobs, args.peak_runs)
+    peak_heap = "{}K".format(args.peak_heap or kb(heaps[0]))
+    counts = (args.seeds, args.presses, args.jobs, args.pass_runs, args.peak_runs)
     if min(counts) < 1 or heaps != sorted(heaps, key=kb)[::-1]:
-        parser.error("--seeds, --presses, --jobs, --peak-runs at least 1; --heaps largest first")
+        parser.error("--seeds, --presses, --jobs and runs at least 1; --heaps largest first")
     known = read_results(args.results) if args.results else {}
     vm = os.environ.get("CIRCUITPYTHON_VM") or str(SHARED_BIN / "circuitpython")
     mpy_cross = os.environ.get("MPY_CROSS") or str(SHARED_BIN / "mpy-cross")
@@ -277,14 +285,18 @@ def main():
         board = board_tree(Path(folder) / "board", mpy_cross)
         runs = Sessions(vm, board, folder, args.presses, args.results, known)
         for heap in heaps:
-            outcomes = runs.batch(seeds, heap, args.collect, args.jobs)
-            failed = [o for o in outcomes if not o["ok"]]
-            print("stress: {} sessions in {}B, collecting {}: {}".format(
-                args.seeds, heap, args.collect,
-                "{} failed".format(len(failed)) if failed else "all played through",
-            ), file=sys.stderr)  # fmt: skip
-            for o in failed:
-                print("  seed {}: {}".format(o["seed"], o["error"]), file=sys.stderr)
+            failed = []
+            for repeat in range(args.pass_runs):
+                outcomes = runs.batch(seeds, heap, args.collect, args.jobs, repeat)
+                failed = [o for o in outcomes if not o["ok"]]
+                print("stress: {} sessions in {}B, collecting {}, run {}: {}".format(
+                    args.seeds, heap, args.collect, repeat + 1,
+                    "{} failed".format(len(failed)) if failed else "all played through",
+                ), file=sys.stderr)  # fmt: skip
+                for o in failed:
+                    print("  seed {}: {}".format(o["seed"], o["error"]), file=sys.stderr)
+                if failed:
+                    break
             if failed:
                 failing = failed
                 break
@@ -293,11 +305,11 @@ def main():
             fail("sessions fail even in {}B".format(heaps[0]), 1)
         peak_runs = []
         for repeat in range(args.peak_runs):
-            peaks = runs.batch(seeds, heaps[0], "measuring", args.jobs, repeat)
+            peaks = runs.batch(seeds, peak_heap, "measuring", args.jobs, repeat)
             broken = [o for o in peaks if not o["ok"]]
             if broken:
                 fail("measuring in {}B, seed {}: {}".format(
-                    heaps[0], broken[0]["seed"], broken[0]["error"]), 1)  # fmt: skip
+                    peak_heap, broken[0]["seed"], broken[0]["error"]), 1)  # fmt: skip
             peak_runs.append(peaks)
     for line in summary(args.seeds, args.presses, args.collect, passing, failing, peak_runs):
         if args.json:
