@@ -135,7 +135,9 @@ def session_env(seed, folder):
     if kind not in ("resume-deal", "resume-start"):
         return {}
     kept = DEAL_SAVE if kind == "resume-deal" else START_SAVE
-    return kept_game(Path(folder) / "kept-{}.nvm".format(seed), long_game(*kept))
+    path = Path(folder) / "kept-{}.nvm".format(seed)
+    path.unlink(missing_ok=True)  # a session saves into it: the next run starts again
+    return kept_game(path, long_game(*kept))
 
 
 def long_game(rules, deal, moves):

@@ -1,11 +1,20 @@
 """tools/stress.py's results file: it is only ever added to, and a file that
-is not one is refused (one line, status 2) and left as it was."""
+is not one is refused (one line, status 2) and left as it was; and each run
+of a session starts from the same save."""
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import HW, ROOT
+from sessions import session_env
+
+from british_square.engine import Game
+from british_square.store import Store
+
+sys.path.insert(0, str(HW))
+from storage import FileNVM  # noqa: E402
 
 STRESS = ROOT / "tools" / "stress.py"
 
@@ -46,3 +55,15 @@ def test_a_second_run_takes_every_outcome_from_the_results_file(vm, mpy_cross, t
     again = stress(*args, "--results", results)
     assert again.stdout == first.stdout and results.read_text() == kept
     assert '"metric": "peak_live"' in first.stdout
+
+
+def test_every_run_of_a_resumed_session_starts_from_the_kept_game(tmp_path):
+    # the session saves into its NVM file as it plays: a later run in the
+    # same folder must not resume what the last one left
+    first = session_env(8, tmp_path)["CIRCUITPY_NVM_FILE"]
+    kept = Path(first).read_bytes()
+    played = Store(FileNVM(first))
+    for seconds in (100, 200):  # a session's saves, the last in the other slot
+        played.save(Game.new_deal(1), seconds, 0)
+    again = session_env(8, tmp_path)["CIRCUITPY_NVM_FILE"]
+    assert again == first and Path(again).read_bytes() == kept
