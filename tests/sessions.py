@@ -4,9 +4,19 @@ stress test (tests/test_stress_vm.py) and the heap search (tools/stress.py).
 Random presses alone would rarely leave the first screens, so the player
 mostly plays (directions, A, B), opens the menu now and then and picks a
 row, flips through the screens it leads to, and now and then waits (a
-flash ends, the dead test runs on). One session in five first wins a
-deal, by a line the solver found, so the celebration is among the screens
-seen: as a board plays it, with no position read from text.
+flash ends, the dead test runs on). What a session starts from
+(``session_kind``), over twenty seeds:
+
+- a deal of each rule set in turn (twelve seeds);
+- one seed in five (``seed % 5 == 4``) first wins American deal 113, by a
+  line the solver found, so the celebration is among the screens seen: as
+  a board plays it, with no position read from text;
+- two seeds (``seed % 10 == 3``) resume a British game of 451 moves, the
+  longest history a record keeps from a deal, and two (``seed % 10 == 8``)
+  a Union Square game of 600 moves, which a record keeps as a start
+  position and its last 388 moves (store.py), so that start-up loads the
+  position check (``position.py``). The save is given as a board finds it:
+  in the NVM file the VM reads (``session_env``).
 """
 
 import json
@@ -14,6 +24,9 @@ import random
 from pathlib import Path
 
 from test_words import body
+from ui_runs import kept_game
+
+from british_square.engine import AMERICAN, BRITISH, UNION, Game, move, move_source, move_target
 
 MENU = body("menu")  # the menu's rows
 # A on the About screen runs a three-second redraw benchmark: sessions leave
@@ -25,6 +38,10 @@ ABOUT_ROW = MENU.index("About")
 SURVEY = Path(__file__).resolve().parents[1] / "docs" / "survey" / "american.jsonl"
 WIN_DEAL = 113
 RULES = ("british", "american", "union")
+# The kept games that sessions resume: (rules, deal, moves in their history).
+DEAL_SAVE = (BRITISH, 8, 451)  # the longest history a record keeps from a deal
+START_SAVE = (UNION, 5, 600)  # over 451 moves: the record keeps a start position
+START_SAVE_KEPT = 388  # and the newest moves after it that fit
 
 _PLAY = (
     ["up"] * 3
@@ -71,7 +88,6 @@ def winning_words():
     engine as it is typed."""
     from scripting import ScriptWriter
 
-    from british_square.engine import AMERICAN, Game
     from british_square.notation import parse_move
 
     line = next(
@@ -86,9 +102,73 @@ def winning_words():
     return writer.words
 
 
-def session_args(seed):
-    """The code.py options of session ``seed``: a deal of each rule set in turn,
-    or (one seed in five) American deal ``WIN_DEAL``, won first."""
+def session_kind(seed):
+    """What session ``seed`` starts from: ``"won"`` (American deal
+    ``WIN_DEAL``, won first), ``"resume-deal"`` (the kept ``DEAL_SAVE``),
+    ``"resume-start"`` (the kept ``START_SAVE``), or a rule set's name (a deal
+    of it)."""
     if seed % 5 == 4:
+        return "won"
+    if seed % 10 == 3:
+        return "resume-deal"
+    if seed % 10 == 8:
+        return "resume-start"
+    return RULES[seed % 3]
+
+
+def session_args(seed):
+    """The code.py options of session ``seed``: a deal of its rule set,
+    American deal ``WIN_DEAL``, or none (the game kept in the NVM resumes)."""
+    kind = session_kind(seed)
+    if kind == "won":
         return ["--rules", "american", "--deal", str(WIN_DEAL)]
-    return ["--rules", RULES[seed % 3], "--deal", str(1 + seed * 7919 % 31999)]
+    if kind in RULES:
+        return ["--rules", kind, "--deal", str(1 + seed * 7919 % 31999)]
+    return []
+
+
+def session_env(seed, folder):
+    """The environment session ``seed`` runs in: for a resumed session, a
+    fresh NVM file in ``folder`` holding its kept game (every run of it
+    starts from the same save); else nothing."""
+    kind = session_kind(seed)
+    if kind not in ("resume-deal", "resume-start"):
+        return {}
+    kept = DEAL_SAVE if kind == "resume-deal" else START_SAVE
+    path = Path(folder) / "kept-{}.nvm".format(seed)
+    path.unlink(missing_ok=True)  # a session saves into it: the next run starts again
+    return kept_game(path, long_game(*kept))
+
+
+def long_game(rules, deal, moves):
+    """A game of ``rules`` from ``deal`` with ``moves`` moves in its history:
+    random moves (seeded by the deal) until at most 20 cards are left in the
+    stock and one column's top card can go to another and back, then that card
+    carried to and fro. ``ValueError`` if the deal never gets there."""
+    game = Game.new_deal(deal, rules)
+    rng = random.Random(deal)
+    while game.history_end < moves:
+        there = game.stock_count <= 20 and _two_way_move(game)
+        if there:
+            back = move(move_target(there), move_source(there))
+            while game.history_end < moves:
+                game.play(there)
+                there, back = back, there
+            break
+        choices = game.moves()
+        if not choices:
+            raise ValueError("deal {} of rules {} ends first".format(deal, rules))
+        game.play(rng.choice(choices))
+    return game
+
+
+def _two_way_move(game):
+    """A move of a card between two columns that can then go straight back, or 0."""
+    for m in game.moves():
+        source, target = move_source(m), move_target(m)
+        if source < game.columns and target < game.columns:
+            trial = game.copy()
+            trial.play(m)
+            if trial.is_legal(move(target, source)):
+                return m
+    return 0

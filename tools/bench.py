@@ -9,6 +9,11 @@ Every ``tests/bench/bench_*.py`` (or those named: ``engine``, ``ui``,
 ``tools/deploy.py`` to a fake CIRCUITPY folder, compiled by ``MPY_CROSS``
 (default ``../shared/vm/bin/mpy-cross``), and the heap bench runs again on
 what a board would hold. All of it runs ``--runs`` times, one after another.
+``stress`` (only when named: it takes half an hour or more) runs
+``tools/stress.py`` once: the smallest heap in which twenty long random
+sessions play, collected as a board collects, and their peak live heap;
+its outcomes are kept in ``build/stress-results.jsonl``, so that a run cut
+short goes on where it stopped.
 
 Costs are in empty-loop units; the table adds what each means on a 120 MHz
 SAMD51 at 3.5 us per empty loop iteration. A cost is the median of its runs'
@@ -144,6 +149,22 @@ def run_idle(vm):
     return rows
 
 
+STRESS_RESULTS = ROOT / "build" / "stress-results.jsonl"
+
+
+def run_stress():
+    """tools/stress.py's result rows (its outcomes kept in STRESS_RESULTS)."""
+    print("bench: stress, 20 long sessions in 128 KB and down ...", file=sys.stderr)
+    STRESS_RESULTS.parent.mkdir(exist_ok=True)
+    stress = [sys.executable, str(ROOT / "tools" / "stress.py"), "--json", "--jobs", "2"]
+    result = subprocess.run(
+        stress + ["--results", str(STRESS_RESULTS)], stdout=subprocess.PIPE, text=True
+    )
+    if result.returncode:
+        sys.exit("bench: tools/stress.py failed")
+    return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+
+
 def combine(runs):
     """One row per metric from the rows of several runs (each a list of rows)."""
     by_metric = {}
@@ -271,13 +292,16 @@ def main():
     parser.add_argument(
         "--write-docs", action="store_true", help="update the table in docs/benchmarks.md"
     )
-    parser.add_argument("benches", nargs="*", help="engine, ui, heap, idle (default: all)")
+    parser.add_argument(
+        "benches", nargs="*", help="engine, ui, heap, idle (default: all), stress (only by name)"
+    )
     args = parser.parse_args()
     scripts = sorted((ROOT / "tests" / "bench").glob("bench_*.py"))
     names = [script.stem[len("bench_") :] for script in scripts]
-    unknown = [name for name in args.benches if name not in names + ["idle"]]
+    unknown = [name for name in args.benches if name not in names + ["idle", "stress"]]
     if unknown or args.runs < 1:
-        parser.error("benches are {}; --runs at least 1".format(", ".join(names + ["idle"])))
+        every = ", ".join(names + ["idle", "stress"])
+        parser.error("benches are {}; --runs at least 1".format(every))
     if args.benches:
         scripts = [s for s, name in zip(scripts, names) if name in args.benches]
     vm = find_vm()
@@ -296,6 +320,8 @@ def main():
             rows += run_idle(vm)
         runs.append(rows)
     rows = combine(runs)
+    if "stress" in args.benches:  # the same sessions each time: run once
+        rows += run_stress()
     print(table(rows))
     if args.write_docs:
         write_docs(rows)

@@ -8,10 +8,11 @@ shift register), and the speaker with its waves and the NeoPixels
 ``tests/vm/fakes`` for ``audioio``, ``audiocore``, ``digitalio`` and
 ``neopixel_write``. Those are C on a board: the
 stand-ins' own bytes are reported apart, and counted in (an upper bound).
-No key script and no test harness are loaded until the figures are taken. It walks every screen and
-reports the heap in use on each as ``gc.mem_alloc()`` from an empty heap,
-nothing subtracted (the interpreter's own start and this script count, as
-the board's own start would), the peak, and what ``code.py`` itself adds,
+No key script and no test harness are loaded until the figures are
+taken. It walks every screen and reports the heap live on each (collected
+first, then ``gc.mem_alloc()``) from an empty heap, nothing subtracted (the
+interpreter's own start and this script count, as the board's own start
+would), the peak, and what ``code.py`` itself adds,
 compiled from source as a board does (imported last: importing it first
 pins memory in this VM).
 """
@@ -128,7 +129,7 @@ def main():
     code_py = gc.mem_alloc() - before_code
     report("heap", "code.py", code_py, "bytes", "code.py's own bytecode, compiled on the board")
     peak = max(used for _, used in in_use) + code_py
-    target = " (<= 122880, as deployed)"
+    target = " (<= 122880, the budget for peak live)"
     if modules == "py":
         target = " (a board compiles no .py: .mpy only)"
     note = "every screen, with code.py, from zero; modules from .{}{}".format(modules, target)
