@@ -211,24 +211,6 @@ def test_first_deploy_copies_what_the_game_imports_and_code_py_last(run, drive, 
     assert manifest["files"]["code.py"] == hashlib.sha256(files["code.py"]).hexdigest()
 
 
-def test_the_board_gets_the_trees_own_modules_compiled_as_they_are(run, drive, game):
-    # constants shared between modules stay as the repository has them: no rewrite
-    (game / "lib/british_square/cards.py").write_text(
-        "from micropython import const\nCARD_W = const(20)\nRANKS = 'A23456789TJQK'\n"
-    )
-    (game / "lib/british_square/engine.py").write_text(
-        "from british_square.cards import CARD_W, RANKS\nfrom british_square import cards\n"
-        "WIDE = CARD_W * 2 + cards.CARD_W\n"
-    )
-    assert run()[0] == 0
-    files = snapshot(drive)
-    ours = {p for p in DEPLOYED_MPY if p.endswith(".mpy") and not p.startswith("lib/adafruit")}
-    assert len(ours) == 6
-    for path in ours:
-        source = (game / path).with_suffix(".py").read_bytes()
-        assert files[path] == b"C\x06" + source, path  # what the stand-in compiler wrote
-
-
 def test_only_modules_really_imported_are_copied(run, drive, game):
     (game / "lib/british_square/view.py").write_text(
         "from adafruit_display_text.bitmap_label import Label\n"

@@ -14,6 +14,7 @@ from conftest import LIB, ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
 import board_imports  # noqa: E402
+import const_inline  # noqa: E402
 import deploy  # noqa: E402
 import deploy_plan  # noqa: E402
 import deploy_shared  # noqa: E402
@@ -142,7 +143,7 @@ def test_deployed_engine_plays_a_scripted_game_like_cpython(vm, deployed, tmp_pa
     drive, _summary = deployed
     # On the drive's root, as on a board: the script's folder and lib/ are the path.
     script = drive / "play_check.py"
-    script.write_text(GAME_SCRIPT)
+    script.write_text(const_inline.board_script(GAME_SCRIPT, ROOT))
     try:
         out = vm.run(script, heap="192K", path=(drive / "lib",)).stdout.splitlines()
     finally:

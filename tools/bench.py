@@ -34,6 +34,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from const_inline import board_script
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMD51_US_PER_LOOP = 3.5
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
@@ -80,13 +82,15 @@ def run_on_deployed(vm, heap):
             text=True,
         )
         print("bench: running bench_heap.py on the deployed .mpy tree ...", file=sys.stderr)
-        # beside its helper, and the stand-ins for the board's C modules
-        # (audioio, neopixel_write ...) where it looks for them
+        # beside its helper, rewritten as deploy rewrites the game (const_inline)
         bench = Path(drive, "bench")
         bench.mkdir()
-        for name in ("bench_heap.py", "benchpaths.py"):
-            shutil.copy(ROOT / "tests" / "bench" / name, bench)
+        shutil.copy(ROOT / "tests" / "bench" / "benchpaths.py", bench)
+        # the stand-ins for the board's C modules (audioio, neopixel_write ...)
         shutil.copytree(ROOT / "tests" / "vm" / "fakes", Path(drive, "vm", "fakes"))
+        source = (ROOT / "tests" / "bench" / "bench_heap.py").read_text()
+        script = bench / "bench_heap.py"
+        script.write_text(board_script(source, ROOT))
         # from the drive's root by relative paths, as a board finds its modules:
         # an absolute path would intern each module's name a second time
         rows = run_bench(vm, Path("bench/bench_heap.py"), heap, "lib", {"BSQ_ROOT": "."}, drive)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from board_imports import Module, import_closure
+from const_inline import board_sources
 from deploy_shared import (
     ASSET_SUFFIXES,
     ENTRY,
@@ -62,13 +63,20 @@ def build_items(
 ) -> list[Item]:
     """The files to deploy, in write order: libraries, game, assets, adapter, code.py last.
 
-    Every module goes as the repository has it, compiled when there is a
-    compiler. code.py stays source (the board only runs code.py, never
-    code.mpy) but is compiled too, to catch a syntax error before it
-    reaches the board.
+    code.py stays source (the board only runs code.py, never code.mpy) but
+    is compiled too, to catch a syntax error before it reaches the board.
+    The game's and adapters' modules are compiled with their shared
+    constants made private (``const_inline``).
     """
     root = Path(root)
-    compiled = compile_modules(compiler, modules) if compiler else {}
+    compiled = {}
+    if compiler:
+        ours = [m for m in modules if m.kind in ("game", "adapter")]
+        texts = {m.drive_path: (m.name, m.source.read_text(encoding="utf-8")) for m in ours}
+        entries = {
+            m.drive_path: m.source.read_text(encoding="utf-8") for m in modules if m.kind == "entry"
+        }
+        compiled = compile_modules(compiler, modules, board_sources(texts, root, entries))
     items = []
     for module in modules:
         if module.kind != "entry" and compiler:

@@ -185,15 +185,21 @@ def find_compiler(
     return None
 
 
-def compile_module(compiler: Compiler, source: Path, name: str, workdir: str | Path) -> bytes:
-    """The .mpy bytes of ``source``, a module going to ``name`` on the drive, compiled
-    with mpy-cross's default optimisation (line numbers kept, so a traceback on the
-    board names the line); DeployError when mpy-cross fails or writes the wrong format."""
+def compile_module(
+    compiler: Compiler, source: Path, name: str, workdir: str | Path, text: str | None = None
+) -> bytes:
+    """The .mpy bytes of ``source`` (or of ``text``, a rewritten copy of it:
+    ``const_inline``); DeployError when mpy-cross fails or writes the wrong format."""
     output = Path(workdir) / (name.replace("/", "__") + ".mpy")
+    if text is not None:
+        source = Path(workdir) / (name.replace("/", "__") + ".src.py")
+        source.write_text(text, encoding="utf-8")
     # The name tracebacks give is the module's own path on the board: the
     # ``__file__`` the board gives it (code.py puts "lib" first on the path),
     # so the two are one interned string there, not two.
     shown = name[:-3] + ".mpy" if name.endswith(".py") else name
+    # mpy-cross's default optimisation keeps the line-number tables: a
+    # traceback on the board names the line.
     result = subprocess.run(
         [compiler.path, "-o", str(output), "-s", shown, str(source)],
         capture_output=True,
@@ -211,11 +217,19 @@ def compile_module(compiler: Compiler, source: Path, name: str, workdir: str | P
     return data
 
 
-def compile_modules(compiler: Compiler, modules: Sequence[Module]) -> dict[str, bytes]:
-    """{drive path: .mpy bytes} for ``modules``, compiled side by side (one process each)."""
+def compile_modules(
+    compiler: Compiler, modules: Sequence[Module], texts: dict[str, str] | None = None
+) -> dict[str, bytes]:
+    """{drive path: .mpy bytes} for ``modules``, compiled side by side (one
+    process each); ``texts`` gives the source to compile instead of the file,
+    by drive path."""
+    texts = texts or {}
     with tempfile.TemporaryDirectory(prefix="bsq-mpy-") as workdir:
         with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 2)) as pool:
             compiled = pool.map(
-                lambda m: compile_module(compiler, m.source, m.drive_path, workdir), modules
+                lambda m: compile_module(
+                    compiler, m.source, m.drive_path, workdir, texts.get(m.drive_path)
+                ),
+                modules,
             )
             return {m.drive_path: data for m, data in zip(modules, compiled)}

@@ -8,7 +8,9 @@ shift register), and the speaker with its waves and the NeoPixels
 ``tests/vm/fakes`` for ``audioio``, ``audiocore``, ``digitalio`` and
 ``neopixel_write``. Those are C on a board: the
 stand-ins' own bytes are reported apart, and counted in (an upper bound).
-No key script and no test harness are loaded until the figures are
+On a deployed tree it runs rewritten as deploy rewrites the game
+(``const_inline.board_script``): the board's modules keep no public
+constants. No key script and no test harness are loaded until the figures are
 taken. It walks every screen and reports the heap live on each (collected
 first, then ``gc.mem_alloc()``) from an empty heap, nothing subtracted (the
 interpreter's own start and this script count, as the board's own start
