@@ -293,26 +293,3 @@ def test_deployed_ui_libraries_import_on_the_boards_path(vm, mpy_cross, tmp_path
             "lib/adafruit_displayio_layout/layouts/grid_layout.mpy"
         ),
     }
-
-
-def test_a_deployed_modules_traceback_names_the_line(vm, mpy_cross, tmp_path):
-    game = test_deploy.write_tree(
-        tmp_path / "game",
-        {
-            "code.py": 'import sys\nsys.path.insert(0, "lib")\nfrom british_square import deal\n'
-            "deal.shuffle(52)\n",
-            "hw/pygamer.py": "",
-            "lib/british_square/__init__.py": "",
-            "lib/british_square/deal.py": (
-                "def shuffle(count):\n"
-                "    cards = list(range(count))\n"
-                '    raise ValueError("no deal {}".format(len(cards)))\n'
-            ),
-        },
-    )
-    tree = tmp_path / "board"
-    deploy_plan.build_board_tree("pygamer", tree, source=game, mpy_cross=mpy_cross)
-    assert (tree / "lib/british_square/deal.mpy").is_file()
-    result = vm.run_board(tree, check=False)
-    assert result.returncode == 1
-    assert 'File "lib/british_square/deal.mpy", line 3, in shuffle' in result.stdout + result.stderr

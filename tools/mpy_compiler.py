@@ -198,10 +198,11 @@ def compile_module(
     # ``__file__`` the board gives it (code.py puts "lib" first on the path),
     # so the two are one interned string there, not two.
     shown = name[:-3] + ".mpy" if name.endswith(".py") else name
-    # mpy-cross's default optimisation keeps the line-number tables: a
-    # traceback on the board names the line.
+    # -O3: no line-number tables (and no asserts, which the game has none
+    # of): about 3 KB of the board's heap. A traceback there still names
+    # the file and the function, not the line.
     result = subprocess.run(
-        [compiler.path, "-o", str(output), "-s", shown, str(source)],
+        [compiler.path, "-O3", "-o", str(output), "-s", shown, str(source)],
         capture_output=True,
         text=True,
     )
