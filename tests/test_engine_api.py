@@ -19,7 +19,7 @@ from british_square.notation import position_dict
 
 
 def state(g):
-    return text(g), bytes(g.history), g.history_count, g.history_end
+    return text(g), b"".join(g.history), g.history_count, g.history_end
 
 
 # AH is on top of column d: a foundation move, which a stray int may reach.

@@ -303,13 +303,13 @@ def test_json_cards_may_be_lower_case_or_spell_ten_with_digits():
 @pytest.mark.parametrize("token", ["zz", "aS", "Fa", "aF", "ab", "Wa", "Sa", "SW"])
 def test_a_bad_or_illegal_move_leaves_the_game_unchanged(token):
     g = game("british", "7H.8H", "KD", "5C", "2S", waste="-")
-    before = (text(g), bytes(g.history), g.history_count, g.history_end)
+    before = (text(g), b"".join(g.history), g.history_count, g.history_end)
     with pytest.raises(ValueError, match=token):
         play_text(g, token)
-    assert (text(g), bytes(g.history), g.history_count, g.history_end) == before
+    assert (text(g), b"".join(g.history), g.history_count, g.history_end) == before
     with pytest.raises(ValueError):
         g.play(move(0, FOUNDATION))
-    assert (text(g), bytes(g.history), g.history_count, g.history_end) == before
+    assert (text(g), b"".join(g.history), g.history_count, g.history_end) == before
 
 
 def test_play_text_leaves_legality_to_game_play():

@@ -384,10 +384,10 @@ ALIVE_COLUMNS = ("AC.2C3C", "4C")
 
 def _search_leaves_the_game_alone(g, budget):
     before = text(g)
-    history = (bytes(g.history), g.history_count, g.history_end)
+    history = (b"".join(g.history), g.history_count, g.history_end)
     result = dead_verdict(g, budget)
     assert text(g) == before
-    assert (bytes(g.history), g.history_count, g.history_end) == history
+    assert (b"".join(g.history), g.history_count, g.history_end) == history
     return result
 
 

@@ -56,7 +56,10 @@ MAX_MOVES = const(306)
 # cannot see: a base card left its column (bit 7), a card went home (its suit, bits 5-6).
 _FROM_BASE = const(0x80)
 _SOURCE_BITS = const(0x1F)
-_HISTORY_START = const(128)
+# The history is kept in chunks of _CHUNK bytes (128 moves), one more as
+# the game grows: a long game on a board then never needs one large block
+# (doubling a single buffer asked for 4 KB at once in a heap left in pieces).
+_CHUNK = const(256)
 # Scratch for legal_moves: per card value, two bytes of a mask of the columns
 # that card may be built on. Shared, so no game pays for it.
 _ACCEPT = bytearray(104)
@@ -132,7 +135,7 @@ class Game:
         self.waste = bytearray(TALON_CAPACITY)  # top card is waste[waste_count - 1]
         self.waste_count = 0
         self.foundations = bytearray(4)  # cards on each: A..K is 1..13, then K..A is 14..26
-        self.history = bytearray(_HISTORY_START)
+        self.history = [bytearray(_CHUNK)]
         self.history_count = 0  # moves done
         self.history_end = 0  # moves done plus moves that can be redone
 
@@ -459,10 +462,11 @@ class Game:
         """Apply the legal move ``m`` (unchecked) and record it; clears the redo list."""
         flag = self.apply(m)
         i = self.history_count * 2
-        if i + 2 > len(self.history):
-            self._grow_history()
-        self.history[i] = (m >> 8) | flag
-        self.history[i + 1] = m & 0xFF
+        if i == len(self.history) * _CHUNK:
+            self.history.append(bytearray(_CHUNK))
+        chunk = self.history[i // _CHUNK]
+        chunk[i % _CHUNK] = (m >> 8) | flag
+        chunk[i % _CHUNK + 1] = m & 0xFF
         self.history_count += 1
         self.history_end = self.history_count
 
@@ -477,17 +481,13 @@ class Game:
             raise IllegalMoveError(m, self.columns)
         self.push(m)
 
-    def _grow_history(self):
-        bigger = bytearray(len(self.history) * 2)
-        bigger[0 : len(self.history)] = self.history
-        self.history = bigger
-
     def history_move(self, index: int) -> int:
         """Move ``index`` of the history as a move int (0 = the first move;
         ``history_count`` and up are the moves that can be redone). Allocates
         nothing; the index is the caller's to keep below ``history_end``."""
         i = index * 2
-        return (self.history[i] & _SOURCE_BITS) << 8 | self.history[i + 1]
+        chunk = self.history[i // _CHUNK]
+        return (chunk[i % _CHUNK] & _SOURCE_BITS) << 8 | chunk[i % _CHUNK + 1]
 
     def undo(self) -> Optional[int]:
         """Take back the last move; return it, or ``None`` at the start."""
@@ -495,7 +495,8 @@ class Game:
             return None
         self.history_count -= 1
         m = self.history_move(self.history_count)
-        self.retract(m, self.history[self.history_count * 2] & ~_SOURCE_BITS)
+        i = self.history_count * 2
+        self.retract(m, self.history[i // _CHUNK][i % _CHUNK] & ~_SOURCE_BITS)
         return m
 
     def redo(self) -> Optional[int]:
@@ -546,7 +547,7 @@ class Game:
         other.waste[:] = self.waste
         other.waste_count = self.waste_count
         other.foundations[:] = self.foundations
-        other.history = bytearray(self.history)
+        other.history = [bytearray(chunk) for chunk in self.history]
         other.history_count = self.history_count
         other.history_end = self.history_end
         return other

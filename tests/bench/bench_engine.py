@@ -104,8 +104,8 @@ def bench_rules(rules, buffer):
         "history_bytes_per_move",
         round(2 * moves / moves, 2),
         "bytes",
-        "history entry per move (<= 2); buffer {} bytes after {} moves".format(
-            len(long_game.history), moves
+        "history entry per move (<= 2); chunks of {} bytes in all after {} moves".format(
+            sum(len(chunk) for chunk in long_game.history), moves
         ),
     )
     deal_cost = measure(lambda: Game.new_deal(7, rules))
