@@ -83,8 +83,10 @@ class App:
         sound=None,
         lights=None,
     ):
-        # The save first, before any sprite: the loader's code, let go once
-        # it has run, then leaves no hole among them.
+        # The save and the files first, before any sprite: the code that reads
+        # them is let go once it has run, and collected at once, so that the
+        # sprites and labels made next fill its room rather than split the
+        # heap around it (a board collects only when an allocation fails).
         self.store = store  # a store.Store, or None: nothing is kept
         saved = None
         if store is not None:
@@ -97,6 +99,7 @@ class App:
             except Exception:  # MemoryError too: no record may stop the board
                 store.forget()
             unload("british_square.resume", "british_square.position")
+            gc.collect()
         from british_square import files, unload
 
         try:  # the game's files on the drive, checked once
@@ -106,6 +109,7 @@ class App:
             show_damage(display, damage)
             raise SystemExit(2) from None
         unload("british_square.files")
+        gc.collect()
         self.view = View(display, self.words, font)
         self.scene = self.view.scene
         self.actions = actions

@@ -5,6 +5,8 @@ Each draws itself on the text page (``page.TextPage``) and says what its
 keys do. Nothing here allocates sprites: the page is made once, at start-up.
 """
 
+import gc
+
 from british_square.cards import const
 from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B, ticks_add, ticks_diff
 from british_square.deal import MAX_DEAL, MIN_DEAL
@@ -130,6 +132,10 @@ class Screens:
         self.leave()  # the screen on show goes, and a celebration with it
         self.current = screen
         self.handler = handler
+        # A screen's text is drawn anew into labels: collected first, the heap
+        # gives its short-lived pieces room low down, and the long-lived ones
+        # (the labels' texts) do not end up scattered among them.
+        gc.collect()
         self.page.clear()
         app.view.show_page()
 
