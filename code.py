@@ -6,6 +6,7 @@ runs headless); under the CircuitPython VM it plays a key script. Options
 are read by ``hw/options.py``: ``python3 code.py --help`` lists them.
 """
 
+import gc
 import sys
 
 
@@ -17,7 +18,19 @@ def main(argv):
         if root + name not in sys.path:
             sys.path.insert(where, root + name)
     if argv:  # desktop and VM only: imported by name, so deploy leaves it off a board
-        return __import__("options").run(argv, machine, play)
+        started = __import__("options").start(argv, machine)
+        if type(started) is int:
+            return started  # the usage, or one error: line
+        hardware, options, game = started
+        started = None
+        sys.modules.pop("options")  # not held while the game runs: a board has none
+        game = play(hardware, options, game)
+        status = getattr(hardware, "status", 0)  # the desktop's: what stopped the game
+        hardware = None
+        # The report's code comes back into a collected heap: loaded among a
+        # session's garbage, its pieces can leave no room for the position text.
+        gc.collect()
+        return __import__("options").report(game, status)
     hardware = machine({})
     play(hardware, {}, None)  # the game kept in NVM, or a new deal
     return getattr(hardware, "status", 0)  # the desktop's: a signal stopped it

@@ -122,10 +122,11 @@ def say(text):
         return 2
 
 
-def run(argv, machine, play):
-    """Read ``argv``, make the ``machine(options)`` adapter, ``play(adapter,
-    options, game)`` and print the final position. The exit status: 0, 2
-    after one ``error:`` line, or the adapter's ``status`` (a signal)."""
+def start(argv, machine):
+    """Read ``argv`` and make the ``machine(options)`` adapter:
+    ``(adapter, options, game)``, or the exit status after the usage (0) or
+    one ``error:`` line (2). ``code.py`` lets this module go while the game
+    runs, so that a desktop or VM run holds what a board holds."""
     try:
         options = parse(argv)
         if options.get("help"):
@@ -134,17 +135,19 @@ def run(argv, machine, play):
     except ValueError as error:
         return error_line(error)
     finally:
-        unload(__name__, "british_square.notation")
+        unload("british_square.notation")
     try:
-        hardware = machine(options)
+        return machine(options), options, game
     except (ValueError, OSError) as error:  # a key script or a file the adapter refused
         return error_line(error)
-    game = play(hardware, options, game)
-    status = getattr(hardware, "status", 0)  # the desktop's: what stopped the game
-    hardware = None
+
+
+def report(game, status):
+    """Print ``game``'s final position; the exit status: ``status`` (the
+    adapter's: 0, or a signal's), or 2 when standard output failed."""
     # The position, for tests and bug reports, once the game, its screens and
     # the adapter are gone (only the engine stays): the text module then finds
-    # room however the session left the heap (in pieces, in 80 KB on the VM).
+    # room however the session left the heap (in pieces, on the VM).
     engine = ("engine", "cards", "deal")
     unload(
         "vm",

@@ -2,8 +2,10 @@
 display and ``keypad.FakeKeys`` pressed from a key script.
 
 The script comes from ``--keys``, a file named by ``--keys-file`` (read a
-word at a time), or the ``BSQ_KEYS`` environment variable (see
-``keyscript``). ``shot:NAME`` saves the screen as raw little-endian RGB565
+word at a time), or, when code.py is given no options (as a board runs
+it), the environment variables ``BSQ_KEYS`` and ``BSQ_KEYS_FILE`` (see
+``keyscript``): options load ``hw/options.py``, whose names (interned for
+good) a board never holds. ``shot:NAME`` saves the screen as raw little-endian RGB565
 in the folder given by ``--shot`` or ``BSQ_SHOTS``. It notes the screens
 seen and, at the end, prints them with the presses and the saves (the
 position is printed by ``code.py``). What it holds is on the heap it
@@ -43,7 +45,9 @@ class Hardware(ScriptPlayer):
     ``started`` and ``finish``."""
 
     def __init__(self, options):
-        super().__init__(script_source(options, os.getenv("BSQ_KEYS") or ""), self.save_shot)
+        if not options:  # as a board runs: the script from the environment
+            options = {"keys": os.getenv("BSQ_KEYS"), "keys-file": os.getenv("BSQ_KEYS_FILE")}
+        super().__init__(script_source(options), self.save_shot)
         self.display = board.DISPLAY
         self.display.auto_refresh = False
         self.folder = options.get("shot") or os.getenv("BSQ_SHOTS") or "."

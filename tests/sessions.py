@@ -15,8 +15,15 @@ flash ends, the dead test runs on). What a session starts from
   longest history a record keeps from a deal, and two (``seed % 10 == 8``)
   a Union Square game of 600 moves, which a record keeps as a start
   position and its last 388 moves (store.py), so that start-up loads the
-  position check (``position.py``). The save is given as a board finds it:
-  in the NVM file the VM reads (``session_env``).
+  position check (``position.py``).
+
+Every session runs ``code.py`` with no options, as a board runs it (options
+load ``hw/options.py``, whose names would stay interned on the heap): the
+key script comes from ``BSQ_KEYS_FILE`` and the game from the NVM file the VM
+reads (``CIRCUITPY_NVM_FILE``), as a board finds its save
+(``session_env``). A session that starts from a deal finds that deal kept
+with one move played and taken back (a game with a move is what a record
+keeps), so the title offers it and A plays it from its start.
 """
 
 import json
@@ -58,7 +65,7 @@ def session_script(seed, presses):
     """``presses`` presses (plus a few waits) as a key script, the same for the same seed."""
     rng = random.Random(seed)
     words = []
-    if seed % 5 == 4:  # first the survey's winning line (session_args): the celebration
+    if seed % 5 == 4:  # first the survey's winning line (session_game): the celebration
         words = winning_words()
     count = len(words)
     while count < presses:
@@ -116,28 +123,32 @@ def session_kind(seed):
     return RULES[seed % 3]
 
 
-def session_args(seed):
-    """The code.py options of session ``seed``: a deal of its rule set,
-    American deal ``WIN_DEAL``, or none (the game kept in the NVM resumes)."""
+def session_game(seed):
+    """The game session ``seed`` finds kept: its deal (a deal of its rule set,
+    or American deal ``WIN_DEAL``) with one move played and taken back, or
+    one of the long games."""
     kind = session_kind(seed)
+    if kind == "resume-deal":
+        return long_game(*DEAL_SAVE)
+    if kind == "resume-start":
+        return long_game(*START_SAVE)
     if kind == "won":
-        return ["--rules", "american", "--deal", str(WIN_DEAL)]
-    if kind in RULES:
-        return ["--rules", kind, "--deal", str(1 + seed * 7919 % 31999)]
-    return []
+        game = Game.new_deal(WIN_DEAL, AMERICAN)
+    else:
+        game = Game.new_deal(1 + seed * 7919 % 31999, RULES.index(kind))
+    game.play(game.moves()[0])
+    game.undo()
+    return game
 
 
-def session_env(seed, folder):
-    """The environment session ``seed`` runs in: for a resumed session, a
-    fresh NVM file in ``folder`` holding its kept game (every run of it
-    starts from the same save); else nothing."""
-    kind = session_kind(seed)
-    if kind not in ("resume-deal", "resume-start"):
-        return {}
-    kept = DEAL_SAVE if kind == "resume-deal" else START_SAVE
+def session_env(seed, folder, keys):
+    """The environment session ``seed`` runs in, its key script in the file
+    ``keys`` (a path from the board tree's root, the same string in every
+    run): a fresh NVM file in ``folder`` holding its kept game (every run of
+    it starts from the same save)."""
     path = Path(folder) / "kept-{}.nvm".format(seed)
     path.unlink(missing_ok=True)  # a session saves into it: the next run starts again
-    return kept_game(path, long_game(*kept))
+    return dict(kept_game(path, session_game(seed)), BSQ_KEYS_FILE=str(keys))
 
 
 def long_game(rules, deal, moves):

@@ -60,10 +60,10 @@ def test_a_second_run_takes_every_outcome_from_the_results_file(vm, mpy_cross, t
 def test_every_run_of_a_resumed_session_starts_from_the_kept_game(tmp_path):
     # the session saves into its NVM file as it plays: a later run in the
     # same folder must not resume what the last one left
-    first = session_env(8, tmp_path)["CIRCUITPY_NVM_FILE"]
+    first = session_env(8, tmp_path, "keys.txt")["CIRCUITPY_NVM_FILE"]
     kept = Path(first).read_bytes()
     played = Store(FileNVM(first))
     for seconds in (100, 200):  # a session's saves, the last in the other slot
         played.save(Game.new_deal(1), seconds, 0)
-    again = session_env(8, tmp_path)["CIRCUITPY_NVM_FILE"]
+    again = session_env(8, tmp_path, "keys.txt")["CIRCUITPY_NVM_FILE"]
     assert again == first and Path(again).read_bytes() == kept

@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "lib"))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from sessions import session_args, session_env, session_kind, session_script  # noqa: E402
+from sessions import session_env, session_kind, session_script  # noqa: E402
 from ui_runs import board_tree, reported  # noqa: E402
 
 SHARED_BIN = ROOT.parent / "shared" / "vm" / "bin"
@@ -92,12 +92,11 @@ class Sessions:
             keys.write_text(session_script(seed, self.presses))
         nvm = self.folder / "nvm-{}-{}-{}".format(seed, heap, collection)
         nvm.mkdir(exist_ok=True)
-        env = session_env(seed, nvm)  # a fresh copy of the save, if it has one
-        saved = b"".join(Path(path).read_bytes() for path in env.values())
-        # the options are on the heap: the script's path from the drive's
-        # root is the same string in every run, wherever the folder is
-        args = [*session_args(seed), "--keys-file", os.path.relpath(keys, self.board)]
-        what = " ".join([self.base, heap, collection, str(self.presses), *args])
+        # no options, as a board runs; the script's path from the drive's root
+        # is the same string on the heap in every run, wherever the folder is
+        env = session_env(seed, nvm, os.path.relpath(keys, self.board))  # a fresh save
+        saved = Path(env["CIRCUITPY_NVM_FILE"]).read_bytes()
+        what = " ".join([self.base, heap, collection, str(self.presses), env["BSQ_KEYS_FILE"]])
         if repeat:
             what += " repeat {}".format(repeat)
         key = hashlib.sha256(what.encode() + keys.read_bytes() + saved).hexdigest()
@@ -107,7 +106,7 @@ class Sessions:
             env["BSQ_MEASURE_LIVE"] = "1"
         started = time.monotonic()
         result = subprocess.run(
-            [self.vm, "-X", "heapsize=" + heap, "code.py", *args],
+            [self.vm, "-X", "heapsize=" + heap, "code.py"],
             cwd=self.board,
             capture_output=True,
             text=True,

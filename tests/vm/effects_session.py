@@ -3,8 +3,8 @@ speaker and NeoPixels (``hw/speaker.py``, ``hw/lights.py``) over the
 stand-ins in ``fakes/`` for ``audioio``, ``audiocore``, ``digitalio`` and
 ``neopixel_write``, which the VM lacks. Run from the root of a board tree
 (``tests/ui_runs.board_tree``) with ``fakes/`` copied beside ``code.py``,
-with code.py's options; prints code.py's report, then ``sounds``,
-``light_writes`` and ``amplifier_off``.
+as code.py runs it (options, or none: the game kept in the NVM); prints
+code.py's report, then ``sounds``, ``light_writes`` and ``amplifier_off``.
 """
 
 import sys
