@@ -68,6 +68,9 @@ def shell_examples(text):
 def run(command, env=None, **kwargs):
     """``command`` through bash in the repository, with the venv first on PATH."""
     run_env = dict(os.environ, PATH=str(VENV_BIN) + os.pathsep + os.environ["PATH"])
+    # as typed at a shell: not a sub-make of `make test ARGS=...`, whose
+    # variables make would pass on to the example's `make`
+    run_env.update(MAKEFLAGS=None, MFLAGS=None, MAKELEVEL=None, ARGS=None)
     run_env.update(env or {})
     for name in [name for name, value in run_env.items() if value is None]:
         del run_env[name]

@@ -453,21 +453,33 @@ def test_a_write_the_nvm_refuses_leaves_the_game_going(boot, error):
 # -------------------------------------------------------------- a day of play
 
 
+def first_deal(rng):
+    """The deal a fresh board starts, picked by ``rng`` (the app's own pick
+    would make the day depend on the tests run before)."""
+    return Game.new_deal(rng.randint(1, 31999), BRITISH)
+
+
 def a_session(app, minutes, rng, battery=None, low_from=None):
     """``minutes`` of play as a player plays it, on the app's clock: a move
     every 2 to 8 seconds, now and then a pause of up to two minutes (the
     backlight dims after one), a look at the menu every few minutes, a new
     deal from it every 10 to 15. ``battery`` (a list) reads low from minute
-    ``low_from``. Returns the longest time anything stayed unsaved after
-    the session's first save, in ms."""
+    ``low_from``. The session ends at ``minutes`` to the millisecond (the
+    power switch does not wait for a pause to end). Returns the longest
+    time anything stayed unsaved after the session's first save, in ms."""
     buffer = bytearray(2 * MAX_MOVES)
     start = app.clock.now
+    end = start + minutes * 60_000
+
+    def play_on(ms, step=1000):  # time passes, up to the session's end
+        pass_time(app, max(0, min(ms, end - app.clock.now)), step)
+
     next_menu = start + rng.randint(3, 6) * 60_000
     next_deal = start + rng.randint(10, 15) * 60_000
     longest = 0
     saves, saved_at = app.store.writes, None
     press(app, A)
-    while app.clock.now - start < minutes * 60_000:
+    while app.clock.now < end:
         if low_from is not None and app.clock.now - start >= low_from * 60_000:
             battery[0] = 3400
         n = app.game.legal_moves(buffer) if not app.on_page else 0
@@ -476,13 +488,13 @@ def a_session(app, minutes, rng, battery=None, low_from=None):
             i = rng.choice(plays)
             app.play(buffer[2 * i] << 8 | buffer[2 * i + 1])
             app.last_press = app.now  # the press that made it
-        pass_time(app, rng.randint(2000, 8000), step=500)
+        play_on(rng.randint(2000, 8000), step=500)
         if rng.random() < 0.02:
-            pass_time(app, rng.randint(10_000, 120_000))
+            play_on(rng.randint(10_000, 120_000))
             press(app, NONE)  # a press wakes the backlight, and does nothing else
         if app.clock.now >= next_menu:
             press(app, START)
-            pass_time(app, rng.randint(1000, 4000), step=500)
+            play_on(rng.randint(1000, 4000), step=500)
             if app.clock.now >= next_deal:
                 app.new_deal(rng.randint(1, 31999), BRITISH)
                 next_deal = app.clock.now + rng.randint(10, 15) * 60_000
@@ -505,8 +517,8 @@ def test_a_day_of_two_one_hour_sessions_writes_twice(boot, seed):
     it nothing stays unsaved much past the hour."""
     rng = random.Random(seed)
     nvm = CountingNVM()
-    for _session in range(2):
-        app = boot(nvm)  # the clock starts again at every power-on
+    for session in range(2):
+        app = boot(nvm, None if session else first_deal(rng))  # the clock starts again
         longest = a_session(app, 60, rng)
         assert longest <= MIN_INTERVAL_S * 1000 + 10_000
     assert nvm.writes == 2  # 730 a year: 10 000 cycles last 13.7 years
@@ -518,7 +530,7 @@ def test_a_battery_running_low_costs_one_more_write_a_session(boot):
     battery = [3900]
     facts = lambda: ("test", 8192, battery[0])  # noqa: E731
     for session in range(2):
-        app = boot(nvm, facts=facts)
+        app = boot(nvm, None if session else first_deal(rng), facts=facts)
         a_session(app, 60, rng, battery, low_from=40 if session else None)
     assert nvm.writes == 3  # the design day's two, and one at the first rest after 40 minutes
     assert app.battery_text().startswith("low")
@@ -527,5 +539,5 @@ def test_a_battery_running_low_costs_one_more_write_a_session(boot):
 def test_one_two_hour_session_writes_twice(boot):
     rng = random.Random(5)
     nvm = CountingNVM()
-    longest = a_session(boot(nvm), 120, rng)
+    longest = a_session(boot(nvm, first_deal(rng)), 120, rng)
     assert nvm.writes == 2 and longest <= MIN_INTERVAL_S * 1000 + 10_000

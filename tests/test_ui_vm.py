@@ -32,10 +32,9 @@ from british_square.engine import FOUNDATION, WASTE
 from british_square.layout import FONT_W, TEXT_LINE
 from british_square.notation import parse_position, position_text
 
-# The whole game, harness included, from an empty heap. Issue 20's budget
-# is 128 KB; with every text drawn by adafruit_display_text and the
-# statistics in a GridLayout the game needs more (docs/memory.md).
-HEAP = "152K"
+# The whole game, harness included, from an empty heap: the budget
+# (docs/memory.md).
+HEAP = "128K"
 pytestmark = pytest.mark.vm
 
 
