@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 from positions import layout
 
 from british_square.cards import card_name
-from british_square.engine import MAX_MOVES, STOCK, WASTE, Game
-from british_square.notation import parse_position, position_text
-from british_square.solver import (
+from british_square.desktop.notation import parse_position, position_text
+from british_square.desktop.solver import (
     LOST,
     UNKNOWN,
     WON,
@@ -31,6 +30,7 @@ from british_square.solver import (
     solve,
     solve_plain,
 )
+from british_square.engine import MAX_MOVES, STOCK, WASTE, Game
 
 COLUMNS = {"british": 4, "american": 16, "union": 16}
 # foundation counts that make the cards near them matter: empty, mid up,
@@ -213,7 +213,7 @@ def test_solve_command_json():
     assert answer["result"] == LOST and answer["home"] == 2
     game = parse_position("british KC7H/5S8H/AH/4H9H 3S7H2H QS 0,0,0,0")
     for token in answer["moves"]:
-        from british_square.notation import play_text
+        from british_square.desktop.notation import play_text
 
         play_text(game, token)
     assert game.score() == 2

@@ -18,8 +18,8 @@ from test_saves import BAD_STOCK, START_32767, bad_record
 from test_store import NONSENSE, forged, start_body, started_after, valid_body
 from ui_runs import board_tree, keys_file, reported
 
+from british_square.desktop.notation import position_text
 from british_square.engine import Game
-from british_square.notation import position_text
 from british_square.resume import load
 from british_square.store import MIN_INTERVAL_S, Store
 

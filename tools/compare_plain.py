@@ -17,10 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
+from british_square.desktop.notation import rules_from_name  # noqa: E402
+from british_square.desktop.solver import UNKNOWN, solve_plain  # noqa: E402
+from british_square.desktop.survey import parse_range, read_results  # noqa: E402
 from british_square.engine import RULE_NAMES, Game  # noqa: E402
-from british_square.notation import rules_from_name  # noqa: E402
-from british_square.solver import UNKNOWN, solve_plain  # noqa: E402
-from british_square.survey import parse_range, read_results  # noqa: E402
 
 SURVEYS = ROOT / "docs" / "survey"
 

@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
 from british_square.deal import MAX_DEAL  # noqa: E402
+from british_square.desktop.notation import RULE_TITLES  # noqa: E402
+from british_square.desktop.survey import plot_distribution, rate_text, read_results, summary  # noqa: E402
 from british_square.engine import RULE_NAMES  # noqa: E402
-from british_square.notation import RULE_TITLES  # noqa: E402
-from british_square.survey import plot_distribution, rate_text, read_results, summary  # noqa: E402
 
 TABLE_START = "<!-- survey:start -->"
 TABLE_END = "<!-- survey:end -->"

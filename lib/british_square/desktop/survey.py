@@ -16,9 +16,9 @@ import math
 import os
 
 from british_square.deal import MAX_DEAL, MIN_DEAL
+from british_square.desktop.notation import move_text, rules_from_name
+from british_square.desktop.solver import LOST, UNKNOWN, WON, solve
 from british_square.engine import RULE_NAMES, Game
-from british_square.notation import move_text, rules_from_name
-from british_square.solver import LOST, UNKNOWN, WON, solve
 
 # z for a two-sided 95% interval
 _Z95 = 1.959963984540054
@@ -148,7 +148,7 @@ def summary_text(rules_name, s):
 
 def parse_range(text):
     """``"A-B"`` or ``"A"`` as a range of deal numbers (1-31999)."""
-    from british_square.notation import parse_number
+    from british_square.desktop.notation import parse_number
 
     first, dash, last = text.partition("-")
     low = parse_number(first, "deal number", MIN_DEAL, MAX_DEAL)
