@@ -80,7 +80,7 @@ def first_game(options):
     from british_square.engine import Game
 
     if "position" in options:
-        from british_square.notation import parse_position
+        from british_square.desktop.notation import parse_position
 
         game = parse_position(options["position"])
         named = RULE_NAMES[game.rules]
@@ -135,7 +135,7 @@ def start(argv, machine):
     except ValueError as error:
         return error_line(error)
     finally:
-        unload("british_square.notation")
+        unload("british_square.desktop.notation", "british_square.desktop")
     try:
         return machine(options), options, game
     except (ValueError, OSError) as error:  # a key script or a file the adapter refused
@@ -155,6 +155,6 @@ def report(game, status):
         *[n for n in sys.modules if n[:15] == "british_square." and n[15:] not in engine],
     )
     gc.collect()
-    from british_square.notation import position_text
+    from british_square.desktop.notation import position_text
 
     return say("position: " + position_text(game)) or status

@@ -9,8 +9,7 @@ with the engine it checks.
 import random
 from collections import Counter
 
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game, move, move_source, move_target
-from british_square.notation import (
+from british_square.desktop.notation import (
     move_text,
     parse_move,
     parse_position,
@@ -18,6 +17,7 @@ from british_square.notation import (
     position_dict,
     position_text,
 )
+from british_square.engine import FOUNDATION, STOCK, WASTE, Game, move, move_source, move_target
 from british_square.search import dead_search
 
 RULES = ("british", "american", "union")

@@ -95,7 +95,7 @@ def winning_words():
     engine as it is typed."""
     from scripting import ScriptWriter
 
-    from british_square.notation import parse_move
+    from british_square.desktop.notation import parse_move
 
     line = next(
         record["moves"]

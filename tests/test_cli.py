@@ -14,9 +14,9 @@ from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from british_square.__main__ import main
+from british_square.desktop.cli import main
+from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import Game
-from british_square.notation import parse_position, position_text
 
 
 def cli(*args, stdin=None):

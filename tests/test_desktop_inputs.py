@@ -16,8 +16,8 @@ from scripting import ScriptWriter
 from test_cli import refused
 from ui_runs import CODE, position_line, run_desktop
 
+from british_square.desktop.notation import position_text
 from british_square.engine import Game
-from british_square.notation import position_text
 
 sys.path.insert(0, str(HW))
 import storage  # noqa: E402  (hw/ is not a package)

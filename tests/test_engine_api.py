@@ -5,6 +5,7 @@ import pytest
 from positions import game, sample_games, text
 
 from british_square.cards import NO_CARD, parse_card
+from british_square.desktop.notation import position_dict
 from british_square.engine import (
     AMERICAN,
     FOUNDATION,
@@ -15,7 +16,6 @@ from british_square.engine import (
     move,
     move_text,
 )
-from british_square.notation import position_dict
 
 
 def state(g):

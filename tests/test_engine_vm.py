@@ -34,7 +34,15 @@ def test_playouts_identical_under_circuitpython_with_64k_heap(vm):
 
 ENGINE_API = ROOT / "tests" / "vm" / "engine_api.py"
 BENCH = ROOT / "tests" / "bench"  # benchlib, for its heap measure
-ENGINE_MODULES = ("__init__", "cards", "deal", "engine", "notation", "search")
+ENGINE_MODULES = (
+    "__init__",
+    "cards",
+    "deal",
+    "engine",
+    "search",
+    "desktop/__init__",
+    "desktop/notation",
+)
 
 
 def check_engine_api(lines):
@@ -53,8 +61,8 @@ def test_the_readers_allocate_nothing_and_play_refuses_non_moves_on_the_vm(vm):
 
 def test_the_type_hinted_engine_compiles_with_mpy_cross_and_runs_from_mpy(vm, mpy_cross, tmp_path):
     package = tmp_path / "british_square"
-    package.mkdir()
     for name in ENGINE_MODULES:
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(
             [
                 mpy_cross,

@@ -1,16 +1,25 @@
-"""The package's modules import each other one way: no cycles, and the engine
-at the ground floor, importing nothing above it.
+"""The package's modules import each other one way: no cycles, the engine
+at the ground floor, importing nothing above it, and the board's code
+importing nothing of ``desktop/``.
 
 Imports are read with ``ast`` from every module under ``lib/british_square``,
 including the imports inside functions (a deferred import is still a
-dependency).
+dependency). What a board runs is what deploy copies: its import walk from
+``code.py`` and the board's adapter (``tools/board_imports.py``).
 """
 
 import ast
+import functools
+import sys
 
-from conftest import LIB
+from conftest import LIB, ROOT
+
+sys.path.insert(0, str(ROOT / "tools"))
+from board_imports import import_closure  # noqa: E402
+from deploy_shared import SUPPORTED_BOARDS  # noqa: E402
 
 PACKAGE = "british_square"
+DESKTOP = "desktop"  # the subpackage a board never runs
 
 
 def imported_modules(path):
@@ -26,14 +35,26 @@ def imported_modules(path):
         else:
             continue
         for name in names:
-            parts = name.split(".")
-            if parts[0] == PACKAGE and len(parts) > 1:
-                found.add(parts[1])
+            if name.startswith(PACKAGE + "."):
+                found.add(name[len(PACKAGE) + 1 :])
     return found
 
 
+def package_modules():
+    """{name inside the package ("engine", "desktop.notation"; a subpackage by
+    its own name): source} of every module of the package but its root."""
+    modules = {}
+    for path in sorted((LIB / PACKAGE).rglob("*.py")):
+        parts = path.relative_to(LIB / PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts:
+            modules[".".join(parts)] = path
+    return modules
+
+
 def import_graph():
-    modules = {path.stem: path for path in (LIB / PACKAGE).glob("*.py")}
+    modules = package_modules()
     return {
         name: {m for m in imported_modules(path) if m in modules and m != name}
         for name, path in modules.items()
@@ -84,3 +105,35 @@ def test_the_engine_is_the_ground_floor():
     graph = import_graph()
     assert graph["cards"] == set() and graph["deal"] == set()
     assert graph["engine"] <= {"cards", "deal"}
+
+
+def is_desktop(name):
+    return name == DESKTOP or name.startswith(DESKTOP + ".")
+
+
+def test_the_graph_sees_the_desktop_subpackage():
+    graph = import_graph()
+    assert "desktop.notation" in graph["desktop.cli"]
+    assert "engine" in graph["desktop.notation"]
+
+
+@functools.lru_cache(maxsize=1)
+def board_modules():
+    """The package's modules deploy copies to some board, by name inside the package."""
+    shipped = set()
+    for board in SUPPORTED_BOARDS:
+        for module in import_closure(ROOT, board).modules:
+            if module.name.startswith(PACKAGE + "."):
+                shipped.add(module.name[len(PACKAGE) + 1 :])
+    return frozenset(shipped)
+
+
+def test_no_module_a_board_runs_imports_desktop_code():
+    desktop = sorted(name for name in board_modules() if is_desktop(name))
+    assert not desktop, "board code imports desktop modules: {}".format(desktop)
+
+
+def test_every_module_in_the_packages_top_folder_runs_on_a_board():
+    # but the desktop command's entry point: what no board runs goes in desktop/
+    top = {name for name in package_modules() if "." not in name and not is_desktop(name)}
+    assert sorted(top - board_modules()) == ["__main__"], "move them to desktop/"

@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from positions import RULES, game, layout, sample_games, text
 
 from british_square.cards import parse_card
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game, IllegalMoveError, move
-from british_square.notation import (
+from british_square.desktop.notation import (
     game_from_dict,
     move_dict,
     move_from_dict,
@@ -24,6 +23,7 @@ from british_square.notation import (
     position_text,
     quoted,
 )
+from british_square.engine import FOUNDATION, STOCK, WASTE, Game, IllegalMoveError, move
 
 HAND_BUILT = [
     layout("british", "2C9D5S7H.8H9H", "-", "KD", "AS.2S", stock="3C4C", waste="QH"),

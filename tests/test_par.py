@@ -6,8 +6,8 @@ import pytest
 from conftest import LIB, ROOT
 
 from british_square import par as par_module
+from british_square.desktop.survey import read_results
 from british_square.engine import AMERICAN, BRITISH, RULE_NAMES, UNION
-from british_square.survey import read_results
 
 SURVEYS = ROOT / "docs" / "survey"
 

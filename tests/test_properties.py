@@ -26,16 +26,7 @@ from positions import (
     text,
 )
 
-from british_square.engine import (
-    ALIVE,
-    DEAD,
-    FOUNDATION,
-    UNKNOWN,
-    Game,
-    move_source,
-    move_target,
-)
-from british_square.notation import (
+from british_square.desktop.notation import (
     DEAD_NAMES,
     build_game,
     game_from_dict,
@@ -46,6 +37,15 @@ from british_square.notation import (
     parse_position,
     position_dict,
     position_text,
+)
+from british_square.engine import (
+    ALIVE,
+    DEAD,
+    FOUNDATION,
+    UNKNOWN,
+    Game,
+    move_source,
+    move_target,
 )
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -19,8 +19,7 @@ import pytest
 from conftest import ROOT
 from test_deploy import make_compiler, make_drive, snapshot
 
-from british_square.engine import Game
-from british_square.notation import (
+from british_square.desktop.notation import (
     move_text,
     parse_move,
     parse_position,
@@ -28,6 +27,7 @@ from british_square.notation import (
     position_text,
     rules_from_name,
 )
+from british_square.engine import Game
 
 README = ROOT / "README.md"
 # The front door and the pages behind it: every shell example in them is run.

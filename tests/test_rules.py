@@ -1,6 +1,6 @@
 """Every rule of RULES.md on hand-built positions, for every rule set it applies to.
 
-Positions are one-line texts (see ``british_square.notation``): columns
+Positions are one-line texts (see ``british_square.desktop.notation``): columns
 bottom card first, ``.`` between a column's base and its built sequence.
 Columns are lettered ``a``, ``b``, ... in moves.
 """
@@ -23,6 +23,7 @@ from positions import (
 )
 
 from british_square.cards import parse_card
+from british_square.desktop.notation import parse_move
 from british_square.engine import (
     ALIVE,
     BUILDS_DOWN,
@@ -41,7 +42,6 @@ from british_square.engine import (
     move_source,
     move_target,
 )
-from british_square.notation import parse_move
 
 HEARTS = 2
 # A..K then K..A of hearts: the order a foundation takes them (the waste's top is last).

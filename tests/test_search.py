@@ -3,8 +3,8 @@
 import pytest
 from positions import dead_verdict, sample_games
 
+from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import ALIVE, DEAD, UNKNOWN
-from british_square.notation import parse_position, position_text
 from british_square.search import dead_search
 
 

@@ -1,5 +1,5 @@
 """The solver: each pruning against the plain search, its lines replayed,
-the bound's cycles, the command line."""
+cycles in the waste, the command line."""
 
 import json
 import random
@@ -12,25 +12,22 @@ from hypothesis import strategies as st
 from positions import layout
 
 from british_square.cards import card_name
-from british_square.engine import MAX_MOVES, STOCK, WASTE, Game
-from british_square.notation import parse_position, position_text
-from british_square.solver import (
+from british_square.desktop.notation import parse_position, position_text
+from british_square.desktop.solver import (
     LOST,
     UNKNOWN,
     WON,
-    _british_children,
-    _dead_end,
-    _ordered_moves,
-    _safe_move,
     cannot_win,
     check_line,
     greedy,
-    home_bound,
     position_key,
     search,
     solve,
     solve_plain,
 )
+from british_square.desktop.solver.dead_ends import dead_end
+from british_square.desktop.solver.moves import _british_children, ordered_moves, safe_move
+from british_square.engine import MAX_MOVES, STOCK, WASTE, Game
 
 COLUMNS = {"british": 4, "american": 16, "union": 16}
 # foundation counts that make the cards near them matter: empty, mid up,
@@ -91,11 +88,9 @@ def verdict(solution):
 
 
 SWITCHES = [
-    {"symmetric": True, "safe_moves": False, "bound": False},
-    {"symmetric": False, "safe_moves": True, "bound": False},
-    {"symmetric": False, "safe_moves": False, "bound": True, "bound_every": True},
-    {"symmetric": False, "safe_moves": False, "bound": True},
-    {"symmetric": True, "safe_moves": True, "bound": True, "bound_every": True},
+    {"symmetric": True, "safe_moves": False},
+    {"symmetric": False, "safe_moves": True},
+    {"symmetric": True, "safe_moves": True},
 ]
 
 
@@ -108,18 +103,13 @@ def test_every_pruning_gives_the_plain_searchs_verdict_and_best(game):
     for switches in SWITCHES:
         pruned = search(game, seconds=60, **switches)
         assert verdict(pruned) == verdict(plain), switches
-    # the whole solver, hunts and all, with and without the bound
+    # the whole solver, hunts and all
     assert verdict(solve(game, seconds=60)) == verdict(plain)
-    assert verdict(solve(game, seconds=60, bound=True, bound_every=True)) == verdict(plain)
     # the greedy search only finds wins, and finds one when it meets every position
     hunted = greedy(game, seconds=60)
     assert hunted.result != LOST and hunted.home <= plain.home
     assert hunted.result == WON or plain.result == LOST or not hunted.exhausted
     assert greedy(game, seconds=60, seed=1).result in (WON, UNKNOWN)
-    # the bound never says less than the search can do
-    limit = home_bound(game)
-    assert limit >= plain.home
-    event("bound cuts at the start" if limit < game.score() + game.cards_left() else "bound open")
     event("won" if plain.result == WON else "lost")
     assert position_text(game) == before
 
@@ -149,26 +139,23 @@ def test_a_line_that_does_not_reach_its_score_is_refused():
         check_line(game, [bF], 1)
 
 
-def test_a_cycle_in_the_waste_caps_the_bound():
+def test_a_cycle_in_the_waste_keeps_its_suit_from_home():
     # The 3S lies on the last 2S in the waste and can go nowhere but home,
     # which needs that 2S first: no spade goes home. The kings can never
     # move or go home, so no column ever empties to take the 3S.
     game = parse_position("british KC/KD/KH/JS - 2S3S 0,1,0,0")
-    assert home_bound(game) == 1
-    found = search(game, seconds=10, bound=True)
-    assert verdict(found) == (LOST, 1)
-    # with a space the 3S could leave, and the bound must see it
+    assert verdict(search(game, seconds=10)) == (LOST, 1)
+    # with a space the 3S can leave
     spaced = parse_position("british KC/KD/KH/- - 2S3S 0,1,0,0")
-    assert home_bound(spaced) >= 3
     assert verdict(solve(spaced, seconds=10)) == (LOST, 3)
 
 
-def test_the_bound_follows_one_foundation_order_in_a_stack():
+def test_a_down_foundation_is_stuck_when_its_next_card_lies_under_the_one_after():
     # hearts, going down, want their last 3H, which lies in the waste under
     # their last 2H; the 2H can go nowhere but home, after the 3H: stuck at 23
     game = parse_position("british KC/KD/KS/JS - 3H2H 0,0,23,0")
-    assert home_bound(game) == 23
     assert verdict(solve_plain(game, 10)) == (LOST, 23)
+    assert verdict(solve(game, 10)) == (LOST, 23)
 
 
 def test_symmetric_keys_name_positions_up_to_the_order_of_columns():
@@ -213,7 +200,7 @@ def test_solve_command_json():
     assert answer["result"] == LOST and answer["home"] == 2
     game = parse_position("british KC7H/5S8H/AH/4H9H 3S7H2H QS 0,0,0,0")
     for token in answer["moves"]:
-        from british_square.notation import play_text
+        from british_square.desktop.notation import play_text
 
         play_text(game, token)
     assert game.score() == 2
@@ -232,14 +219,14 @@ def test_solve_command_text_and_errors():
 
 
 def generic_children(game, symmetric, safe_moves):
-    """``_children`` the long way: ``legal_moves``, ``_safe_move``, ``_ordered_moves``."""
+    """``children`` the long way: ``legal_moves``, ``safe_move``, ``ordered_moves``."""
     buffer = bytearray(2 * MAX_MOVES)
     count = game.legal_moves(buffer)
     if safe_moves:
-        m = _safe_move(game, buffer, count)
+        m = safe_move(game, buffer, count)
         if m >= 0:
             return [m]
-    return _ordered_moves(game, buffer, count, symmetric)
+    return ordered_moves(game, buffer, count, symmetric)
 
 
 def assert_same_children(game):
@@ -394,11 +381,11 @@ def test_the_count_after_a_deal_goes_on_from_the_count_before():
             else:
                 m = rng.choice(game.moves() or [deal_move])
             if m == deal_move and game.stock_count:
-                dead, counted = _dead_end(game, None)
+                dead, counted = dead_end(game, None)
                 game.play(m)
                 if not dead:
                     whole = cannot_win(game)
-                    assert _dead_end(game, counted)[0] == whole
+                    assert dead_end(game, counted)[0] == whole
                     checked += 1
                     cut += whole
             elif game.moves():

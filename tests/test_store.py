@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from british_square.deal import MAX_DEAL
+from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game
-from british_square.notation import parse_position, position_text
 from british_square.resume import consistent, load
 from british_square.store import (
     BEST_TIME,

@@ -18,8 +18,8 @@ from test_saves import BAD_STOCK, START_32767, bad_record
 from test_store import NONSENSE, forged, start_body, started_after, valid_body
 from ui_runs import board_tree, keys_file, reported
 
+from british_square.desktop.notation import position_text
 from british_square.engine import Game
-from british_square.notation import position_text
 from british_square.resume import load
 from british_square.store import MIN_INTERVAL_S, Store
 
@@ -32,11 +32,12 @@ LINE = 40  # as store_crash.py
 
 
 def mpy_tree(mpy_cross, folder):
-    """The game package and adafruit_ticks compiled to .mpy, as a board holds them."""
+    """The game package (with desktop/: the crash script writes positions as
+    text) and adafruit_ticks compiled to .mpy, as a board holds them."""
     package = folder / "british_square"
-    package.mkdir(parents=True)
-    for source in (LIB / "british_square").glob("*.py"):
-        target = package / (source.stem + ".mpy")
+    for source in (LIB / "british_square").rglob("*.py"):
+        target = package / source.relative_to(LIB / "british_square").with_suffix(".mpy")
+        target.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([mpy_cross, "-o", str(target), str(source)], check=True)
     subprocess.run([mpy_cross, "-o", str(folder / "adafruit_ticks.mpy"), str(TICKS)], check=True)
     return folder

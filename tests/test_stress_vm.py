@@ -28,7 +28,7 @@ from sessions import (
 )
 from ui_runs import board_tree, kept_game, keys_file, position_line, reported
 
-from british_square.notation import position_text
+from british_square.desktop.notation import position_text
 from british_square.screens import SCREEN_NAMES
 
 sys.path.insert(0, str(ROOT / "tools"))

@@ -12,7 +12,7 @@ import time
 import pytest
 from test_cli import refused
 
-from british_square.survey import (
+from british_square.desktop.survey import (
     parse_range,
     plot_distribution,
     read_results,

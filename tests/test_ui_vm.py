@@ -28,9 +28,9 @@ from ui_runs import (
     session_writer,
 )
 
+from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import FOUNDATION, WASTE
 from british_square.layout import FONT_W, TEXT_LINE
-from british_square.notation import parse_position, position_text
 
 # The whole game, harness included, from an empty heap: the budget
 # (docs/memory.md).

@@ -17,17 +17,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
+from british_square.desktop.notation import rules_from_name  # noqa: E402
+from british_square.desktop.solver import UNKNOWN, WON, solve_plain  # noqa: E402
+from british_square.desktop.survey import parse_range, read_results  # noqa: E402
 from british_square.engine import RULE_NAMES, Game  # noqa: E402
-from british_square.notation import rules_from_name  # noqa: E402
-from british_square.solver import UNKNOWN, solve_plain  # noqa: E402
-from british_square.survey import parse_range, read_results  # noqa: E402
 
 SURVEYS = ROOT / "docs" / "survey"
 
 
 def line(name, records):
     settled = sum(1 for r in records if r["result"] != UNKNOWN)
-    won = sum(1 for r in records if r["result"] == "won")
+    won = sum(1 for r in records if r["result"] == WON)
     seconds = sum(r["seconds"] for r in records)
     nodes = sum(r["nodes"] for r in records)
     best = sorted(r["home"] for r in records)

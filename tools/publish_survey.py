@@ -26,9 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
 from british_square.deal import MAX_DEAL  # noqa: E402
+from british_square.desktop.notation import RULE_TITLES  # noqa: E402
+from british_square.desktop.solver import LOST, UNKNOWN, WON  # noqa: E402
+from british_square.desktop.survey import plot_distribution, rate_text, read_results, summary  # noqa: E402
 from british_square.engine import RULE_NAMES  # noqa: E402
-from british_square.notation import RULE_TITLES  # noqa: E402
-from british_square.survey import plot_distribution, rate_text, read_results, summary  # noqa: E402
 
 TABLE_START = "<!-- survey:start -->"
 TABLE_END = "<!-- survey:end -->"
@@ -69,9 +70,9 @@ def table(surveys):
                 title,
                 min(records),
                 max(records),
-                s["won"],
-                s["lost"],
-                s["unknown"],
+                s[WON],
+                s[LOST],
+                s[UNKNOWN],
                 rate,
                 s["median_seconds"],
                 s["total_seconds"] / s["deals"],

@@ -70,7 +70,7 @@ def screens(scratch):
     """(file name, code.py arguments) for every screenshot (``scratch``: a folder
     for the files they read)."""
     no_moves = ScriptWriter(Game.new_deal(1))  # only its moves are used
-    from british_square.notation import parse_position
+    from british_square.desktop.notation import parse_position
 
     no_moves.start(parse_position(NO_MOVES_POSITION))
     no_moves.move(WASTE << 8 | FOUNDATION)  # the ace home: then no card can

@@ -9,8 +9,8 @@ write returns. Game ``ID`` is deal 9 after the first ``ID % LINE`` moves of
 
 import microcontroller
 
+from british_square.desktop.notation import position_text
 from british_square.engine import Game
-from british_square.notation import position_text
 from british_square.resume import load
 from british_square.store import Store
 

@@ -16,9 +16,9 @@ import math
 import os
 
 from british_square.deal import MAX_DEAL, MIN_DEAL
+from british_square.desktop.notation import move_text, rules_from_name
+from british_square.desktop.solver import LOST, UNKNOWN, VERDICTS, WON, solve
 from british_square.engine import RULE_NAMES, Game
-from british_square.notation import move_text, rules_from_name
-from british_square.solver import LOST, UNKNOWN, WON, solve
 
 # z for a two-sided 95% interval
 _Z95 = 1.959963984540054
@@ -90,8 +90,8 @@ def results_record(line):
         raise ValueError("'seconds' is not a number of seconds")
     if record.get("rules") not in RULE_NAMES:
         raise ValueError("'rules' is not one of {}".format(", ".join(RULE_NAMES)))
-    if record.get("result") not in (WON, LOST, UNKNOWN):
-        raise ValueError("'result' is not one of {}, {}, {}".format(WON, LOST, UNKNOWN))
+    if record.get("result") not in VERDICTS:
+        raise ValueError("'result' is not one of {}".format(", ".join(VERDICTS)))
     return record
 
 
@@ -118,9 +118,9 @@ def summary(records):
     seconds = sorted(r["seconds"] for r in records.values())
     return {
         "deals": n,
-        "won": won,
-        "lost": lost,
-        "unknown": unknown,
+        WON: won,
+        LOST: lost,
+        UNKNOWN: unknown,
         "win_rate_low": won / n if n else 0.0,
         "win_rate_high": (won + unknown) / n if n else 0.0,
         "wilson_low": wilson(won, n)[0],
@@ -134,7 +134,7 @@ def rate_text(s, dash="-", label=""):
     """The win rate of summary ``s`` and its Wilson interval: a range while
     deals are unknown (all lost .. all won)."""
     low = "{:.1%}".format(s["win_rate_low"])
-    if s["unknown"]:
+    if s[UNKNOWN]:
         low += dash + "{:.1%}".format(s["win_rate_high"])
     return "{} ({}{:.1%}{}{:.1%})".format(low, label, s["wilson_low"], dash, s["wilson_high"])
 
@@ -142,13 +142,13 @@ def rate_text(s, dash="-", label=""):
 def summary_text(rules_name, s):
     rate = "win rate " + rate_text(s, "-", "95% Wilson: ")
     return "{}: {} deals, {} won, {} lost, {} unknown; {}; median {:.2f} s a deal".format(
-        rules_name, s["deals"], s["won"], s["lost"], s["unknown"], rate, s["median_seconds"]
+        rules_name, s["deals"], s[WON], s[LOST], s[UNKNOWN], rate, s["median_seconds"]
     )
 
 
 def parse_range(text):
     """``"A-B"`` or ``"A"`` as a range of deal numbers (1-31999)."""
-    from british_square.notation import parse_number
+    from british_square.desktop.notation import parse_number
 
     first, dash, last = text.partition("-")
     low = parse_number(first, "deal number", MIN_DEAL, MAX_DEAL)

@@ -1,0 +1,410 @@
+"""The desktop command, ``python3 -m british_square``, for tools, bug reports
+and tests (see ``--help``).
+
+Desktop only: ``tools/deploy.py`` never puts it on a board, so it uses
+``argparse``. Every error, argparse's own included, is one ``error:`` line on
+standard error and exit status 2 (standard output full, closed or a pipe
+closed early, standard input closed, too); ``--help`` exits 0; Ctrl-C ends
+it with status 130, quietly.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+from british_square.cards import NO_CARD, SUITS, card_name
+from british_square.deal import MAX_DEAL, MIN_DEAL
+from british_square.desktop.notation import (
+    DEAD_NAMES,
+    RULE_TITLES,
+    STATUS_NAMES,
+    game_from_dict,
+    move_dict,
+    move_from_dict,
+    move_text,
+    parse_move,
+    parse_number,
+    parse_position,
+    pile_text,
+    position_dict,
+    position_text,
+    quoted,
+    rules_from_name,
+)
+from british_square.engine import BUILDS_DOWN, BUILDS_UP, RULE_NAMES, Game
+from british_square.search import dead_search
+
+PROG = "python3 -m british_square"
+DESCRIPTION = """\
+Deal, list moves, play, show and solve British Square positions; survey deals.
+
+POSITION is the one-line position text (quote it) or a JSON object (text
+starting with "{"), or "-" to read either from standard input. MOVE is the
+two-letter notation (aF, Wb, SW) or a JSON move ({"from": "waste", "to": 0}).
+The formats are described in README.md, "Text formats"."""
+
+# Ample for any position or move (their numbers have at most 2 digits), and far
+# below the thousands of digits at which CPython refuses to convert a number.
+JSON_NUMBER_DIGITS = 6
+# Characters of standard input read as a position: far more than any position takes.
+MAX_INPUT = 1 << 20
+MAX_JOBS = 1024  # survey --jobs
+MAX_BUDGET = 86400  # seconds: a day
+
+
+class UsageError(ValueError):
+    """A command line argparse refuses."""
+
+
+class OutputError(ValueError):
+    """Standard output cannot take the command's output."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors raised as one line instead of printed."""
+
+    def error(self, message):
+        raise UsageError("{} (see: {} --help)".format(message, self.prog))
+
+    def print_help(self, file=None):
+        # argparse's own printing passes over a failed write: --help > /dev/full said nothing
+        if file is not None:
+            return super().print_help(file)
+        out(self.format_help().rstrip("\n"))
+
+
+def number_argument(what, low, high):
+    """An argparse type: ASCII digits, ``low``-``high`` (``parse_number``)."""
+
+    def number(token):
+        try:
+            return parse_number(token, what, low, high)
+        except ValueError as error:  # argparse would replace a ValueError's message with its own
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return number
+
+
+deal_number = number_argument("deal number", MIN_DEAL, MAX_DEAL)
+
+
+def _json_int(digits):
+    if len(digits.lstrip("-")) > JSON_NUMBER_DIGITS:
+        raise ValueError("number {} is too long".format(quoted(digits)))
+    return int(digits)
+
+
+def _json_object(pairs):
+    """A dict from JSON's key/value pairs; a key given twice is an error, not
+    the last one silently winning."""
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError("key {} given twice".format(quoted(key)))
+        out[key] = value
+    return out
+
+
+def read_json(text, what):
+    try:
+        return json.loads(text, parse_int=_json_int, object_pairs_hook=_json_object)
+    except RecursionError:  # CPython's parser recurses once per level of nesting
+        raise ValueError("bad JSON {}: nested too deeply".format(what)) from None
+    except ValueError as error:
+        raise ValueError("bad JSON {}: {}".format(what, error)) from None
+
+
+def standard_input():
+    """What standard input holds, as text (``ValueError``: closed, not
+    text, longer than any position)."""
+    if sys.stdin is None:
+        raise ValueError("no position on standard input: it is closed")
+    try:
+        text = sys.stdin.read(MAX_INPUT + 1)
+    except UnicodeDecodeError:
+        raise ValueError("bad position on standard input: not UTF-8 text") from None
+    except OSError as error:
+        raise ValueError("cannot read standard input: {}".format(error.strerror)) from None
+    if len(text) > MAX_INPUT:
+        raise ValueError("bad position on standard input: over {} characters".format(MAX_INPUT))
+    return text
+
+
+def read_position(text):
+    """A game from the text or JSON position (``-``: standard input)."""
+    if text == "-":
+        text = standard_input()
+    if text.lstrip().startswith("{"):
+        return game_from_dict(read_json(text, "position"))
+    return parse_position(text)
+
+
+def read_move(token, game):
+    if token.lstrip().startswith("{"):
+        return move_from_dict(read_json(token, "move"), game)
+    return parse_move(token, game)
+
+
+def out(text=None):
+    """Print a line of the command's output, or (no ``text``) flush what is
+    printed; ``OutputError`` if standard output cannot take it."""
+    try:
+        if text is None:
+            sys.stdout.flush()
+        else:
+            print(text)
+    except OSError as error:
+        raise OutputError("cannot write to standard output: {}".format(error.strerror)) from None
+
+
+def write_position(game, as_json):
+    out(json.dumps(position_dict(game)) if as_json else position_text(game))
+
+
+def show(game):
+    """A plain-text picture of the position, for people."""
+    lines = []
+    lines.append(
+        "{}   score {}/104   {}".format(
+            RULE_TITLES[game.rules], game.score(), STATUS_NAMES[game.status()]
+        )
+    )
+    arrows = {BUILDS_UP: "up", BUILDS_DOWN: "down"}
+    if game.columns == 4:
+        names = ["  {:<5}".format(pile_text(c)) for c in range(4)]
+        lines.append("".join(names))
+        tallest = max(game.column_height(c) for c in range(4))
+        for depth in range(tallest):
+            row = []
+            for c in range(4):
+                card = game.card(c, depth)
+                if card == NO_CARD:
+                    row.append("       ")
+                    continue
+                mark = "." if depth == game.base_count(c) and depth else " "
+                row.append(" {}{:<5}".format(mark, card_name(card)))
+            lines.append("".join(row).rstrip())
+        lines.append(
+            "".join("  {:<5}".format(arrows.get(game.direction(c), "free")) for c in range(4))
+        )
+    else:
+        for r in range(4):
+            row = []
+            for c in range(r * 4, r * 4 + 4):
+                top = game.top(c)
+                text = "--" if top == NO_CARD else card_name(top)
+                row.append(
+                    "{}:{}({}){:<4}".format(
+                        pile_text(c), text, game.column_height(c), arrows.get(game.direction(c), "")
+                    )
+                )
+            lines.append("  ".join(row).rstrip())
+    shown = min(game.waste_count, 8)  # the top card last
+    waste = " ".join(card_name(game.waste_card(k)) for k in range(shown - 1, -1, -1))
+    lines.append("stock {} cards   waste {}".format(game.stock_count, waste or "-"))
+    found = []
+    for suit in range(4):
+        top = game.foundation_top(suit)
+        found.append("{} {}".format(SUITS[suit], "-" if top == NO_CARD else card_name(top)[0]))
+    verdict = next(dead_search(game, 500))  # run in one go: its one value is the verdict
+    lines.append("foundations " + "  ".join(found) + "   dead test: " + DEAD_NAMES[verdict])
+    return "\n".join(lines)
+
+
+def make_parser():
+    parser = Parser(
+        prog=PROG,
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    as_json = Parser(add_help=False)
+    as_json.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    deal = commands.add_parser(
+        "deal", parents=[as_json], help="print the position of a deal", allow_abbrev=False
+    )
+    deal.add_argument(
+        "number",
+        metavar="NUMBER",
+        type=deal_number,
+        help="deal number, {}-{} (PySolFC's numbers)".format(MIN_DEAL, MAX_DEAL),
+    )
+    deal.add_argument(
+        "--rules", choices=RULE_NAMES, default=RULE_NAMES[0], help="rule set (default: british)"
+    )
+
+    moves = commands.add_parser(
+        "moves", parents=[as_json], help="list the legal moves of a position", allow_abbrev=False
+    )
+    moves.add_argument("position", metavar="POSITION")
+
+    play = commands.add_parser(
+        "play",
+        parents=[as_json],
+        help="play moves from a position and print the position reached",
+        allow_abbrev=False,
+    )
+    play.add_argument("position", metavar="POSITION")
+    play.add_argument("moves", metavar="MOVE", nargs="*")
+
+    show_command = commands.add_parser(
+        "show", help="draw a position as text, for people", allow_abbrev=False
+    )
+    show_command.add_argument("position", metavar="POSITION")
+
+    solve_command = commands.add_parser(
+        "solve",
+        parents=[as_json],
+        help="search a position or deal for the most cards home: won, lost or unknown",
+        allow_abbrev=False,
+    )
+    solve_command.add_argument("position", metavar="POSITION", nargs="?")
+    solve_command.add_argument("--deal", type=deal_number, help="solve this deal instead")
+    solve_command.add_argument(
+        "--rules",
+        choices=RULE_NAMES,
+        help="rule set of --deal (default: british), or the one POSITION must have",
+    )
+    solve_command.add_argument(
+        "--budget",
+        type=seconds_argument,
+        default=10.0,
+        help="seconds to search, in ASCII digits, 0.5 for half a second (default: 10)",
+    )
+
+    survey = commands.add_parser(
+        "survey",
+        help="solve a range of deals, append results, and print the win rate",
+        allow_abbrev=False,
+    )
+    survey.add_argument("--rules", choices=RULE_NAMES, default=RULE_NAMES[0])
+    survey.add_argument("--deals", required=True, metavar="A-B", help="deal numbers, e.g. 1-1000")
+    survey.add_argument(
+        "--jobs",
+        type=number_argument("--jobs", 0, MAX_JOBS),
+        default=0,
+        help="local processes, at most one a deal (default: 0, one a core)",
+    )
+    survey.add_argument(
+        "--budget", type=seconds_argument, default=10.0, help="seconds a deal (default: 10)"
+    )
+    survey.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
+    survey.add_argument(
+        "--out", metavar="FILE", help="results, JSON lines (default: survey-RULES.jsonl)"
+    )
+    survey.add_argument("--plot", metavar="PNG", help="also plot the cards-home distribution")
+    survey.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def seconds_argument(token):
+    """A budget: seconds in ASCII digits, whole or with a decimal point and
+    more digits (``0.5``), more than 0 and at most ``MAX_BUDGET``; not what
+    else ``float`` takes (``1e3``, ``inf``, ``1_0``, spaces, other scripts'
+    digits)."""
+    whole, point, fraction = token.partition(".")
+    digits = whole + fraction
+    if 0 < len(token) <= 12 and whole and (fraction or not point):
+        if all("0" <= c <= "9" for c in digits) and 0 < float(token) <= MAX_BUDGET:
+            return float(token)
+    message = "bad budget {}: seconds in ASCII digits (0.5: half a second), more than 0, at most {}"
+    raise argparse.ArgumentTypeError(message.format(quoted(token), MAX_BUDGET))
+
+
+def solve_command(args):
+    from british_square.desktop.solver import solve
+
+    if (args.position is None) == (args.deal is None):
+        raise UsageError("solve takes a POSITION or --deal N (see: {} solve --help)".format(PROG))
+    if args.deal is not None:
+        game = Game.new_deal(args.deal, rules_from_name(args.rules or RULE_NAMES[0]))
+    else:
+        game = read_position(args.position)
+        if args.rules not in (None, RULE_NAMES[game.rules]):
+            message = "the position is a {} one, not --rules {}"
+            raise ValueError(message.format(RULE_NAMES[game.rules], args.rules))
+    found = solve(game, args.budget)
+    line = [move_text(m) for m in found.moves]
+    if args.json:
+        out(
+            json.dumps(
+                {
+                    "result": found.result,
+                    "home": found.home,
+                    "moves": line,
+                    "nodes": found.nodes,
+                    "seconds": round(found.seconds, 3),
+                }
+            )
+        )
+    else:
+        out("{}: {} cards home".format(found.result, found.home))
+        out(" ".join(line) or "(no moves)")
+
+
+def survey_command(args):
+    from british_square.desktop.survey import parse_range, run_survey, summary_text
+
+    deals = parse_range(args.deals)
+    totals = run_survey(
+        args.rules,
+        deals,
+        args.out or "survey-{}.jsonl".format(args.rules),
+        seconds=args.budget,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        progress=not args.quiet,
+        plot=args.plot,
+    )
+    out(summary_text(args.rules, totals))
+
+
+def main(argv):
+    args = make_parser().parse_args(argv)
+    if args.command == "deal":
+        write_position(Game.new_deal(args.number, rules_from_name(args.rules)), args.json)
+        return 0
+    if args.command == "solve":
+        solve_command(args)
+        return 0
+    if args.command == "survey":
+        survey_command(args)
+        return 0
+    game = read_position(args.position)
+    if args.command == "show":
+        out(show(game))
+    elif args.command == "moves":
+        if args.json:
+            out(json.dumps([move_dict(m) for m in game.moves()]))
+        else:
+            out(" ".join(move_text(m) for m in game.moves()))
+    else:  # play
+        for token in args.moves:
+            game.play(read_move(token, game))
+        write_position(game, args.json)
+    return 0
+
+
+def run():
+    """``main`` as a command: its errors as one line, its output flushed
+    (where it fails, that is the error), Ctrl-C as status 130."""
+    try:
+        try:
+            if sys.stdout is None:
+                raise OutputError("standard output is closed: nowhere to write")
+            status = main(sys.argv[1:])
+        except SystemExit as done:  # --help, once printed
+            status = done.code
+        out()
+    except KeyboardInterrupt:
+        status = 130
+    except ValueError as error:
+        if isinstance(error, OutputError) and sys.stdout is not None:
+            # what the buffer holds goes nowhere, not into a second error at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print("error: {}".format(error), file=sys.stderr)
+        status = 2
+    sys.exit(status)

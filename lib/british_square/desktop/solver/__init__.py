@@ -1,0 +1,284 @@
+"""The solver: the most cards a position can still bring home, and whether all.
+
+``solve(game, seconds)`` runs depth-first searches over the positions
+reachable from ``game`` (on a copy, with ``Game.apply`` / ``Game.retract``)
+and returns a ``Solution``: ``WON`` with a line of moves that brings every
+card home, ``LOST`` when the search was complete and no line does (``home``
+is then the exact maximum, except in British Square, where a search that
+cuts dead ends decides and ``home`` is the best line found unless the
+search for the best line finished too), or ``UNKNOWN`` when the budget ran
+out first (``home`` is the best line found). Every line it returns is
+replayed through ``Game.play`` from the start position before it is reported.
+
+This module splits the budget among the searches (``solve``, ``best_line``)
+and holds the depth-first one (``search``). The others are a module each:
+``greedy`` (American: noisy best-first restarts, which only find wins),
+``dead_ends`` (``cannot_win``, British Square), ``moves`` (the key of a
+position and the moves tried from it), ``solution`` (what a search starts
+from and returns: ``Solution``, the verdicts, ``check_line``).
+
+Desktop code in the CircuitPython subset (no recursion, no dataclasses), but
+nothing on the board imports it: its table of positions needs the desktop's
+memory. Each pruning keeps the search exact: the verdict and the best
+score are those of a plain search of every position (tests/test_solver.py
+checks that on many small positions), and each says why next to its code.
+
+1. Transposition table of exact keys (``position_key``), never a hash alone,
+   so a "lost" never rests on a collision. A position met again adds nothing
+   (``search`` skips it): if it is on the current path, everything
+   reachable from it is reachable from its first visit, which is still
+   being searched; if its search is done, every score below it was seen
+   (but in dead ends ``won_only`` cut, which cannot win), and the best only
+   grows.
+2. Symmetry (``moves``): the key sorts the columns, and of several empty
+   columns only the first is tried.
+3. Safe foundation moves (``moves.safe_move``): a card its foundation wants
+   while that foundation is going down (13 or more cards home) is sent home
+   at once and no other move is tried.
+4. Dead ends (``dead_ends.cannot_win``, British Square): a count of the cards
+   that must be in the four columns at one moment of any winning line,
+   against what four columns can hold, proves most British positions lost
+   once the waste has grown; a search that cuts them (``won_only``) settles
+   British deals in seconds. It decides won or lost, not the best score, so
+   ``solve`` looks for the best line separately.
+"""
+
+from british_square.desktop.solver.dead_ends import cannot_win, dead_end
+from british_square.desktop.solver.greedy import GREEDY_SHARE, greedy, greedy_restarts
+from british_square.desktop.solver.moves import children, position_key
+from british_square.desktop.solver.solution import (
+    CLOCK_EVERY,
+    LOST,
+    UNKNOWN,
+    VERDICTS,
+    WON,
+    Setup,
+    Solution,
+    check_line,
+    clock,
+)
+from british_square.engine import BRITISH, STOCK, WASTE
+
+__all__ = [
+    "LOST",
+    "UNKNOWN",
+    "VERDICTS",
+    "WON",
+    "Solution",
+    "best_line",
+    "cannot_win",
+    "check_line",
+    "greedy",
+    "position_key",
+    "search",
+    "solve",
+    "solve_plain",
+]
+
+# Before the complete search, short searches hunt for a win among lines that
+# never move cards between columns more than ``limit`` times in a row (a
+# 16-pile game otherwise wanders for ever among rearrangements). A depth-first
+# search that buried a card it needed early on never comes back to that
+# choice in time, so the hunts are many short restarts (the first with the
+# plain move order, then with shuffled ties) rotating through the limits.
+# They prove nothing. British Square is (almost) never won: it hunts briefly
+# and gives the complete search, which can prove a loss, most of its time.
+HUNT_LIMITS = (12, 6, 16, 8, 24, 4)
+HUNT_FIRST_SECONDS = 0.15  # each limit once, in the plain order
+HUNT_SECONDS = 0.05  # each shuffled restart
+HUNT_SHARE = 0.7
+# British Square is settled first by a search that cuts every position
+# ``cannot_win`` proves lost (it proves deals lost in seconds that the plain
+# search needs minutes for); then ``BRITISH_LINE_SHARE`` of the budget goes
+# to the hunts and the complete search for the best line (the exact best
+# when that search finishes too, as on small positions).
+BRITISH_LINE_SHARE = 0.05
+BRITISH_HUNT_SHARE = 0.1  # of that line search
+
+
+def solve(game, seconds=10.0, max_nodes=0, hunt_share=None, **switches):
+    """The most cards ``game``'s position (not touched) can bring home.
+
+    For British Square a search that cuts what ``cannot_win`` proves lost
+    first decides won or lost, for all but ``BRITISH_LINE_SHARE`` of
+    ``seconds``; ``best_line`` then looks for the best line for that share
+    (or what is left of ``seconds``, if less). The other rule sets go to
+    ``best_line`` at once. ``max_nodes`` caps each search (0: no limit);
+    ``switches`` turn prunings off for the tests (see ``search``)."""
+    if game.rules != BRITISH:
+        return best_line(game, seconds, max_nodes, hunt_share, **switches)
+    started = clock()
+    settled = search(game, seconds * (1 - BRITISH_LINE_SHARE), max_nodes, won_only=True, **switches)
+    if settled.result == WON:
+        return settled
+    # settled, the line search gets its share; unsettled, what is left
+    left = max(0.0, min(seconds - (clock() - started), seconds * BRITISH_LINE_SHARE))
+    best = best_line(game, left, max_nodes, hunt_share, **switches)
+    if settled.result == LOST:
+        if best.result == WON:  # cannot_win was wrong: never let it pass
+            raise AssertionError("cannot_win cut a won position")
+        best.result = LOST  # the verdict stands; the line is the best of both
+    if settled.home > best.home:
+        best.home = settled.home
+        best.moves = settled.moves
+    best.nodes += settled.nodes
+    best.seconds = clock() - started
+    return best
+
+
+def best_line(game, seconds=10.0, max_nodes=0, hunt_share=None, **switches):
+    """The best line from ``game`` without ``cannot_win``: the most cards
+    home, exact when its complete search finishes in ``seconds``.
+
+    For American, noisy greedy restarts first hunt for a win for
+    ``GREEDY_SHARE`` of ``seconds``. Short depth-first restarts then hunt for
+    a win until ``hunt_share`` of ``seconds`` has gone (default by rule set,
+    ``HUNT_SHARE``); then a complete search, starting from the best line
+    found, runs for the rest (or ``max_nodes`` positions; 0: no limit)."""
+    started = clock()
+    if hunt_share is None:
+        hunt_share = BRITISH_HUNT_SHARE if game.rules == BRITISH else HUNT_SHARE
+    best = greedy_restarts(game, seconds * GREEDY_SHARE.get(game.rules, 0.0))
+    nodes = best.nodes if best is not None else 0
+    if best is not None and best.result == WON:
+        best.seconds = clock() - started
+        return best
+    hunt = 0
+    spent = []  # limits whose whole (limited) space a hunt has searched
+    while len(spent) < len(HUNT_LIMITS):
+        left = seconds * hunt_share - (clock() - started)
+        if left <= 0:
+            break
+        first = hunt < len(HUNT_LIMITS)
+        limit = HUNT_LIMITS[hunt % len(HUNT_LIMITS)]
+        if limit in spent:
+            hunt += 1
+            continue
+        found = search(
+            game,
+            min(HUNT_FIRST_SECONDS if first else HUNT_SECONDS, left),
+            max_nodes,
+            best,
+            shuffle_limit=limit,
+            seed=None if first else hunt,
+            **switches,
+        )
+        hunt += 1
+        nodes += found.nodes
+        best = found if best is None or found.home > best.home else best
+        if found.result != UNKNOWN:  # won, or lost without the limit ever cutting
+            best = found
+            break
+        if found.exhausted:
+            spent.append(limit)
+    if best is None or best.result == UNKNOWN:
+        left = max(0.0, seconds - (clock() - started))
+        found = search(game, left, max_nodes, best, **switches)
+        nodes += found.nodes
+        if best is None or found.home >= best.home:
+            best = found
+        else:  # the hunt's line stays the best; the complete search's verdict counts
+            best = Solution(found.result, best.home, best.moves, 0, 0)
+    best.nodes = nodes
+    best.seconds = clock() - started
+    return best
+
+
+def search(
+    game,
+    seconds=10.0,
+    max_nodes=0,
+    start=None,
+    symmetric=True,
+    safe_moves=True,
+    shuffle_limit=0,
+    seed=None,
+    won_only=False,
+):
+    """One depth-first search from ``game`` (not touched) for the line
+    bringing the most cards home; stop at a win, after ``seconds``, or after
+    ``max_nodes`` positions (0: no limit). ``start``, a ``Solution`` found
+    before, is the best to beat. ``shuffle_limit``
+    makes it a hunt: at most that many moves between columns in a row (if
+    the limit ever cut a move, its "lost" proves nothing: ``UNKNOWN``).
+    ``won_only`` cuts every position ``cannot_win`` proves lost, tried after
+    each card from the stock (the waste grows only then): a complete search
+    then proves "no win", but its ``home`` is the best found, not the most
+    possible. The pruning switches exist for the tests that compare each
+    with the plain search (all off, ``solve_plain``)."""
+    setup = Setup(game, seconds, max_nodes, seed, symmetric)
+    g, total, buffer, seen, rng = setup.game, setup.total, setup.buffer, setup.seen, setup.rng
+    best = g.score()
+    line = []
+    if start is not None and start.home > best:
+        best = start.home
+        line = start.moves
+    path = []  # (move, undo flag) from the start
+    # per expanded position: [moves, next index, what its next deal's
+    # dead-end check starts from (``dead_end``; None: from scratch)]
+    frames = []
+    nodes = 1
+    complete = True
+    limited = False  # the shuffle limit cut a move: no proof of a loss
+    dead, counted = dead_end(g, None) if won_only else (False, None)
+    if best < total and not dead:
+        frames.append([children(g, buffer, symmetric, safe_moves, rng), 0, counted])
+    shuffles = [0]  # per depth: column-to-column moves in a row up to it
+    while frames:
+        frame = frames[-1]
+        moves = frame[0]
+        if frame[1] == len(moves):
+            frames.pop()
+            if path:
+                m, flag = path.pop()
+                g.retract(m, flag)
+                shuffles.pop()
+            continue
+        m = moves[frame[1]]
+        frame[1] += 1
+        in_a_row = shuffles[-1] + 1 if (m >> 8) < STOCK and (m & 0xFF) < STOCK else 0
+        if shuffle_limit and in_a_row > shuffle_limit:
+            limited = True
+            continue
+        flag = g.apply(m)
+        key = position_key(g, symmetric)
+        if key in seen:  # pruning 1
+            g.retract(m, flag)
+            continue
+        seen.add(key)
+        nodes += 1
+        path.append((m, flag))
+        shuffles.append(in_a_row)
+        score = g.score()
+        if score > best:
+            best = score
+            line = [step[0] for step in path]
+            if best == total:
+                break
+        if nodes % CLOCK_EVERY == 0 and setup.spent(nodes):
+            complete = False
+            break
+        if won_only and (m >> 8) == STOCK:
+            dead, counted = dead_end(g, frame[2] if (m & 0xFF) == WASTE else None)
+            if dead:  # pruning 4
+                path.pop()
+                shuffles.pop()
+                g.retract(m, flag)
+                continue
+        else:
+            counted = None
+        frames.append([children(g, buffer, symmetric, safe_moves, rng), 0, counted])
+    if best == total:
+        result = WON
+    elif complete and not limited:
+        result = LOST
+    else:
+        result = UNKNOWN
+    check_line(game, line, best)
+    return Solution(result, best, line, nodes, setup.seconds(), complete)
+
+
+def solve_plain(game, seconds=10.0, max_nodes=0):
+    """The plain search every pruning is checked against: exact keys of the
+    position as it is (no symmetry), every legal move."""
+    return search(game, seconds, max_nodes, symmetric=False, safe_moves=False)

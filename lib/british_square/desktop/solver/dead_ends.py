@@ -1,0 +1,252 @@
+"""Dead ends (British Square): ``cannot_win`` proves a position lost by a
+count of the cards that must wait in its four columns at one moment of any
+winning line, against what four columns can hold (the argument is at
+``cannot_win``). ``dead_end`` is the same count carried on from the
+position before a card was dealt, as the search calls it after each deal."""
+
+from british_square.engine import BRITISH, COLUMN_CAPACITY
+
+# Copies of card ``r`` (1-13) of a suit on its foundation when it has ``n``
+# cards: one in the up half once ``n >= r``, the other once ``n >= 27 - r``.
+_HOME_COPIES = [bytes((n >= r) + (n >= 27 - r) for r in range(1, 14)) for n in range(27)]
+
+
+def cannot_win(game):
+    """True when no line from ``game`` (British Square) brings every card
+    home, by a count of what its four columns can hold; False proves nothing.
+
+    Take Y, a card in the waste, F the waste from its bottom up to Y, and T
+    the moment before Y leaves the waste in some winning line. At T every
+    card of F is still in the waste (under Y). A card X of suit s and rank a
+    outside F cannot be home by T when, with s's foundation at n:
+    * its up-half place is gone: ``a <= n`` (that copy went home), or some
+      rank b with n < b < a has both copies in F (the up half stops at b);
+    * and its down-half place too: that needs the whole up half (no such b)
+      and every card of s above rank a home first (none in F).
+    When only its down-half place is gone, one copy of X can take the up
+    half's place by T, not both: if both are counted below (above Y or
+    built), one of them is stuck like the others.
+    Such a card X that is above Y in the waste now, or a built card of a
+    column now, is at T in a column (it left the waste, or never comes back
+    to it; nothing returns to the stock). In a column it is either a built
+    card or, having filled an empty column from the waste, its base; never
+    a dealt base, and a built card never becomes a base: in British Square
+    only the waste and the stock fill a space. A column's base top and its
+    built cards are one suit, one rank apart each, in one direction: so the
+    X cards in one column share a suit, differ in rank, and lie in one
+    *segment* of that suit, ranks not split by a rank whose copies are all
+    in F or home (each rank between two of them is a card in that column).
+    Both copies of a rank in a segment need two columns. A column whose base
+    holds such a card B (the topmost, if several) either keeps B in its
+    base at T, and then can hold only the segment of its base top, B or a
+    base card above it, or lets B go to a column (home it cannot): B then
+    counts like X, and the column may hold anything. If no choice of keep
+    or let go gives each needed column its own column of the four, there is
+    no winning line. tests/test_solver.py checks this against complete
+    searches of small positions.
+
+    Only Ys where F gains a rank whose copies are all in F or home, or gains
+    both copies of an up-half rank, are tried: between two of those the
+    cards to hold only get fewer."""
+    return dead_end(game, None)[0]
+
+
+def dead_end(game, before):
+    """``cannot_win``'s answer, and when it is False what a check of the
+    position one card dealt later can start from. ``before`` is that of the
+    position before the last card was dealt (the same columns and
+    foundations): then the Ys tried there only gain that card above them,
+    and the count goes on from the new top instead of the waste's bottom.
+    None: count from the bottom."""
+    n = game.waste_count
+    if not n or game.rules != BRITISH:
+        return False, None
+    f = game.foundations
+    waste = game.waste
+    if before is None:
+        cells = game.cells
+        base = game.base
+        height = game.height
+        built = bytearray()
+        for c in range(4):
+            start = c * COLUMN_CAPACITY
+            if height[c] > base[c]:
+                built += cells[start + base[c] : start + height[c]]
+        home = _HOME_COPIES[f[0]] + _HOME_COPIES[f[1]] + _HOME_COPIES[f[2]] + _HOME_COPIES[f[3]]
+        gone = bytearray(home)  # per card value: copies home or in F
+        top_rank = [0, 0, 0, 0]  # per suit: the highest rank in F
+        stop = [14, 14, 14, 14]  # per suit: the up half's lowest rank with both copies in F
+        segment = None
+        tried = []  # per Y tried: its stop, top_rank, segment, held, need, total
+        first = 0
+    else:
+        built, home, gone, top_rank, stop, segment, earlier = before
+        gone = bytearray(gone)
+        top_rank = top_rank[:]
+        stop = stop[:]
+        x = waste[n - 1]
+        tried = []
+        for y in earlier:
+            y_stop, y_top, y_segment, held, need, total, seen = y
+            if _down_half_waits(x, y_stop, y_top):  # else neither stuck nor seen
+                held = bytearray(held)
+                need = bytearray(need)
+                seen = bytearray(seen)
+                total = _count_stuck((x,), f, y_stop, y_top, y_segment, held, need, total, seen)
+                if total > 4:
+                    return True, None
+                if total > 1 and not _columns_hold(
+                    game, f, y_stop, y_top, y_segment, held, need, total
+                ):
+                    return True, None
+                y = (y_stop, y_top, y_segment, held, need, total, seen)
+            tried.append(y)
+        first = n - 1
+    for j in range(first, n):
+        v = waste[j]
+        s = v // 13
+        r = v % 13 + 1
+        gone[v] += 1
+        if r > top_rank[s]:
+            top_rank[s] = r
+        changed = False
+        if gone[v] - home[v] == 2 and f[s] < r < stop[s]:
+            stop[s] = r
+            changed = True
+        if gone[v] == 2:
+            changed = True
+            segment = None
+        if not changed:
+            continue
+        if segment is None:
+            # per card value: the first value of its segment
+            segment = bytearray(52)
+            for x in range(52):
+                if gone[x] == 2:
+                    segment[x] = x + 1
+                elif x % 13:
+                    segment[x] = segment[x - 1]
+                else:
+                    segment[x] = x
+        held = bytearray(52)
+        need = bytearray(53)
+        seen = bytearray(52)
+        total = _count_stuck(
+            waste[j + 1 : n] + built, f, stop, top_rank, segment, held, need, 0, seen
+        )
+        if total > 4:
+            return True, None
+        if total > 1 and not _columns_hold(game, f, stop, top_rank, segment, held, need, total):
+            return True, None
+        tried.append((stop[:], top_rank[:], segment, held, need, total, seen))
+    return False, (built, home, gone, top_rank, stop, segment, tried)
+
+
+def _count_stuck(cards, f, stop, top_rank, segment, held, need, total, seen):
+    """Count the stuck ones of ``cards`` into ``held`` (copies per card) and
+    ``need`` (columns per segment: the most copies of one card in it); the
+    columns needed in all, from ``total`` (stops past 4). ``seen`` marks the
+    cards met once whose up-half place is open but not their down-half one:
+    of two such copies one is stuck."""
+    for x in cards:
+        t = x // 13  # _down_half_waits and more, inline: the check's hot spot
+        a = x % 13 + 1
+        b = stop[t]
+        if b < 14 or top_rank[t] > a:
+            if f[t] < a <= b and not seen[x]:
+                seen[x] = 1
+                continue
+            k = held[x] + 1
+            held[x] = k
+            i = segment[x]
+            if k > need[i]:
+                total += k - need[i]
+                need[i] = k
+                if total > 4:
+                    return total
+    return total
+
+
+def _down_half_waits(x, stop, top_rank):
+    """Does card ``x``'s down-half place need a card of F (``cannot_win``)?
+    Only such a card can be stuck, or the first of two copies seen."""
+    t = x // 13
+    return stop[t] < 14 or top_rank[t] > x % 13 + 1
+
+
+def _columns_hold(game, f, stop, top_rank, segment, held, need, total):
+    """Can the four columns hold ``need`` (columns per segment) and the
+    columns' stuck base cards, keeping or letting go each (``cannot_win``)?"""
+    cells = game.cells
+    base = game.base
+    keepers = []  # (stuck base card, bit set of the segments kept it can hold)
+    for c in range(4):
+        start = c * COLUMN_CAPACITY
+        segments = 0
+        for i in range(start + base[c] - 1, start - 1, -1):
+            x = cells[i]
+            segments |= 1 << segment[x]
+            t = x // 13  # stuck (cannot_win's two conditions), inline
+            a = x % 13 + 1
+            b = stop[t]
+            if (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a):
+                keepers.append((x, segments))
+                break
+    if total <= 4 - len(keepers):
+        return True  # the columns with nothing stuck in their bases hold it all
+    units = []  # one entry per column needed: its segment
+    for k in range(53):
+        if need[k]:
+            units.append(k)
+            if need[k] == 2:
+                units.append(k)
+    # the choice that lets every stuck base card go first: no matching to do
+    for choice in range((1 << len(keepers)) - 1, -1, -1):
+        wanted = units
+        kept = []
+        added = []  # base cards let go
+        for i in range(len(keepers)):
+            x, segments = keepers[i]
+            if choice >> i & 1:
+                # one more column for its segment when it is a further copy
+                copies = held[x] + 1 + added.count(x)
+                added.append(x)
+                if copies > wanted.count(segment[x]):  # wanted holds need, so this is past it
+                    if wanted is units:
+                        wanted = units[:]
+                    wanted.append(segment[x])
+            else:
+                kept.append(segments)
+        if len(wanted) > 4:
+            continue
+        if not kept or _matched(wanted, kept) >= len(wanted) - (4 - len(kept)):
+            return True
+    return False
+
+
+def _matched(columns, kept):
+    """How many of ``columns`` (segments) the ``kept`` columns (bit sets of
+    segments each can hold, one each) can take at most: augmenting paths."""
+    owner = [-1] * len(columns)
+    count = 0
+    for h in range(len(kept)):
+        tried = bytearray(len(columns))
+        # an augmenting path, depth-first without recursion
+        path = [(h, 0)]
+        while path:
+            holder, u = path[-1]
+            while u < len(columns) and (tried[u] or not kept[holder] >> columns[u] & 1):
+                u += 1
+            if u == len(columns):
+                path.pop()
+                continue
+            path[-1] = (holder, u + 1)
+            tried[u] = 1
+            if owner[u] < 0:
+                # flip the path: each holder takes the column it reached
+                for holder, next_u in path:
+                    owner[next_u - 1] = holder
+                count += 1
+                break
+            path.append((owner[u], 0))
+    return count
