@@ -152,10 +152,12 @@ def test_undo_and_redo_restore_every_position(g, picks, greedy):
     assert g.played() == played and g.history_count == n
     assert g.peek() == (played[-1] if played else None)
 
-    # two bytes per move, in chunks of 256: wipe everything past them and undo still works
-    assert sum(len(chunk) for chunk in g.history) == 256 * (1 + max(0, 2 * n - 1) // 256)
+    # two bytes per move, in chunks of one size: wipe everything past them and undo still works
+    size = len(g.history[0])
+    assert all(len(chunk) == size for chunk in g.history)
+    assert len(g.history) == 1 + max(0, 2 * n - 1) // size
     for at, chunk in enumerate(g.history):
-        start = min(len(chunk), max(0, 2 * n - 256 * at))
+        start = min(size, max(0, 2 * n - size * at))
         chunk[start:] = bytes(len(chunk) - start)
     for k in range(n - 1, -1, -1):
         assert g.undo() == played[k]

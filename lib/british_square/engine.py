@@ -56,10 +56,10 @@ MAX_MOVES = const(306)
 # cannot see: a base card left its column (bit 7), a card went home (its suit, bits 5-6).
 _FROM_BASE = const(0x80)
 _SOURCE_BITS = const(0x1F)
-# The history is kept in chunks of _CHUNK bytes (128 moves), one more as
+# The history is kept in chunks of _CHUNK bytes (64 moves), one more as
 # the game grows: a long game on a board then never needs one large block
 # (doubling a single buffer asked for 4 KB at once in a heap left in pieces).
-_CHUNK = const(256)
+_CHUNK = const(128)
 # Scratch for legal_moves: per card value, two bytes of a mask of the columns
 # that card may be built on. Shared, so no game pays for it.
 _ACCEPT = bytearray(104)
