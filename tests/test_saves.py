@@ -23,7 +23,7 @@ from test_store import (
 from test_words import body
 
 from british_square import screens
-from british_square.app import BRIGHTNESS_LEVELS, PLAYING, STUCK, App
+from british_square.app import BRIGHTNESS_LEVELS, OUTCOME_PLAYING, OUTCOME_STUCK, App
 from british_square.controls import LEFT, NONE, RIGHT, START, A, B
 from british_square.engine import AMERICAN, BRITISH, FOUNDATION, MAX_MOVES, STOCK, UNION, Game, move
 from british_square.hint import Hinter
@@ -109,7 +109,7 @@ def pass_time(app, ms, step=1000):
 def test_a_fresh_board_starts_a_new_game_saying_play(boot):
     nvm = CountingNVM()
     app = boot(nvm)
-    assert app.screens.current == screens.TITLE
+    assert app.screens.current == screens.SCREEN_TITLE
     assert "A: {}".format(TITLE_WORDS[0]) in page_text(app)
     wait(app, 1000)
     assert nvm.writes == 0  # nothing to keep yet
@@ -140,7 +140,7 @@ def test_a_game_over_is_not_resumed_but_its_statistics_are_kept(boot):
     nvm = CountingNVM()
     app = boot(nvm, parse_position(NEAR_WIN))
     press(app, A, B)  # the last card home: won
-    assert app.screens.current == screens.WON
+    assert app.screens.current == screens.SCREEN_WON
     wait(app, 20)
     assert nvm.writes == 1  # the end of a game is a rest point
     again = boot(nvm)
@@ -179,7 +179,7 @@ def test_the_statistics_screen_shows_each_rule_set(boot):
     press(app, A, B)  # won: 1 played, 1 won
     press(app, B)  # from the celebration to the cards
     menu_choose(app, "Statistics")
-    assert app.screens.current == screens.STATS
+    assert app.screens.current == screens.SCREEN_STATS
     text = page_text(app)
     assert "Statistics: British" in text
     rows = text.splitlines()
@@ -192,7 +192,7 @@ def test_the_statistics_screen_shows_each_rule_set(boot):
     press(app, LEFT, LEFT)
     assert "Statistics: Union" in page_text(app)
     press(app, B)
-    assert app.screens.current == screens.MENU
+    assert app.screens.current == screens.SCREEN_MENU
 
 
 def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
@@ -288,7 +288,7 @@ def test_a_save_between_two_steps_of_the_dead_test_leaves_its_verdict(boot):
     # not the save's record buffer (it once was: a save then spoilt a step)
     position = "american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"
     app = boot(CountingNVM(), parse_position(position))
-    assert app.moves is not app.store.record and len(app.moves) == 2 * MAX_MOVES
+    assert app.move_buffer is not app.store.buffer and len(app.move_buffer) == 2 * MAX_MOVES
     press(app, A)
     assert app.probing
     app.dead_test.step(1)
@@ -374,7 +374,7 @@ def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatc
     took the settings and statistics), nothing of the record is kept."""
     nvm = PagedFlash()
     app = boot(nvm, Game.new_deal(8))
-    app.stats.record(BRITISH, 20, False, 40, 300, False, 0)
+    app.stats.add_game(BRITISH, 20, False, 40, 300, False, 0)
     menu_choose(app, "Auto-play: ")
     press(app, B, A)
     play_some(app, 4)
@@ -397,7 +397,7 @@ def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatc
 def test_an_exception_while_starting_the_resumed_game_starts_a_new_one_saying_so(boot, monkeypatch):
     nvm = PagedFlash()
     app = boot(nvm, Game.new_deal(8, UNION))
-    app.stats.record(UNION, 20, False, 40, 300, False, 0)
+    app.stats.add_game(UNION, 20, False, 40, 300, False, 0)
     press(app, A)
     play_some(app, 4)
     press(app, START)
@@ -483,7 +483,10 @@ def a_session(app, minutes, rng, battery=None, low_from=None):
         if low_from is not None and app.clock.now - start >= low_from * 60_000:
             battery[0] = 3400
         n = app.game.legal_moves(buffer) if not app.on_page else 0
-        if n and app.outcome in (PLAYING, STUCK):  # else it waits for the menu's new deal
+        if n and app.outcome in (
+            OUTCOME_PLAYING,
+            OUTCOME_STUCK,
+        ):  # else it waits for the menu's new deal
             plays = [i for i in range(n) if buffer[2 * i] != STOCK] or list(range(n))
             i = rng.choice(plays)
             app.play(buffer[2 * i] << 8 | buffer[2 * i + 1])

@@ -151,8 +151,8 @@ def test_a_save_loads_back_exactly_with_settings_stats_time_and_hints(rules):
     store.settings.sound = False
     store.settings.winnable_only = True
     store.settings.brightness = 40
-    store.stats.record(rules, 30, False, 120, 400, True, 2)
-    store.stats.record(rules, 104, True, 260, 900, True, 0)
+    store.stats.add_game(rules, 30, False, 120, 400, True, 2)
+    store.stats.add_game(rules, 104, True, 260, 900, True, 0)
     store.save(game, 1234, 3)
     assert flash.writes == 1
     again, resumed = loaded(flash)
@@ -169,7 +169,7 @@ def test_a_save_loads_back_exactly_with_settings_stats_time_and_hints(rules):
 def test_no_game_in_progress_keeps_stats_and_settings():
     flash = PagedFlash()
     store = Store(flash)
-    store.stats.record(UNION, 104, True, 250, 600, False, 0)
+    store.stats.add_game(UNION, 104, True, 250, 600, False, 0)
     store.settings.brightness = 10
     store.save(None, 0, 0)
     again, game = loaded(flash)
@@ -317,7 +317,7 @@ def test_a_set_position_of_fewer_than_two_decks_is_played_but_not_kept():
     game.play(game.moves()[0])
     flash = PagedFlash()
     store = Store(flash)
-    store.stats.record(BRITISH, 3, False, 1, 1, False, 0)
+    store.stats.add_game(BRITISH, 3, False, 1, 1, False, 0)
     store.save(game, 5, 0)
     again, resumed = loaded(flash)
     assert resumed is None and again.notice == 0
@@ -334,7 +334,7 @@ def save_sequence(flash, count, seed=1):
     held = []
     for n in range(count):
         game = random_game(seed, actions=20 + 15 * n)
-        store.stats.record(BRITISH, n, False, 10, 10, False, 0)
+        store.stats.add_game(BRITISH, n, False, 10, 10, False, 0)
         store.save(game, 1000 + n, 0)
         held.append((game.copy(), bytes(store.stats.data)))
     return store, held
@@ -822,11 +822,11 @@ def test_nvm_smaller_than_two_records_is_refused():
 
 def test_stats_count_games_streaks_and_bests():
     stats = Stats()
-    stats.record(BRITISH, 16, False, 90, 300, False, 1)
-    stats.record(BRITISH, 104, True, 300, 900, True, 2)
-    stats.record(BRITISH, 104, True, 280, 1000, True, 0)
-    stats.record(BRITISH, 12, False, 50, 100, False, 0)  # ended or abandoned
-    stats.record(BRITISH, 104, True, 310, 800, False, 0)
+    stats.add_game(BRITISH, 16, False, 90, 300, False, 1)
+    stats.add_game(BRITISH, 104, True, 300, 900, True, 2)
+    stats.add_game(BRITISH, 104, True, 280, 1000, True, 0)
+    stats.add_game(BRITISH, 12, False, 50, 100, False, 0)  # ended or abandoned
+    stats.add_game(BRITISH, 104, True, 310, 800, False, 0)
     get = stats.get
     assert get(BRITISH, PLAYED) == 5 and get(BRITISH, WINS) == 3
     assert get(BRITISH, HOME_TOTAL) == 340 and get(BRITISH, HOME_BEST) == 104
@@ -844,7 +844,7 @@ def test_stats_saturate_instead_of_wrapping():
     stats = Stats()
     stats._set(AMERICAN, PLAYED, 0xFFFFFF)
     stats._set(AMERICAN, HOME_TOTAL, 0xFFFFFF)
-    stats.record(AMERICAN, 50, False, 1, 1, False, 0)
+    stats.add_game(AMERICAN, 50, False, 1, 1, False, 0)
     assert stats.get(AMERICAN, PLAYED) == 0xFFFFFF
     assert stats.get(AMERICAN, HOME_TOTAL) == 0xFFFFFF
 

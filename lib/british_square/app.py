@@ -17,23 +17,25 @@ from british_square.engine import (
     BRITISH,
     DEAD,
     FOUNDATION,
-    LOST,
     MAX_MOVES,
+    STATUS_LOST,
     STOCK,
     WASTE,
     Game,
     IllegalMoveError,
     move,
+    move_source,
+    move_target,
 )
 from british_square.hint import NO_HINT, Hinter
 from british_square.layout import NO_STOP, Layout
 from british_square.par import par, random_won_deal
-from british_square.scene import NOTICE_NONE, NOTICE_OVER, NOTICE_STUCK
+from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.screens import Screens
-from british_square.sheet import REFUSED, SELECTED, TARGET
+from british_square.sheet import NORMAL, REFUSED, SELECTED, TARGET
 from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
 from british_square.store import SavePolicy, Stats
-from british_square.view import NORMAL, View, sheet_path, show_damage
+from british_square.view import View, sheet_path, show_damage
 from british_square.words import DamagedFile
 
 _FLASH_MS = const(180)  # a refused drop shows red this long
@@ -53,11 +55,11 @@ BRIGHTNESS_LEVELS = (100, 60, 30)  # the menu's Brightness setting, in turn
 _LOW_BATTERY_MV = const(3500)  # a LiPo cell this low is nearly empty
 _REDRAW_MS = const(3000)  # the About screen's redraw benchmark runs this long
 
-# Where a game stands, as the player sees it.
-PLAYING = const(0)
-WON = const(1)
-STUCK = const(2)  # no move can bring a card home (the player may still move, or undo)
-OVER = const(3)  # the player chose End game: scored as it stood, no more moves
+# Where a game stands, as the player sees it (``App.outcome``).
+OUTCOME_PLAYING = const(0)
+OUTCOME_WON = const(1)
+OUTCOME_STUCK = const(2)  # no move can bring a card home (the player may still move, or undo)
+OUTCOME_ENDED = const(3)  # the player chose End game: scored as it stood, no more moves
 
 
 class App:
@@ -132,9 +134,9 @@ class App:
         self.last_tick = self.now
         # One scratch buffer for the legal moves, the dead test and the hint:
         # each fills it within one call and keeps nothing there between two.
-        self.moves = bytearray(2 * MAX_MOVES)
+        self.move_buffer = bytearray(2 * MAX_MOVES)
         # the dead test, and the hint between two of its runs: one table for both
-        self.dead_test = Hinter(DEAD_BUDGET, self.moves)
+        self.dead_test = Hinter(DEAD_BUDGET, self.move_buffer)
         self.hints_used = 0  # in this game
         self.probing = False  # the dead test is under way
         self.layout = Layout(4)  # arranged for each game's columns (start_game)
@@ -145,7 +147,7 @@ class App:
         self.flash_stop = NO_STOP
         self.flash_look = NORMAL
         self.flash_until = 0
-        self.outcome = PLAYING
+        self.outcome = OUTCOME_PLAYING
         self.on_page = True  # a screen of ``screens`` shows, not the cards
         self.game = None
         self.rules = BRITISH
@@ -225,7 +227,7 @@ class App:
         if self.on_page:
             self.screens.tick(now)
             return
-        if not self.dimmed and self.outcome != OVER and self.outcome != WON:
+        if not self.dimmed and self.outcome != OUTCOME_ENDED and self.outcome != OUTCOME_WON:
             # play time: the cards on show, lit (a turn counts a second at most)
             self.play_ms += min(elapsed, 1000)
             if self.play_ms >= 1000:
@@ -367,7 +369,7 @@ class App:
         if self.policy is not None:
             self.policy.rest(0 < self.battery_mv() < _LOW_BATTERY_MV)
 
-    def record(self):
+    def count_game(self):
         """Count the game in the statistics, once: when it is won or ended,
         or when another takes its place after a move was made."""
         game = self.game
@@ -376,10 +378,10 @@ class App:
         self.counted = True
         score = game.score()
         found = par(game.rules, game.deal_number)
-        self.stats.record(
+        self.stats.add_game(
             game.rules,
             score,
-            self.outcome == WON,
+            self.outcome == OUTCOME_WON,
             game.history_count,
             self.seconds,
             found and score >= found,
@@ -392,7 +394,7 @@ class App:
         """Make ``game`` the one played (a new deal, a restart, other rules)."""
         if game is not self.game:
             if self.game is not None:
-                self.record()  # left after a move: played, and not won
+                self.count_game()  # left after a move: played, and not won
             self.counted = False
             self.seconds = 0
             self.play_ms = 0
@@ -410,9 +412,9 @@ class App:
             self.scene.set_layout(layout)
         else:
             self.scene.clear_looks()
-        self.outcome = PLAYING
+        self.outcome = OUTCOME_PLAYING
         self.check_end()
-        self.scene.show_game(game, self.notice())
+        self.scene.show_game(game, self.panel())
         self.scene.show_cursor(self.cursor)
 
     def random_deal(self, rules):
@@ -429,7 +431,7 @@ class App:
         # The game left is counted, then let go before the new one is made:
         # the two are never on the heap together, nor is the new one made
         # among the old one's pieces.
-        self.record()
+        self.count_game()
         self.game = None
         self.probing = False
         self.dead_test.game = None  # its copy of the old game, made again when needed
@@ -448,17 +450,17 @@ class App:
 
     def end_game(self):
         """End the game where it stands: its score is the cards home now."""
-        self.outcome = OVER
+        self.outcome = OUTCOME_ENDED
         self.probing = False
-        self.record()
+        self.count_game()
         self.rest()
-        self.scene.show_numbers(self.game, NOTICE_OVER)
+        self.scene.show_numbers(self.game, PANEL_ENDED)
         self.screens.over()
 
     def in_progress(self):
         """Would leaving this game throw away moves the player made? (asked before
         a new deal, a restart or other rules)."""
-        return self.game.history_end > 0 and self.outcome in (PLAYING, STUCK)
+        return self.game.history_end > 0 and self.outcome in (OUTCOME_PLAYING, OUTCOME_STUCK)
 
     def leave_play(self):
         """The cards give way to another screen: a flash or a held card ends here."""
@@ -472,13 +474,13 @@ class App:
         self.screens.leave()
         self.view.show_play()
 
-    def notice(self):
-        """What the panel says instead of its numbers (``scene.NOTICE_*``)."""
-        if self.outcome == STUCK:
-            return NOTICE_STUCK
-        if self.outcome == OVER:
-            return NOTICE_OVER
-        return NOTICE_NONE
+    def panel(self):
+        """What the panel says: its numbers, or a notice instead (``scene.PANEL_*``)."""
+        if self.outcome == OUTCOME_STUCK:
+            return PANEL_STUCK
+        if self.outcome == OUTCOME_ENDED:
+            return PANEL_ENDED
+        return PANEL_NUMBERS
 
     # ----------------------------------------------------------------- play
 
@@ -488,7 +490,7 @@ class App:
             self.scene.show_cursor(self.cursor)
         elif action == START:
             self.screens.menu()
-        elif self.outcome == OVER or self.outcome == WON:
+        elif self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_WON:
             self.refuse(self.cursor)  # the game is over: look, but nothing moves
         elif action == A:
             self.press_a()
@@ -539,7 +541,7 @@ class App:
         if card == NO_CARD:
             self.refuse(stop)
             return
-        buffer = self.moves
+        buffer = self.move_buffer
         count = game.legal_moves(buffer)
         found = False
         for i in range(count):
@@ -558,7 +560,7 @@ class App:
         with the cursor on it, so A plays it and B puts it back. False, and
         nothing changes, when the search found nothing useful."""
         game, layout = self.game, self.layout
-        if self.outcome == OVER or self.outcome == WON:
+        if self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_WON:
             return False
         self.probing = False  # the hint borrows the dead test's table
         m = self.dead_test.suggest(game)
@@ -568,7 +570,7 @@ class App:
         self.hints_used += 1
         self.show_play()
         self.cancel()
-        source, target = m >> 8, m & 0xFF
+        source, target = move_source(m), move_target(m)
         suit = game.top(source) // 13
         self.held = layout.pile_stop(source, suit)
         self.cursor = layout.pile_stop(target, suit)
@@ -593,7 +595,7 @@ class App:
     def play(self, m):
         """Play ``m`` (``IllegalMoveError`` if it is not legal here) and show its effects."""
         self.game.play(m)
-        self.beep(CHIME if m & 0xFF == FOUNDATION else CLICK)
+        self.beep(CHIME if move_target(m) == FOUNDATION else CLICK)
         self.cancel()
         self.changed(m)
         if self.autoplay:
@@ -605,9 +607,9 @@ class App:
         scene, game = self.scene, self.game
         self.probing = False  # it was about the position before
         self.note_change()
-        scene.show_pile(game, m >> 8)
-        scene.show_pile(game, m & 0xFF)
-        scene.show_numbers(game, self.notice())
+        scene.show_pile(game, move_source(m))
+        scene.show_pile(game, move_target(m))
+        scene.show_numbers(game, self.panel())
         scene.show_cursor(self.cursor)
 
     def undo(self):
@@ -615,8 +617,8 @@ class App:
         if m is None:
             self.refuse(self.cursor)
             return
-        if self.outcome == STUCK:
-            self.outcome = PLAYING  # perhaps no longer: looked at again below
+        if self.outcome == OUTCOME_STUCK:
+            self.outcome = OUTCOME_PLAYING  # perhaps no longer: looked at again below
         self.beep(CLICK)
         self.changed(m)
         self.check_end()
@@ -653,19 +655,19 @@ class App:
         """Won, or no more moves: the engine's LOST now, or its dead test once the
         stock is out, over the next turns of the loop (``probe_dead``)."""
         game = self.game
-        if self.outcome == OVER or self.outcome == STUCK:
+        if self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_STUCK:
             return  # a dead position stays dead whatever is moved: only undo leaves it
         if game.is_won():
-            if self.outcome != WON:
-                self.outcome = WON
-                self.record()
+            if self.outcome != OUTCOME_WON:
+                self.outcome = OUTCOME_WON
+                self.count_game()
                 self.rest()
                 self.beep(FANFARE)
                 self.screens.won()
             return
-        self.outcome = PLAYING
+        self.outcome = OUTCOME_PLAYING
         if not game.stock_count:
-            if game.status(self.moves) == LOST:
+            if game.status(self.move_buffer) == STATUS_LOST:
                 self.set_stuck()
             else:
                 self.dead_test.start(game)
@@ -683,8 +685,8 @@ class App:
     def set_stuck(self):
         """No card can go home any more: the panel says so (the cards stay in
         sight, and the player may still move them or undo)."""
-        self.outcome = STUCK
-        self.scene.show_numbers(self.game, NOTICE_STUCK)
+        self.outcome = OUTCOME_STUCK
+        self.scene.show_numbers(self.game, PANEL_STUCK)
 
     # -------------------------------------------------------------- flashes
 

@@ -197,7 +197,7 @@ def main():
 
     # the dead test once the stock is out: the loop runs it a step per turn
     for rules in (BRITISH, UNION):
-        step, steps, alloc = probe_step_cost(rules, app.moves)
+        step, steps, alloc = probe_step_cost(rules, app.move_buffer)
         note = "heap one loop turn of the dead test allocates (0)"
         report(BENCH, "dead_probe_step_alloc_" + RULE_NAMES[rules], alloc, "bytes", note)
         note = "one loop turn of the dead test ({} positions); loop turns to its verdict: {}"
