@@ -25,7 +25,7 @@ def main(argv):
         started = None
         sys.modules.pop("options")  # not held while the game runs: a board has none
         game = play(hardware, options, game)
-        status = getattr(hardware, "status", 0)  # the desktop's: what stopped the game
+        status = hardware.status  # the desktop's: what stopped the game
         hardware = None
         # The report's code comes back into a collected heap: loaded among a
         # session's garbage, its pieces can leave no room for the position text.
@@ -33,7 +33,7 @@ def main(argv):
         return __import__("options").report(game, status)
     hardware = machine({})
     play(hardware, {}, None)  # the game kept in NVM, or a new deal
-    return getattr(hardware, "status", 0)  # the desktop's: a signal stopped it
+    return hardware.status  # the desktop's: a signal stopped it
 
 
 def board_module():
@@ -51,7 +51,8 @@ def board_module():
 
 
 def machine(options):
-    """This machine's adapter (``ValueError`` if it refuses the options)."""
+    """This machine's adapter, an ``adapter.Adapter`` (hw/adapter.py: what
+    the game asks of it); ``ValueError`` if it refuses the options."""
     return __import__(board_module()).Hardware(options)
 
 
@@ -65,21 +66,9 @@ def play(hardware, options, game):
         from british_square.store import Store
 
         store = Store(hardware.nvm)
-    app = App(
-        hardware.display,
-        hardware.actions,
-        hardware.ticks_ms,
-        game,
-        "autoplay" in options,
-        hardware.font,
-        hardware.backlight,
-        hardware.facts,
-        store,
-        hardware.sound,
-        hardware.lights,
-    )
+    app = App(hardware, store, game, "autoplay" in options)
     hardware.started(app)
-    app.run(hardware.idle)
+    app.run()
     hardware.finish(app)
     hardware.display.root_group = None
     return app.game

@@ -15,6 +15,7 @@ import signal
 import sys
 import time
 
+from adapter import Adapter
 from keyscript import ScriptPlayer, env_number, script_source
 from storage import (
     FileNVM,
@@ -225,10 +226,11 @@ class MixerSpeaker:
 REST_FPS = round(1 / REST_S)  # a resting window polls as often as a resting board
 
 
-class Hardware:
-    """The desktop adapter: ``display``, ``actions``, ``ticks_ms``, ``idle``,
-    ``sound`` (pygame's mixer), ``lights`` (kept, to test) and ``finish``;
-    ``status``, the exit status once the game is over (0, or what stopped it).
+class Hardware(Adapter):
+    """The desktop adapter (``adapter.Adapter`` says what each part is for):
+    pygame's mixer for ``sound``, ``lights`` and ``backlight`` kept to test,
+    an optional save file for ``nvm``, and ``status``, the exit status once
+    the game is over (0, or the signal that stopped it).
 
     Every path the options name is checked before the window opens (refused:
     ``ValueError``, one line for code.py). SIGINT and SIGTERM end the game at
@@ -288,7 +290,7 @@ class Hardware:
             self.actions = KeyboardActions()
         self.clock = None
         self.light = 100
-        self.font = None  # Blinka's terminalio.FONT: the board's glyphs (tests/test_ui_vm.py)
+        # font: None, Blinka's terminalio.FONT: the board's glyphs (tests/test_ui_vm.py)
         self.speaker = MixerSpeaker()
         self.sound = self.speaker.play
         # a window has no NeoPixels: the calls are counted and the last kept, to test

@@ -33,16 +33,17 @@ import board
 import keypad
 import microcontroller
 from adafruit_ticks import ticks_add, ticks_ms
+from adapter import Adapter
 from keyscript import ScriptPlayer, env_number, script_source
 
 from british_square.controls import KEY_ACTIONS, NONE, KeypadActions, rest
 
 
-class Hardware(ScriptPlayer):
-    """The VM adapter: ``display``, ``actions`` (itself: presses and releases
-    ``FakeKeys`` one script word at a time, when the game has taken the last
-    one, and reads them back as a board would), ``ticks_ms``, ``idle``,
-    ``started`` and ``finish``."""
+class Hardware(ScriptPlayer, Adapter):
+    """The VM adapter (``adapter.Adapter``): its ``actions`` are itself,
+    pressing and releasing ``FakeKeys`` one script word at a time, when the
+    game has taken the last one, and reading them back as a board would; no
+    speaker or NeoPixels (tests fake them), the built-in font."""
 
     def __init__(self, options):
         if not options:  # as a board runs: the script from the environment
@@ -68,8 +69,6 @@ class Hardware(ScriptPlayer):
         self.battery_mv = env_number("BSQ_BATTERY_MV", "millivolts")
         # BSQ_BUSY_LOOP: never rest, the loop as it was before it rested (to compare)
         self.busy_loop = bool(os.getenv("BSQ_BUSY_LOOP"))
-        self.font = None  # the built-in font
-        self.sound = self.lights = None  # no audioio, no NeoPixels (tests fake them)
         self.app = None
         # BSQ_MEASURE_LIVE: collect at every turn with no press, to read the live heap
         self.measuring = bool(os.getenv("BSQ_MEASURE_LIVE"))

@@ -5,7 +5,10 @@ Faster than the headless runs (test_ui_desktop.py) and able to look inside:
 the text page is read back label by label (the statistics cell by cell).
 """
 
+import sys
+
 import pytest
+from conftest import HW
 from test_words import body
 
 from british_square import screens
@@ -40,6 +43,23 @@ class Clock:
         return self.now
 
 
+sys.path.insert(0, str(HW))
+from adapter import Adapter  # noqa: E402
+
+
+class FakeHardware(Adapter):
+    """An adapter (hw/adapter.py) with a display that counts its refreshes,
+    no keys, the test's clock, and whatever else a test passes by name:
+    ``backlight``, ``facts``, ``sound``, ``lights``, ``font``."""
+
+    def __init__(self, clock, **parts):
+        self.display = FakeDisplay()
+        self.actions = NoKeys()
+        self.ticks_ms = clock
+        for name, part in parts.items():
+            setattr(self, name, part)
+
+
 @pytest.fixture
 def make_app():
     def make(game, autoplay=False, facts=None):
@@ -47,18 +67,14 @@ def make_app():
         levels = []  # every backlight level the app set, percent
         heard = []  # every sound effect it asked for
         glowed = []  # (frame, percent) of every call to the NeoPixels
-        app = App(
-            FakeDisplay(),
-            NoKeys(),
+        hardware = FakeHardware(
             clock,
-            game,
-            autoplay,
-            None,  # the font: terminalio.FONT
-            levels.append,
-            facts,
+            backlight=levels.append,
+            facts=facts,
             sound=heard.append,
             lights=lambda frame, percent: glowed.append((frame, percent)),
         )
+        app = App(hardware, None, game, autoplay)
         app.clock = clock
         app.levels = levels
         app.heard = heard
@@ -340,9 +356,10 @@ def test_the_loop_passes_resting_to_the_adapters_idle(make_app):
                 return NONE
             return self.presses.pop(0)
 
-    app.actions = Script()
+    app.hardware.actions = Script()
     seen = []
-    app.run(seen.append)
+    app.hardware.idle = seen.append
+    app.run()
     assert seen == [True, False, True, True]  # never after a press: the next may be queued
 
 
@@ -367,10 +384,10 @@ def test_the_brightness_setting_cycles_and_is_kept_when_dimming(make_app):
     app = make_app(Game.new_deal(5))
     press(app, A)
     menu_choose(app, "Brightness: ")
-    assert app.brightness == 60 and app.levels == [60]
+    assert app.settings.brightness == 60 and app.levels == [60]
     assert "Brightness: 60%" in page_text(app)
     press(app, A, A)
-    assert app.brightness == 100 and app.levels == [60, 30, 100]
+    assert app.settings.brightness == 100 and app.levels == [60, 30, 100]
     press(app, A, A)
     wait(app, 60_000)
     assert app.levels[-1] == 5  # dimmed below the setting
@@ -512,7 +529,7 @@ def test_winnable_deals_only_deals_what_the_solver_won(make_app):
     app = make_app(Game.new_deal(5, UNION))
     press(app, A)
     menu_choose(app, "Winnable only: ")
-    assert app.winnable_only and "Winnable only: on" in page_text(app)
+    assert app.settings.winnable_only and "Winnable only: on" in page_text(app)
     press(app, B)
     for _ in range(5):
         menu_choose(app, "New game")
@@ -544,11 +561,11 @@ def test_the_sound_setting_mutes_every_effect(make_app):
     app = make_app(parse_position("british AC/5H/-/- 9S8S - 0,0,0,0"))
     press(app, A)
     menu_choose(app, "Sound: ")
-    assert not app.sound_on and "Sound: off" in page_text(app)
+    assert not app.settings.sound and "Sound: off" in page_text(app)
     press(app, B, B, RIGHT, B, SELECT)  # back to the cards: home, refused, undo
     assert app.heard == []
     menu_choose(app, "Sound: ")  # on again
-    assert app.sound_on and "Sound: on" in page_text(app)
+    assert app.settings.sound and "Sound: on" in page_text(app)
     press(app, B, SELECT)  # redo is not on a key: undo sounds again
     assert len(app.heard) == 1
 
@@ -573,7 +590,7 @@ def test_a_win_plays_the_fanfare_and_the_lights_glow_until_the_celebration_ends(
 
 def test_the_lights_follow_brightness_and_go_dark_when_the_screen_dims(make_app):
     app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
-    app.brightness = 30
+    app.settings.brightness = 30
     press(app, A, B)
     wait(app, 200)
     assert app.glowed[-1][1] == 30

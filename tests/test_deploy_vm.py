@@ -129,7 +129,13 @@ def test_deployed_tree_is_mpy_only_with_circuitpythons_header(deployed):
     # nothing on the board imports the desktop's command line or its key scripts
     desktop_only = {"lib/british_square/{}.mpy".format(n) for n in ("__main__", "keyscript")}
     assert not desktop_only & on_drive
-    hw_modules = {"hw/pygamer.mpy", "hw/handheld.mpy", "hw/speaker.mpy", "hw/lights.mpy"}
+    hw_modules = {
+        "hw/pygamer.mpy",
+        "hw/adapter.mpy",
+        "hw/handheld.mpy",
+        "hw/speaker.mpy",
+        "hw/lights.mpy",
+    }
     assert {p for p in on_drive if p.startswith("hw/")} == hw_modules
     manifest = json.loads((drive / deploy_shared.MANIFEST).read_text())
     assert set(manifest["files"]) == on_drive | {"code.py"} | {

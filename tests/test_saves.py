@@ -7,7 +7,7 @@ import importlib
 import random
 
 import pytest
-from test_app import Clock, FakeDisplay, NoKeys, menu_choose, page_text, press, wait
+from test_app import Clock, FakeHardware, menu_choose, page_text, press, wait
 from test_store import (
     NONSENSE,
     PagedFlash,
@@ -75,9 +75,8 @@ def boot(font):
     def make(nvm, game=None, clock=None, facts=None):
         clock = clock or Clock()
         levels = []
-        app = App(
-            FakeDisplay(), NoKeys(), clock, game, False, font, levels.append, facts, Store(nvm)
-        )
+        hardware = FakeHardware(clock, font=font, backlight=levels.append, facts=facts)
+        app = App(hardware, Store(nvm), game)
         app.clock = clock
         app.levels = levels
         return app
@@ -130,7 +129,7 @@ def test_leaving_the_cards_saves_and_power_on_resumes_exactly(boot):
     assert nvm.writes == 1
     again = boot(nvm)  # power off and on
     assert same_game(again.game, app.game) and again.game.deal_number == 11
-    assert again.seconds == 3 and again.hints_used == 2 and again.rules == UNION
+    assert again.seconds == 3 and again.hints_used == 2 and again.settings.rules == UNION
     assert "A: {}".format(TITLE_WORDS[1]) in page_text(again)  # continue
     press(again, A)
     assert again.game.redo() is not None  # the redo tail came back
@@ -205,19 +204,25 @@ def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
         menu_choose(app, item)
     wait(app, 20)
     assert nvm.writes == 1  # the session's first rest: at once
-    assert app.autoplay and app.winnable_only and app.brightness == BRIGHTNESS_LEVELS[1]
-    assert not app.sound_on
+    assert (
+        app.settings.autoplay
+        and app.settings.winnable_only
+        and app.settings.brightness == BRIGHTNESS_LEVELS[1]
+    )
+    assert not app.settings.sound
     # a later setting waits for the interval, or for the window to close
     press(app, B)
     menu_choose(app, "Brightness: ")
     wait(app, 20)
     assert nvm.writes == 1
-    app.actions = Finished()
+    app.hardware.actions = Finished()
     app.run()  # the end of the loop: what is unsaved is kept
     assert nvm.writes == 2
     again = boot(nvm)
-    assert again.autoplay and again.winnable_only and not again.sound_on
-    assert again.brightness == BRIGHTNESS_LEVELS[2] and again.levels == [BRIGHTNESS_LEVELS[2]]
+    assert again.settings.autoplay and again.settings.winnable_only and not again.settings.sound
+    assert again.settings.brightness == BRIGHTNESS_LEVELS[2] and again.levels == [
+        BRIGHTNESS_LEVELS[2]
+    ]
 
 
 def test_no_save_per_move_and_two_hours_of_play_keep_to_the_rate_limit(boot):
@@ -342,8 +347,12 @@ def check_fresh_start_then_a_good_save(app, nvm):
     the first save writes a record that loads whole and newest."""
     assert TITLE_WORDS[2] in page_text(app)  # "Saved game unreadable"
     assert app.game.history_end == 0 and app.seconds == 0 and app.hints_used == 0
-    assert app.stats.data == bytes(90) and app.rules == BRITISH
-    assert app.brightness == BRIGHTNESS_LEVELS[0] and not app.autoplay and app.sound_on
+    assert app.stats.data == bytes(90) and app.settings.rules == BRITISH
+    assert (
+        app.settings.brightness == BRIGHTNESS_LEVELS[0]
+        and not app.settings.autoplay
+        and app.settings.sound
+    )
     press(app, A)
     play_some(app, 3)
     press(app, START)  # the session's first rest point: saved at once

@@ -14,7 +14,6 @@ from british_square.cards import NO_CARD, const
 from british_square.controls import NONE, QUIT, RIGHT, SELECT, START, A, B, ticks_add, ticks_diff
 from british_square.deal import random_deal
 from british_square.engine import (
-    BRITISH,
     DEAD,
     FOUNDATION,
     MAX_MOVES,
@@ -34,7 +33,7 @@ from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.screens import Screens
 from british_square.sheet import NORMAL, REFUSED, SELECTED, TARGET
 from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
-from british_square.store import SavePolicy, Stats
+from british_square.store import SavePolicy, Settings, Stats
 from british_square.view import View, sheet_path, show_damage
 from british_square.words import DamagedFile
 
@@ -63,33 +62,26 @@ OUTCOME_ENDED = const(3)  # the player chose End game: scored as it stood, no mo
 
 
 class App:
-    """One player session on one display, driven by actions.
+    """One player session on one machine, driven by its actions.
 
-    ``font`` draws every text (``terminalio.FONT`` unless given). A game
-    file on the drive that is damaged (``words.txt``, ``cards.bmp``) ends
-    the program at once: one line says which, on the screen and the console,
-    and ``SystemExit`` (status 2) ends ``code.py`` cleanly, a board then
-    waiting at its prompt."""
+    ``hardware`` is the machine's adapter: its display, actions, clock,
+    font, backlight, speaker and lights (hw/adapter.py says what each is).
+    ``store`` (a ``store.Store``, or ``None``: nothing is kept) holds the
+    save, the statistics and the settings; ``game`` is played instead of
+    the saved game or a new deal; ``autoplay`` turns auto-play on.
 
-    def __init__(
-        self,
-        display,
-        actions,
-        ticks_ms,
-        game=None,
-        autoplay=False,
-        font=None,
-        backlight=None,
-        facts=None,
-        store=None,
-        sound=None,
-        lights=None,
-    ):
+    A game file on the drive that is damaged (``words.txt``, ``cards.bmp``)
+    ends the program at once: one line says which, on the screen and the
+    console, and ``SystemExit`` (status 2) ends ``code.py`` cleanly, a board
+    then waiting at its prompt."""
+
+    def __init__(self, hardware, store=None, game=None, autoplay=False):
         # The save and the files first, before any sprite: the code that reads
         # them is let go once it has run, and collected at once, so that the
         # sprites and labels made next fill its room rather than split the
         # heap around it (a board collects only when an allocation fails).
-        self.store = store  # a store.Store, or None: nothing is kept
+        self.hardware = hardware
+        self.store = store
         saved = None
         if store is not None:
             from british_square import unload
@@ -108,22 +100,17 @@ class App:
             files.check_sheet(sheet_path())
             self.words = files.open_words()
         except DamagedFile as damage:
-            show_damage(display, damage)
+            show_damage(hardware.display, damage)
             raise SystemExit(2) from None
         unload("british_square.files")
         gc.collect()
-        self.view = View(display, self.words, font)
+        self.view = View(hardware.display, self.words, hardware.font)
         self.scene = self.view.scene
-        self.actions = actions
-        self.ticks_ms = ticks_ms
-        self.now = ticks_ms()
-        self.backlight = backlight  # backlight(percent), where the board has one
-        self.facts = facts  # facts(): the board's name, its NVM bytes, battery mV (0: none)
-        self.sound = sound  # sound(effect) (``sounds.CLICK`` ...), where there is a speaker
-        self.sound_on = True  # the Sound setting
-        self.lights = lights  # lights(frame, percent), where the board has NeoPixels
+        self.ticks_ms = hardware.ticks_ms
+        self.now = self.ticks_ms()
         self.redraw_tenths = 0  # full redraws a second, in tenths, once measured
-        self.brightness = BRIGHTNESS_LEVELS[0]
+        # the player's choices: the store's, kept with every save
+        self.settings = Settings() if store is None else store.settings
         self.stats = Stats() if store is None else store.stats
         self.policy = None  # made below, once the game is set up: nothing unsaved yet
         self.play_ms = 0  # play on the cards screen: milliseconds of the second under way
@@ -140,8 +127,6 @@ class App:
         self.hints_used = 0  # in this game
         self.probing = False  # the dead test is under way
         self.layout = Layout(4)  # arranged for each game's columns (start_game)
-        self.autoplay = autoplay
-        self.winnable_only = False  # new deals only among those the solver won
         self.cursor = 0
         self.held = NO_STOP
         self.flash_stop = NO_STOP
@@ -150,26 +135,26 @@ class App:
         self.outcome = OUTCOME_PLAYING
         self.on_page = True  # a screen of ``screens`` shows, not the cards
         self.game = None
-        self.rules = BRITISH
         self.screens = Screens(self)
-        if store is not None:
-            self.take_settings(store.settings, autoplay)
+        self.take_settings(autoplay)
         resumed = game is None and saved is not None and self.start_saved(saved, autoplay)
         if not resumed:
-            self.start_game(game or Game.new_deal(self.random_deal(self.rules), self.rules))
+            rules = self.settings.rules
+            self.start_game(game or Game.new_deal(self.random_deal(rules), rules))
         if store is not None:
             self.policy = SavePolicy(self.now)
         self.screens.title(0 if store is None else store.notice)
 
     # ----------------------------------------------------------------- loop
 
-    def run(self, idle=None):
+    def run(self):
         """Handle actions until the adapter says it is finished (or the window
-        closes). After each turn ``idle(resting)`` lets the adapter wait:
+        closes). After each turn the adapter's ``idle(resting)`` may wait:
         ``resting`` is true when the turn had no action and nothing timed is
         under way, so the loop may sleep until the next press is due."""
         view = self.view
-        actions = self.actions
+        actions = self.hardware.actions
+        idle = self.hardware.idle
         view.refresh()  # the first screen, before any key
         while True:
             now = self.ticks_ms()
@@ -184,8 +169,7 @@ class App:
             self.tick(now)
             if view.dirty:
                 view.refresh()
-            if idle:
-                idle(action == NONE and self.resting())
+            idle(action == NONE and self.resting())
         # the window closed or the script ended (a board never gets here)
         if self.policy is not None and self.policy.unsaved:
             self.save()
@@ -197,7 +181,7 @@ class App:
         self.last_press = self.now
         if self.dimmed:
             self.dimmed = False
-            self.light(self.brightness)
+            self.light(self.settings.brightness)
             return
         if self.on_page:
             self.screens.handle(action)
@@ -219,7 +203,7 @@ class App:
         self.last_tick = now
         if not self.dimmed and ticks_diff(now, self.last_press) >= _DIM_AFTER_MS:
             self.dimmed = True
-            self.light(min(_DIM_PERCENT, self.brightness))
+            self.light(min(_DIM_PERCENT, self.settings.brightness))
             self.rest()  # the player has put it down
         policy = self.policy
         if policy is not None and policy.due(now):
@@ -239,26 +223,36 @@ class App:
             self.probe_dead()
 
     def light(self, percent):
-        if self.backlight is not None:
-            self.backlight(percent)
+        """The backlight at ``percent``, where the machine has one."""
+        backlight = self.hardware.backlight
+        if backlight is not None:
+            backlight(percent)
 
     def next_brightness(self):
         """The Brightness setting's next level, applied at once."""
-        levels = BRIGHTNESS_LEVELS
-        self.brightness = levels[(levels.index(self.brightness) + 1) % len(levels)]
-        self.light(self.brightness)
+        levels, settings = BRIGHTNESS_LEVELS, self.settings
+        settings.brightness = levels[(levels.index(settings.brightness) + 1) % len(levels)]
+        self.light(settings.brightness)
+        self.setting_changed()
+
+    def toggle(self, name):
+        """Turn the on-off setting ``name`` (a ``store.Settings`` attribute) over."""
+        settings = self.settings
+        setattr(settings, name, not getattr(settings, name))
         self.setting_changed()
 
     def beep(self, effect):
         """Sound ``effect`` (``sounds.CLICK`` ...) unless the Sound setting is off."""
-        if self.sound_on and self.sound is not None:
-            self.sound(effect)
+        sound = self.hardware.sound
+        if self.settings.sound and sound is not None:
+            sound(effect)
 
     def glow(self, frame):
         """A frame of the lights' celebration (dark for -1, or while the
         screen is dimmed), at the Brightness setting."""
-        if self.lights is not None:
-            self.lights(frame, 0 if self.dimmed else self.brightness)
+        lights = self.hardware.lights
+        if lights is not None:
+            lights(frame, 0 if self.dimmed else self.settings.brightness)
 
     def setting_changed(self):
         """A setting changed: worth keeping, and a rest point."""
@@ -269,7 +263,8 @@ class App:
 
     def battery_mv(self):
         """The battery's millivolts as the board reads them (0: no monitor)."""
-        return self.facts()[2] if self.facts else 0
+        facts = self.hardware.facts
+        return facts()[2] if facts else 0
 
     def battery_text(self, millivolts=None):
         """The battery as the title and About screens say it ("" without a
@@ -284,7 +279,8 @@ class App:
     def about_values(self):
         """What the About screen says: version, board, heap free and in all
         (KB), NVM, battery, redraws a second."""
-        board, nvm, millivolts = self.facts() if self.facts else ("-", 0, 0)
+        facts = self.hardware.facts
+        board, nvm, millivolts = facts() if facts else ("-", 0, 0)
         free = total = "-"
         if hasattr(gc, "mem_free"):  # CircuitPython's, not CPython's
             gc.collect()
@@ -310,18 +306,19 @@ class App:
 
     # ------------------------------------------------- saves and statistics
 
-    def take_settings(self, kept, autoplay):
-        """The settings kept in the store (an --autoplay option stays on)."""
-        self.rules = kept.rules
-        self.autoplay = autoplay or kept.autoplay
-        self.winnable_only = kept.winnable_only
-        self.sound_on = kept.sound
-        brightness = kept.brightness
-        if brightness not in BRIGHTNESS_LEVELS:
-            brightness = BRIGHTNESS_LEVELS[0]
-        if brightness != self.brightness:
-            self.brightness = brightness
-            self.light(brightness)  # a display starts at full brightness
+    def take_settings(self, autoplay, shown=100):
+        """Play by the store's settings (an --autoplay option turns auto-play
+        on; a brightness not among the menu's levels is the first), the
+        backlight set from ``shown`` percent (a display starts at full)."""
+        if self.store is not None:
+            self.settings = self.store.settings
+        settings = self.settings
+        if autoplay:
+            settings.autoplay = True
+        if settings.brightness not in BRIGHTNESS_LEVELS:
+            settings.brightness = BRIGHTNESS_LEVELS[0]
+        if settings.brightness != shown:
+            self.light(settings.brightness)
 
     def start_saved(self, saved, autoplay):
         """Start the game the store kept; False, and nothing of the record
@@ -333,9 +330,10 @@ class App:
             self.game = None
             self.probing = False
             self.dead_test.game = None
+            shown = self.settings.brightness
             store.forget()
             self.stats = store.stats
-            self.take_settings(store.settings, autoplay)
+            self.take_settings(autoplay, shown)
             return False
         self.seconds = store.seconds
         self.hints_used = store.hints
@@ -345,12 +343,6 @@ class App:
         """Keep the settings, the statistics and the game in progress (none
         once it is over, or before its first move) in the store, now."""
         store = self.store
-        kept = store.settings
-        kept.rules = self.rules
-        kept.autoplay = self.autoplay
-        kept.winnable_only = self.winnable_only
-        kept.brightness = self.brightness
-        kept.sound = self.sound_on
         try:
             store.save(self.game if self.in_progress() else None, self.seconds, self.hints_used)
         except (OSError, RuntimeError):  # the NVM refused the write: play goes on
@@ -401,7 +393,7 @@ class App:
             self.hints_used = 0
         self.note_change()
         self.game = game
-        self.rules = game.rules
+        self.settings.rules = game.rules
         self.probing = False
         self.held = NO_STOP
         self.flash_stop = NO_STOP
@@ -420,11 +412,16 @@ class App:
     def random_deal(self, rules):
         """A deal number for a new game: any, or with "winnable deals only"
         one the solver won under ``rules`` (any, where it won none)."""
-        if self.winnable_only:
+        if self.settings.winnable_only:
             number = random_won_deal(rules)
             if number:
                 return number
         return random_deal()
+
+    def new_random_deal(self):
+        """A new deal under the rules in play (``random_deal``)."""
+        rules = self.game.rules
+        self.new_deal(self.random_deal(rules), rules)
 
     def new_deal(self, number, rules):
         """Deal ``number`` (1-31999) under ``rules`` and show it."""
@@ -463,7 +460,11 @@ class App:
         return self.game.history_end > 0 and self.outcome in (OUTCOME_PLAYING, OUTCOME_STUCK)
 
     def leave_play(self):
-        """The cards give way to another screen: a flash or a held card ends here."""
+        """A screen of ``screens`` is to show: if the cards were on show, a
+        flash or a held card ends here."""
+        if self.on_page:
+            return
+        self.on_page = True
         self.end_flash()
         self.cancel()
         self.rest()
@@ -598,7 +599,7 @@ class App:
         self.beep(CHIME if move_target(m) == FOUNDATION else CLICK)
         self.cancel()
         self.changed(m)
-        if self.autoplay:
+        if self.settings.autoplay:
             self.auto_play()
         self.check_end()
 

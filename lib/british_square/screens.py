@@ -126,9 +126,7 @@ class Screens:
     def _open(self, screen, handler):
         """Clear the page for ``screen``, whose keys ``handler`` takes."""
         app = self.app
-        if not app.on_page:
-            app.leave_play()
-        app.on_page = True
+        app.leave_play()
         self.leave()  # the screen on show goes, and a celebration with it
         self.current = screen
         self.handler = handler
@@ -202,15 +200,15 @@ class Screens:
             self.top = row
         elif row >= self.top + BODY_ROWS:
             self.top = row - BODY_ROWS + 1
-        app, page = self.app, self.page
+        settings, page = self.app.settings, self.page
         hint = ": nothing found" if self.no_hint else ""
         values = (
             hint,
-            self.rules_name(app.rules),
-            self.on_off(app.autoplay),
-            self.on_off(app.winnable_only),
-            app.brightness,
-            self.on_off(app.sound_on),
+            self.rules_name(settings.rules),
+            self.on_off(settings.autoplay),
+            self.on_off(settings.winnable_only),
+            settings.brightness,
+            self.on_off(settings.sound),
         )
         self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
         # marks near the end of the first and last rows: more rows above, below
@@ -261,26 +259,23 @@ class Screens:
             if self.no_hint:
                 self._choose(row)  # the menu stays, and says so
         elif line == "rules":
-            self.rules(app.rules)
+            self.rules(app.game.rules)
         elif line == "autoplay":
-            app.autoplay = not app.autoplay
-            app.setting_changed()
+            app.toggle("autoplay")
             self._choose(row)
         elif line == "winnable":
-            app.winnable_only = not app.winnable_only
-            app.setting_changed()
+            app.toggle("winnable_only")
             self._choose(row)
         elif line == "brightness":
             app.next_brightness()
             self._choose(row)
         elif line == "sound":
-            app.sound_on = not app.sound_on
-            app.setting_changed()
+            app.toggle("sound")
             self._choose(row)
         elif line == "help":
             self.help(0)
         elif line == "stats":
-            self.stats(app.rules)
+            self.stats(app.game.rules)
         elif line == "about":
             self.about()
         elif line == "end":
@@ -360,9 +355,9 @@ class Screens:
     def _do_pending(self):
         app, what = self.app, self.pending
         if what == _ASK_RANDOM:
-            app.new_deal(app.random_deal(app.rules), app.rules)
+            app.new_random_deal()
         elif what == _ASK_DEAL:
-            app.new_deal(self.pending_number, app.rules)
+            app.new_deal(self.pending_number, app.game.rules)
         elif what == _ASK_RESTART:
             app.restart()
         elif what == _ASK_RULES:
@@ -533,7 +528,7 @@ class Screens:
     def _end(self, action):
         app = self.app
         if action == A:
-            app.new_deal(app.random_deal(app.rules), app.rules)  # the game is over: nothing to lose
+            app.new_random_deal()  # the game is over: nothing to lose
         elif action == B:
             app.show_play()
         elif action == START:

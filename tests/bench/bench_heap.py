@@ -43,6 +43,7 @@ import board  # noqa: E402
 import keypad  # noqa: E402
 import microcontroller  # noqa: E402
 from adafruit_ticks import ticks_ms  # noqa: E402
+from adapter import Adapter  # noqa: E402
 from lights import Lights  # noqa: E402
 from speaker import Speaker  # noqa: E402
 
@@ -63,7 +64,10 @@ def main():
     speaker = Speaker("SPEAKER", "SPEAKER_ENABLE")  # the pins, as names
     lights = Lights("NEOPIXEL")
     game = Game.new_deal(7)
-    app = App(display, actions, ticks_ms, game, store=store, sound=speaker.play, lights=lights.glow)
+    hardware = Adapter()  # a board's adapter, its parts given as a board's would be
+    hardware.display, hardware.actions, hardware.ticks_ms = display, actions, ticks_ms
+    hardware.sound, hardware.lights = speaker.play, lights.glow
+    app = App(hardware, store, game)
     screens = app.screens
     in_use = []
 

@@ -91,8 +91,11 @@ def main():
     before = gc.mem_alloc()
     game = Game.new_deal(7)
     from adafruit_ticks import ticks_ms
+    from adapter import Adapter
 
-    app = app_module.App(display, actions, ticks_ms, game)
+    hardware = Adapter()
+    hardware.display, hardware.actions, hardware.ticks_ms = display, actions, ticks_ms
+    app = app_module.App(hardware, None, game)
     app.handle(A)  # title -> cards
     display.refresh()
     gc.collect()
