@@ -30,6 +30,7 @@ import keypad  # noqa: E402
 from british_square import app as app_module  # noqa: E402
 from british_square.controls import LEFT, RIGHT, SELECT, A, KeypadActions  # noqa: E402
 from british_square.engine import BRITISH, RULE_NAMES, STOCK, UNION, WASTE, Game  # noqa: E402
+from british_square.table import PROBE_STEP  # noqa: E402
 
 BENCH = "ui"
 
@@ -204,7 +205,7 @@ def main():
         note = "heap one loop turn of the dead test allocates (0)"
         report(BENCH, "dead_probe_step_alloc_" + RULE_NAMES[rules], alloc, "bytes", note)
         note = "one loop turn of the dead test ({} positions); loop turns to its verdict: {}"
-        note = note.format(app_module.PROBE_STEP, steps)
+        note = note.format(PROBE_STEP, steps)
         report_cost(BENCH, "dead_probe_step_" + RULE_NAMES[rules], step, note)
 
 
@@ -219,17 +220,17 @@ def probe_step_cost(rules, buffer):
     search = Hinter(app_module.DEAD_BUDGET, buffer)
     search.start(game)
     steps = 1
-    while search.step(app_module.PROBE_STEP) is None:
+    while search.step(PROBE_STEP) is None:
         steps += 1
 
     def sample_ns():
         search.start(game)  # untimed: the set-up happens once per move
         t0 = now_ns()
-        search.step(app_module.PROBE_STEP)
+        search.step(PROBE_STEP)
         return now_ns() - t0
 
     search.start(game)
-    alloc = allocated(lambda: search.step(app_module.PROBE_STEP))
+    alloc = allocated(lambda: search.step(PROBE_STEP))
     return measure_sample(sample_ns), steps, alloc
 
 
