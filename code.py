@@ -25,7 +25,7 @@ def main(argv):
         started = None
         sys.modules.pop("options")  # not held while the game runs: a board has none
         game = play(hardware, options, game)
-        status = hardware.status  # the desktop's: what stopped the game
+        status = getattr(hardware, "status", 0)  # the desktop's: what stopped the game
         hardware = None
         # The report's code comes back into a collected heap: loaded among a
         # session's garbage, its pieces can leave no room for the position text.
@@ -33,7 +33,7 @@ def main(argv):
         return __import__("options").report(game, status)
     hardware = machine({})
     play(hardware, {}, None)  # the game kept in NVM, or a new deal
-    return hardware.status  # the desktop's: a signal stopped it
+    return getattr(hardware, "status", 0)  # the desktop's: a signal stopped it
 
 
 def board_module():
@@ -51,8 +51,8 @@ def board_module():
 
 
 def machine(options):
-    """This machine's adapter, an ``adapter.Adapter`` (hw/adapter.py: what
-    the game asks of it); ``ValueError`` if it refuses the options."""
+    """This machine's adapter (docs/architecture.md, "The hardware adapter",
+    says what the game asks of it); ``ValueError`` if it refuses the options."""
     return __import__(board_module()).Hardware(options)
 
 

@@ -15,7 +15,6 @@ import signal
 import sys
 import time
 
-from adapter import Adapter
 from keyscript import ScriptPlayer, env_number, script_source
 from storage import (
     FileNVM,
@@ -226,11 +225,12 @@ class MixerSpeaker:
 REST_FPS = round(1 / REST_S)  # a resting window polls as often as a resting board
 
 
-class Hardware(Adapter):
-    """The desktop adapter (``adapter.Adapter`` says what each part is for):
-    pygame's mixer for ``sound``, ``lights`` and ``backlight`` kept to test,
-    an optional save file for ``nvm``, and ``status``, the exit status once
-    the game is over (0, or the signal that stopped it).
+class Hardware:
+    """The desktop adapter (docs/architecture.md, "The hardware adapter",
+    says what each part is for): pygame's mixer for ``sound``, ``lights``
+    and ``backlight`` kept to test, an optional save file for ``nvm``, and
+    ``status``, the exit status once the game is over (0, or the signal
+    that stopped it).
 
     Every path the options name is checked before the window opens (refused:
     ``ValueError``, one line for code.py). SIGINT and SIGTERM end the game at
@@ -289,8 +289,8 @@ class Hardware(Adapter):
         else:
             self.actions = KeyboardActions()
         self.clock = None
-        self.light = 100
-        # font: None, Blinka's terminalio.FONT: the board's glyphs (tests/test_ui_vm.py)
+        self.backlight_level = 100
+        self.font = None  # Blinka's terminalio.FONT: the board's glyphs (tests/test_ui_vm.py)
         self.speaker = MixerSpeaker()
         self.sound = self.speaker.play
         # a window has no NeoPixels: the calls are counted and the last kept, to test
@@ -339,7 +339,7 @@ class Hardware(Adapter):
         return "desktop", len(self.nvm) if self.nvm is not None else 0, self.battery_mv
 
     def backlight(self, percent):
-        self.light = percent  # a window has no backlight: the level is kept, to test
+        self.backlight_level = percent  # a window has no backlight: the level is kept, to test
 
     def lights(self, frame, percent):
         self.glows += 1

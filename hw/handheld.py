@@ -8,7 +8,6 @@ import board
 import keypad
 import microcontroller
 from adafruit_ticks import ticks_ms
-from adapter import Adapter
 from lights import Lights
 
 from british_square.controls import KeypadActions, rest
@@ -32,16 +31,18 @@ def button_actions(key_count):
     return KeypadActions(keys, keypad.Event())
 
 
-class Handheld(Adapter):
-    """A board's adapter (``adapter.Adapter``) around ``actions`` (with its
-    ``repeater``): the save in NVM, the speaker and NeoPixels (speaker.py,
-    lights.py) and the backlight; each board adds its ``facts``."""
+class Handheld:
+    """A board's adapter (docs/architecture.md, "The hardware adapter")
+    around ``actions`` (with its ``repeater``): the save in NVM, the
+    speaker and NeoPixels (speaker.py, lights.py) and the backlight; each
+    board adds its ``facts``."""
 
     def __init__(self, actions):
         self.display = board.DISPLAY
         self.display.auto_refresh = False
         self.actions = actions
         self.ticks_ms = ticks_ms
+        self.font = None  # the built-in font
         self.nvm = microcontroller.nvm  # the save: one 8 KB flash block (store.py)
         self.speaker = self.sound = None
         if Speaker is not None:
@@ -56,3 +57,9 @@ class Handheld(Adapter):
 
     def backlight(self, percent):
         self.display.brightness = percent / 100
+
+    def started(self, app):
+        pass
+
+    def finish(self, app):
+        pass

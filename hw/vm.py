@@ -33,17 +33,17 @@ import board
 import keypad
 import microcontroller
 from adafruit_ticks import ticks_add, ticks_ms
-from adapter import Adapter
 from keyscript import ScriptPlayer, env_number, script_source
 
 from british_square.controls import KEY_ACTIONS, NONE, KeypadActions, rest
 
 
-class Hardware(ScriptPlayer, Adapter):
-    """The VM adapter (``adapter.Adapter``): its ``actions`` are itself,
-    pressing and releasing ``FakeKeys`` one script word at a time, when the
-    game has taken the last one, and reading them back as a board would; no
-    speaker or NeoPixels (tests fake them), the built-in font."""
+class Hardware(ScriptPlayer):
+    """The VM adapter (docs/architecture.md, "The hardware adapter"): its
+    ``actions`` are itself, pressing and releasing ``FakeKeys`` one script
+    word at a time, when the game has taken the last one, and reading them
+    back as a board would; no speaker or NeoPixels (tests fake them), the
+    built-in font."""
 
     def __init__(self, options):
         if not options:  # as a board runs: the script from the environment
@@ -64,11 +64,13 @@ class Hardware(ScriptPlayer, Adapter):
             self.ticks_ms = self.virtual_ms
         self.nvm = microcontroller.nvm  # in memory, or the file CIRCUITPY_NVM_FILE names
         self.turns = 0  # turns of the main loop
-        self.light = 100  # the backlight level the game last set, percent
+        self.backlight_level = 100  # the backlight level the game last set, percent
         # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
         self.battery_mv = env_number("BSQ_BATTERY_MV", "millivolts")
         # BSQ_BUSY_LOOP: never rest, the loop as it was before it rested (to compare)
         self.busy_loop = bool(os.getenv("BSQ_BUSY_LOOP"))
+        self.font = None  # the built-in font
+        self.sound = self.lights = None  # no audioio, no NeoPixels (tests fake them)
         self.app = None
         # BSQ_MEASURE_LIVE: collect at every turn with no press, to read the live heap
         self.measuring = bool(os.getenv("BSQ_MEASURE_LIVE"))
@@ -95,7 +97,7 @@ class Hardware(ScriptPlayer, Adapter):
 
     def backlight(self, percent):
         """The VM's display has no adjustable backlight: the level is kept, to report."""
-        self.light = percent
+        self.backlight_level = percent
 
     def started(self, app):
         self.app = app
@@ -135,4 +137,4 @@ class Hardware(ScriptPlayer, Adapter):
         print(report.format(self.presses, collection, peak, live, seen))
         report = "overflows: {}\nturns: {}\nbacklight: {}\nsaves: {}"
         saves = app.store.writes if app.store is not None else 0
-        print(report.format(self.buttons.overflows, self.turns, self.light, saves))
+        print(report.format(self.buttons.overflows, self.turns, self.backlight_level, saves))

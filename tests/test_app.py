@@ -5,10 +5,7 @@ Faster than the headless runs (test_ui_desktop.py) and able to look inside:
 the text page is read back label by label (the statistics cell by cell).
 """
 
-import sys
-
 import pytest
-from conftest import HW
 from test_words import body
 
 from british_square import screens
@@ -44,14 +41,13 @@ class Clock:
         return self.now
 
 
-sys.path.insert(0, str(HW))
-from adapter import Adapter  # noqa: E402
+class FakeHardware:
+    """An adapter (docs/architecture.md, "The hardware adapter") with a
+    display that counts its refreshes, no keys, the test's clock, no save,
+    and whatever else a test passes by name (``backlight``, ``facts``,
+    ``sound``, ``lights``, ``font``): what it does not is ``None``."""
 
-
-class FakeHardware(Adapter):
-    """An adapter (hw/adapter.py) with a display that counts its refreshes,
-    no keys, the test's clock, and whatever else a test passes by name:
-    ``backlight``, ``facts``, ``sound``, ``lights``, ``font``."""
+    nvm = font = facts = backlight = sound = lights = None
 
     def __init__(self, clock, **parts):
         self.display = FakeDisplay()
@@ -59,6 +55,15 @@ class FakeHardware(Adapter):
         self.ticks_ms = clock
         for name, part in parts.items():
             setattr(self, name, part)
+
+    def idle(self, resting):
+        pass
+
+    def started(self, app):
+        pass
+
+    def finish(self, app):
+        pass
 
 
 @pytest.fixture

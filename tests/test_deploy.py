@@ -1530,7 +1530,7 @@ def test_the_real_tree_copies_exactly_the_game_modules_its_entry_points_import(b
     desktop_only = {"__main__", "keyscript", "scripting"}
     assert not {"lib/british_square/{}.py".format(name) for name in desktop_only} & copied
     adapters = {m.drive_path for m in closure.modules if m.kind == "adapter"}
-    shared = {"hw/adapter.py", "hw/handheld.py", "hw/speaker.py", "hw/lights.py"}
+    shared = {"hw/handheld.py", "hw/speaker.py", "hw/lights.py"}
     assert adapters == {"hw/{}.py".format(board)} | shared
 
 

@@ -131,7 +131,6 @@ def test_deployed_tree_is_mpy_only_with_circuitpythons_header(deployed):
     assert not desktop_only & on_drive
     hw_modules = {
         "hw/pygamer.mpy",
-        "hw/adapter.mpy",
         "hw/handheld.mpy",
         "hw/speaker.mpy",
         "hw/lights.mpy",

@@ -167,7 +167,7 @@ class App(Table):
         self.last_press = self.now
         if self.dimmed:
             self.dimmed = False
-            self.light(self.settings.brightness)
+            self.set_backlight(self.settings.brightness)
             return
         if self.on_page:
             self.screens.handle(action)
@@ -189,7 +189,7 @@ class App(Table):
         self.last_tick = now
         if not self.dimmed and ticks_diff(now, self.last_press) >= _DIM_AFTER_MS:
             self.dimmed = True
-            self.light(min(_DIM_PERCENT, self.settings.brightness))
+            self.set_backlight(min(_DIM_PERCENT, self.settings.brightness))
             self.rest()  # the player has put it down
         policy = self.policy
         if policy is not None and policy.due(now):
@@ -208,7 +208,7 @@ class App(Table):
         if self.probing:
             self.probe_dead()
 
-    def light(self, percent):
+    def set_backlight(self, percent):
         """The backlight at ``percent``, where the machine has one."""
         backlight = self.hardware.backlight
         if backlight is not None:
@@ -218,7 +218,7 @@ class App(Table):
         """The Brightness setting's next level, applied at once."""
         levels, settings = BRIGHTNESS_LEVELS, self.settings
         settings.brightness = levels[(levels.index(settings.brightness) + 1) % len(levels)]
-        self.light(settings.brightness)
+        self.set_backlight(settings.brightness)
         self.setting_changed()
 
     def toggle(self, name):
@@ -304,7 +304,7 @@ class App(Table):
         if settings.brightness not in BRIGHTNESS_LEVELS:
             settings.brightness = BRIGHTNESS_LEVELS[0]
         if settings.brightness != shown:
-            self.light(settings.brightness)
+            self.set_backlight(settings.brightness)
 
     def start_saved(self, saved, autoplay):
         """Start the game the store kept; False, and nothing of the record

@@ -43,7 +43,6 @@ import board  # noqa: E402
 import keypad  # noqa: E402
 import microcontroller  # noqa: E402
 from adafruit_ticks import ticks_ms  # noqa: E402
-from adapter import Adapter  # noqa: E402
 from lights import Lights  # noqa: E402
 from speaker import Speaker  # noqa: E402
 
@@ -55,6 +54,20 @@ from british_square.sounds import FANFARE  # noqa: E402
 from british_square.store import Store  # noqa: E402
 
 
+class Parts:
+    """A board's adapter as the app sees it (docs/architecture.md), its
+    parts given: no facts or backlight, as the VM's display has none."""
+
+    nvm = font = facts = backlight = None
+
+    def __init__(self, display, actions, ticks_ms, sound, lights):
+        self.display = display
+        self.actions = actions
+        self.ticks_ms = ticks_ms
+        self.sound = sound
+        self.lights = lights
+
+
 def main():
     display = board.DISPLAY
     display.auto_refresh = False
@@ -64,9 +77,7 @@ def main():
     speaker = Speaker("SPEAKER", "SPEAKER_ENABLE")  # the pins, as names
     lights = Lights("NEOPIXEL")
     game = Game.new_deal(7)
-    hardware = Adapter()  # a board's adapter, its parts given as a board's would be
-    hardware.display, hardware.actions, hardware.ticks_ms = display, actions, ticks_ms
-    hardware.sound, hardware.lights = speaker.play, lights.glow
+    hardware = Parts(display, actions, ticks_ms, speaker.play, lights.glow)
     app = App(hardware, store, game)
     screens = app.screens
     in_use = []

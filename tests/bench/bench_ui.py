@@ -84,6 +84,18 @@ def move_name(m):
     return "{}->{}".format(m >> 8, m & 0xFF)
 
 
+class Parts:
+    """The adapter as the app sees it (docs/architecture.md): a display,
+    actions and a clock, and nothing else."""
+
+    font = facts = backlight = sound = lights = None
+
+    def __init__(self, display, actions, ticks_ms):
+        self.display = display
+        self.actions = actions
+        self.ticks_ms = ticks_ms
+
+
 def main():
     display = board.DISPLAY
     display.auto_refresh = False
@@ -92,11 +104,8 @@ def main():
     before = gc.mem_alloc()
     game = Game.new_deal(7)
     from adafruit_ticks import ticks_ms
-    from adapter import Adapter
 
-    hardware = Adapter()
-    hardware.display, hardware.actions, hardware.ticks_ms = display, actions, ticks_ms
-    app = app_module.App(hardware, None, game)
+    app = app_module.App(Parts(display, actions, ticks_ms), None, game)
     app.handle(A)  # title -> cards
     display.refresh()
     gc.collect()
