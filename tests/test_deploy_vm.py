@@ -28,7 +28,7 @@ GAME_SCRIPT = """
 import gc
 import british_square
 from british_square import engine
-from british_square.engine import MAX_MOVES, Game
+from british_square.engine import MAX_MOVES, Game, move
 
 
 def cards(game):
@@ -50,7 +50,7 @@ def play(number, rules, buffer):
         if not count:
             break
         pick = (step * 5 + number) % count
-        game.push(buffer[2 * pick] << 8 | buffer[2 * pick + 1])
+        game.push(move(buffer[2 * pick], buffer[2 * pick + 1]))
         if step % 9 == 8:
             game.undo()
             game.undo()

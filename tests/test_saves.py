@@ -89,7 +89,7 @@ def play_some(app, count, seed=0):
     buffer = bytearray(612)
     for i in range(count):
         n = app.game.legal_moves(buffer)
-        app.play(buffer[2 * (i % n)] << 8 | buffer[2 * (i % n) + 1])
+        app.play(move(buffer[2 * (i % n)], buffer[2 * (i % n) + 1]))
 
 
 def later(app, ms):
@@ -332,7 +332,7 @@ def random_game_of(deal):
     buffer = bytearray(2 * MAX_MOVES)
     for i in range(30):
         n = game.legal_moves(buffer)
-        game.play(buffer[2 * (i % n)] << 8 | buffer[2 * (i % n) + 1])
+        game.play(move(buffer[2 * (i % n)], buffer[2 * (i % n) + 1]))
     return game
 
 
@@ -498,7 +498,7 @@ def a_session(app, minutes, rng, battery=None, low_from=None):
         ):  # else it waits for the menu's new deal
             plays = [i for i in range(n) if buffer[2 * i] != STOCK] or list(range(n))
             i = rng.choice(plays)
-            app.play(buffer[2 * i] << 8 | buffer[2 * i + 1])
+            app.play(move(buffer[2 * i], buffer[2 * i + 1]))
             app.last_press = app.now  # the press that made it
         play_on(rng.randint(2000, 8000), step=500)
         if rng.random() < 0.02:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from british_square.deal import MAX_DEAL
-from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game
+from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
 from british_square.notation import parse_position, position_text
 from british_square.resume import consistent, load
 from british_square.store import (
@@ -246,9 +246,9 @@ def shuttle_game(moves):
         game.play(rng.choice(game.moves()))
     a, b = empty[0], empty[1]
     source = next(c for c in range(16) if game.column_height(c))
-    game.play(source << 8 | a)
+    game.play(move(source, a))
     while game.history_end < moves:
-        game.play(a << 8 | b)
+        game.play(move(a, b))
         a, b = b, a
     return game
 
@@ -586,7 +586,7 @@ def started_after(deal, rules=BRITISH, actions=80, seed=0):
     played = Game.new_deal(deal, rules)
     for _ in range(actions):
         moves = played.moves()
-        deals = [m for m in moves if m == STOCK << 8 | WASTE]
+        deals = [m for m in moves if m == move(STOCK, WASTE)]
         others = [m for m in moves if m not in deals]
         # deal a third of the time, so the stock and the waste both have cards
         played.play(rng.choice(deals if deals and (rng.random() < 0.35 or not others) else others))
@@ -718,7 +718,7 @@ def test_a_redo_tail_the_engine_would_refuse_is_refused():
 
 def test_a_game_won_is_not_a_game_in_progress():
     game = parse_position("british AC/-/-/- - - 25,26,26,26")
-    game.play(0 << 8 | FOUNDATION)
+    game.play(move(0, FOUNDATION))
     assert game.is_won()
     flash = PagedFlash()
     Store(flash).save(game, 1, 0)  # the app never does: a game won is not in progress
