@@ -30,6 +30,13 @@ def write_par(folder, rules, values):
     (folder / par_name(rules)).write_bytes(bytes(data))
 
 
+def test_the_par_files_are_named_as_the_engine_names_the_rule_sets():
+    # par keeps its own copy of the names, to stand without the engine
+    for rules in (BRITISH, AMERICAN, UNION):
+        path = par_module.par_path(rules).replace("\\", "/")
+        assert path.endswith("/british_square/" + par_name(rules))
+
+
 def test_par_reads_the_byte_of_its_deal(par_folder):
     write_par(par_folder, UNION, {1: 104, 2: 87, 31999: 104})
     assert par_module.par(UNION, 1) == 104

@@ -12,14 +12,16 @@ from british_square.cards import const
 _DEALS = const(31999)
 _WON = const(104)
 _CHUNK = const(64)
-_NAMES = ("british", "american", "union")
+# engine.RULE_NAMES, as the files are named: par stands without the engine
+# (tests/test_par.py reads it alone in 16 KB and checks the names agree)
+_RULE_FILES = ("british", "american", "union")
 _one = bytearray(1)
 
 
 def par_path(rules):
     """The par file of rule set ``rules`` (``/lib/british_square/par_union.bin`` on a board)."""
     here = __file__.replace("\\", "/")
-    return here[: here.rfind("/") + 1] + "par_" + _NAMES[rules] + ".bin"
+    return here[: here.rfind("/") + 1] + "par_" + _RULE_FILES[rules] + ".bin"
 
 
 def par(rules, deal):
