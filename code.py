@@ -51,7 +51,8 @@ def board_module():
 
 
 def machine(options):
-    """This machine's adapter (``ValueError`` if it refuses the options)."""
+    """This machine's adapter (docs/architecture.md, "The hardware adapter",
+    says what the game asks of it); ``ValueError`` if it refuses the options."""
     return __import__(board_module()).Hardware(options)
 
 
@@ -65,21 +66,9 @@ def play(hardware, options, game):
         from british_square.store import Store
 
         store = Store(hardware.nvm)
-    app = App(
-        hardware.display,
-        hardware.actions,
-        hardware.ticks_ms,
-        game,
-        "autoplay" in options,
-        hardware.font,
-        hardware.backlight,
-        hardware.facts,
-        store,
-        hardware.sound,
-        hardware.lights,
-    )
+    app = App(hardware, store, game, "autoplay" in options)
     hardware.started(app)
-    app.run(hardware.idle)
+    app.run()
     hardware.finish(app)
     hardware.display.root_group = None
     return app.game

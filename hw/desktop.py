@@ -226,9 +226,11 @@ REST_FPS = round(1 / REST_S)  # a resting window polls as often as a resting boa
 
 
 class Hardware:
-    """The desktop adapter: ``display``, ``actions``, ``ticks_ms``, ``idle``,
-    ``sound`` (pygame's mixer), ``lights`` (kept, to test) and ``finish``;
-    ``status``, the exit status once the game is over (0, or what stopped it).
+    """The desktop adapter (docs/architecture.md, "The hardware adapter",
+    says what each part is for): pygame's mixer for ``sound``, ``lights``
+    and ``backlight`` kept to test, an optional save file for ``nvm``, and
+    ``status``, the exit status once the game is over (0, or the signal
+    that stopped it).
 
     Every path the options name is checked before the window opens (refused:
     ``ValueError``, one line for code.py). SIGINT and SIGTERM end the game at
@@ -287,7 +289,7 @@ class Hardware:
         else:
             self.actions = KeyboardActions()
         self.clock = None
-        self.light = 100
+        self.backlight_level = 100
         self.font = None  # Blinka's terminalio.FONT: the board's glyphs (tests/test_ui_vm.py)
         self.speaker = MixerSpeaker()
         self.sound = self.speaker.play
@@ -337,7 +339,7 @@ class Hardware:
         return "desktop", len(self.nvm) if self.nvm is not None else 0, self.battery_mv
 
     def backlight(self, percent):
-        self.light = percent  # a window has no backlight: the level is kept, to test
+        self.backlight_level = percent  # a window has no backlight: the level is kept, to test
 
     def lights(self, frame, percent):
         self.glows += 1

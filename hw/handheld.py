@@ -32,9 +32,10 @@ def button_actions(key_count):
 
 
 class Handheld:
-    """A board adapter around ``actions`` (with its ``repeater``):
-    ``display``, ``actions``, ``ticks_ms``, ``idle``, ``sound`` and
-    ``lights`` (speaker.py, lights.py), ``backlight`` and ``finish``."""
+    """A board's adapter (docs/architecture.md, "The hardware adapter")
+    around ``actions`` (with its ``repeater``): the save in NVM, the
+    speaker and NeoPixels (speaker.py, lights.py) and the backlight; each
+    board adds its ``facts``."""
 
     def __init__(self, actions):
         self.display = board.DISPLAY

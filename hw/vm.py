@@ -39,10 +39,11 @@ from british_square.controls import KEY_ACTIONS, NONE, KeypadActions, rest
 
 
 class Hardware(ScriptPlayer):
-    """The VM adapter: ``display``, ``actions`` (itself: presses and releases
-    ``FakeKeys`` one script word at a time, when the game has taken the last
-    one, and reads them back as a board would), ``ticks_ms``, ``idle``,
-    ``started`` and ``finish``."""
+    """The VM adapter (docs/architecture.md, "The hardware adapter"): its
+    ``actions`` are itself, pressing and releasing ``FakeKeys`` one script
+    word at a time, when the game has taken the last one, and reading them
+    back as a board would; no speaker or NeoPixels (tests fake them), the
+    built-in font."""
 
     def __init__(self, options):
         if not options:  # as a board runs: the script from the environment
@@ -63,7 +64,7 @@ class Hardware(ScriptPlayer):
             self.ticks_ms = self.virtual_ms
         self.nvm = microcontroller.nvm  # in memory, or the file CIRCUITPY_NVM_FILE names
         self.turns = 0  # turns of the main loop
-        self.light = 100  # the backlight level the game last set, percent
+        self.backlight_level = 100  # the backlight level the game last set, percent
         # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
         self.battery_mv = env_number("BSQ_BATTERY_MV", "millivolts")
         # BSQ_BUSY_LOOP: never rest, the loop as it was before it rested (to compare)
@@ -96,7 +97,7 @@ class Hardware(ScriptPlayer):
 
     def backlight(self, percent):
         """The VM's display has no adjustable backlight: the level is kept, to report."""
-        self.light = percent
+        self.backlight_level = percent
 
     def started(self, app):
         self.app = app
@@ -136,4 +137,4 @@ class Hardware(ScriptPlayer):
         print(report.format(self.presses, collection, peak, live, seen))
         report = "overflows: {}\nturns: {}\nbacklight: {}\nsaves: {}"
         saves = app.store.writes if app.store is not None else 0
-        print(report.format(self.buttons.overflows, self.turns, self.light, saves))
+        print(report.format(self.buttons.overflows, self.turns, self.backlight_level, saves))

@@ -10,7 +10,16 @@ it from the stock).
 from test_words import body
 
 from british_square.controls import ACTION_NAMES
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game, IllegalMoveError
+from british_square.engine import (
+    FOUNDATION,
+    STOCK,
+    WASTE,
+    Game,
+    IllegalMoveError,
+    move,
+    move_source,
+    move_target,
+)
 from british_square.layout import Layout
 
 
@@ -66,7 +75,7 @@ class ScriptWriter:
         game, layout = self.game, self.layout
         if not game.is_legal(m):
             raise IllegalMoveError(m, game.columns)
-        source, target = m >> 8, m & 0xFF
+        source, target = move_source(m), move_target(m)
         if source == STOCK:
             self.go(layout.stock_stop if target == WASTE else target)
             self.press("a")
@@ -146,11 +155,11 @@ def simple_move(game, last=None):
     moves = game.moves()
     if not moves:
         return None
-    back = None if last is None else (last & 0xFF) << 8 | last >> 8
+    back = None if last is None else move(move_target(last), move_source(last))
     for m in moves:
-        if m & 0xFF == FOUNDATION:
+        if move_target(m) == FOUNDATION:
             return m
     for m in moves:
-        if m >> 8 != STOCK and m != back:
+        if move_source(m) != STOCK and m != back:
             return m
     return moves[-1]

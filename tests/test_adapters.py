@@ -237,10 +237,10 @@ def test_window_mode_keyboard_and_quit(monkeypatch, tmp_path):
     ]
     from british_square.app import App
 
-    app = App(hardware.display, actions, hardware.ticks_ms, Game.new_deal(5), font=hardware.font)
+    app = App(hardware, None, Game.new_deal(5))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE))  # A: play
     pygame.event.post(pygame.event.Event(pygame.QUIT))
-    app.run(hardware.idle)  # returns at the window's close
+    app.run()  # returns at the window's close
     assert not app.on_page  # it got to the cards before closing
     hardware.finish(app)  # the signals as they were
 

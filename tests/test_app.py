@@ -9,7 +9,7 @@ import pytest
 from test_words import body
 
 from british_square import screens
-from british_square.app import OVER, PLAYING, STUCK, WON, App
+from british_square.app import OUTCOME_ENDED, OUTCOME_PLAYING, OUTCOME_STUCK, OUTCOME_WON, App
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, A, B
 from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
@@ -40,6 +40,31 @@ class Clock:
         return self.now
 
 
+class FakeHardware:
+    """An adapter (docs/architecture.md, "The hardware adapter") with a
+    display that counts its refreshes, no keys, the test's clock, no save,
+    and whatever else a test passes by name (``backlight``, ``facts``,
+    ``sound``, ``lights``, ``font``): what it does not is ``None``."""
+
+    nvm = font = facts = backlight = sound = lights = None
+
+    def __init__(self, clock, **parts):
+        self.display = FakeDisplay()
+        self.actions = NoKeys()
+        self.ticks_ms = clock
+        for name, part in parts.items():
+            setattr(self, name, part)
+
+    def idle(self, resting):
+        pass
+
+    def started(self, app):
+        pass
+
+    def finish(self, app):
+        pass
+
+
 @pytest.fixture
 def make_app():
     def make(game, autoplay=False, facts=None):
@@ -47,18 +72,14 @@ def make_app():
         levels = []  # every backlight level the app set, percent
         heard = []  # every sound effect it asked for
         glowed = []  # (frame, percent) of every call to the NeoPixels
-        app = App(
-            FakeDisplay(),
-            NoKeys(),
+        hardware = FakeHardware(
             clock,
-            game,
-            autoplay,
-            None,  # the font: terminalio.FONT
-            levels.append,
-            facts,
+            backlight=levels.append,
+            facts=facts,
             sound=heard.append,
             lights=lambda frame, percent: glowed.append((frame, percent)),
         )
+        app = App(hardware, None, game, autoplay)
         app.clock = clock
         app.levels = levels
         app.heard = heard
@@ -115,7 +136,7 @@ def menu_choose(app, item):
 
 def test_title_then_the_cards(make_app):
     app = make_app(Game.new_deal(7))
-    assert app.screens.current == screens.TITLE and "Deal 7 British" in page_text(app)
+    assert app.screens.current == screens.SCREEN_TITLE and "Deal 7 British" in page_text(app)
     press(app, A)
     assert not app.on_page and app.view.shown is app.scene
 
@@ -127,7 +148,7 @@ def test_help_says_what_fills_a_space_in_each_rule_set(make_app):
         app = make_app(Game.new_deal(3, rules))
         press(app, A)
         menu_choose(app, "Help")
-        assert app.screens.current == screens.HELP
+        assert app.screens.current == screens.SCREEN_HELP
         assert space[line] in page_text(app)
         assert space[1 - line] not in page_text(app)
         press(app, RIGHT)  # the marks: a gap in British columns, counts on piles
@@ -161,12 +182,12 @@ def test_leaving_a_game_with_moves_asks_first(make_app, item):
     played(app, [move(STOCK, WASTE)] * 3)
     before = position_text(app.game)
     menu_choose(app, item)
-    assert app.screens.current == screens.CONFIRM
+    assert app.screens.current == screens.SCREEN_CONFIRM
     assert "Abandon this game?" in page_text(app)
     press(app, B)  # no: back to the menu, the game as it was
-    assert app.screens.current == screens.MENU and position_text(app.game) == before
+    assert app.screens.current == screens.SCREEN_MENU and position_text(app.game) == before
     press(app, A)
-    assert app.screens.current == screens.CONFIRM
+    assert app.screens.current == screens.SCREEN_CONFIRM
     press(app, A)  # yes
     assert not app.on_page and app.game.history_count == 0
     if item == "Restart deal":
@@ -186,13 +207,13 @@ def test_other_rules_and_a_typed_deal_ask_too(make_app):
     app.play(move(STOCK, WASTE))
     menu_choose(app, "Rules: ")
     press(app, RIGHT, A)
-    assert app.screens.current == screens.CONFIRM
+    assert app.screens.current == screens.SCREEN_CONFIRM
     press(app, B)
-    assert app.screens.current == screens.RULES and app.game.rules == BRITISH
+    assert app.screens.current == screens.SCREEN_RULES and app.game.rules == BRITISH
     press(app, B, *[UP] * (MENU.index("Rules: ") - MENU.index("Deal number")), A)
-    assert app.screens.current == screens.DEAL
+    assert app.screens.current == screens.SCREEN_DEAL
     press(app, UP, A)  # deal 8
-    assert app.screens.current == screens.CONFIRM
+    assert app.screens.current == screens.SCREEN_CONFIRM
     press(app, A)
     assert app.game.deal_number == 8 and not app.on_page
 
@@ -213,16 +234,16 @@ def test_end_game_scores_the_game_as_it_stands(make_app):
     press(app, A)
     app.play(move(1, FOUNDATION))
     menu_choose(app, "End game")
-    assert app.screens.current == screens.CONFIRM and "End this game?" in page_text(app)
+    assert app.screens.current == screens.SCREEN_CONFIRM and "End this game?" in page_text(app)
     press(app, A)
-    assert app.outcome == OVER and app.screens.current == screens.OVER
+    assert app.outcome == OUTCOME_ENDED and app.screens.current == screens.SCREEN_OVER
     assert "Cards home: 1 of 104" in page_text(app)
     press(app, B)  # the board, to look at
     before = position_text(app.game)
     press(app, A, B, SELECT)
     assert position_text(app.game) == before  # nothing moves in a game that is over
     menu_choose(app, "New game")  # and leaving it asks nothing
-    assert app.outcome == PLAYING and app.game.deal_number
+    assert app.outcome == OUTCOME_PLAYING and app.game.deal_number
 
 
 def test_deal_numbers_outside_the_range_are_refused(make_app):
@@ -233,7 +254,7 @@ def test_deal_numbers_outside_the_range_are_refused(make_app):
     press(app, LEFT, LEFT, LEFT, LEFT, UP, UP, UP, UP, UP, UP)  # 91999
     assert app.screens.number == 91999
     press(app, A)
-    assert app.screens.current == screens.DEAL and "Only deals 1 to 31999" in page_text(app)
+    assert app.screens.current == screens.SCREEN_DEAL and "Only deals 1 to 31999" in page_text(app)
     assert app.game.deal_number == 31999
     press(app, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN)  # 01999
     press(app, A)
@@ -245,7 +266,7 @@ def test_deal_zero_is_refused(make_app):
     press(app, A)
     menu_choose(app, "Deal number")
     press(app, DOWN, A)  # 00000
-    assert app.screens.current == screens.DEAL and app.game.deal_number == 1
+    assert app.screens.current == screens.SCREEN_DEAL and app.game.deal_number == 1
 
 
 # ------------------------------------------------------- the end of a game
@@ -257,15 +278,15 @@ def test_no_more_moves_is_a_notice_beside_the_cards_and_play_goes_on(make_app):
     app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
     press(app, A)
     app.play(move(WASTE, FOUNDATION))
-    assert app.outcome == PLAYING and app.probing
+    assert app.outcome == OUTCOME_PLAYING and app.probing
     wait(app, 200)
-    assert app.outcome == STUCK and not app.on_page  # the cards stay in sight
+    assert app.outcome == OUTCOME_STUCK and not app.on_page  # the cards stay in sight
     assert panel(app)[:2] == ["No more", "moves."]
     app.play(move(1, 2))  # play on: still no more moves
     wait(app, 200)
-    assert app.outcome == STUCK
+    assert app.outcome == OUTCOME_STUCK
     press(app, SELECT, SELECT)  # undo both: the ace is back on the waste
-    assert app.outcome == PLAYING and panel(app)[0] == "Stock"
+    assert app.outcome == OUTCOME_PLAYING and panel(app)[0] == "Stock"
 
 
 def test_a_dead_verdict_while_a_refused_drop_flashes(make_app):
@@ -290,7 +311,7 @@ def test_leaving_the_cards_ends_a_flash_and_a_held_card(make_app):
 def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
     app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
     press(app, A, B)
-    assert app.outcome == WON and app.screens.current == screens.WON
+    assert app.outcome == OUTCOME_WON and app.screens.current == screens.SCREEN_WON
     from british_square.layout import (
         BODY_Y,
         KINGS_BOTTOM,
@@ -340,9 +361,10 @@ def test_the_loop_passes_resting_to_the_adapters_idle(make_app):
                 return NONE
             return self.presses.pop(0)
 
-    app.actions = Script()
+    app.hardware.actions = Script()
     seen = []
-    app.run(seen.append)
+    app.hardware.idle = seen.append
+    app.run()
     assert seen == [True, False, True, True]  # never after a press: the next may be queued
 
 
@@ -353,7 +375,7 @@ def test_the_backlight_dims_after_a_minute_and_the_waking_press_does_nothing_els
     wait(app, 1_000)
     assert app.dimmed and app.levels == [5]
     press(app, A)  # on the title, A would show the cards: it only wakes the screen
-    assert app.on_page and app.screens.current == screens.TITLE
+    assert app.on_page and app.screens.current == screens.SCREEN_TITLE
     assert not app.dimmed and app.levels == [5, 100]
     press(app, A)
     assert not app.on_page
@@ -367,15 +389,15 @@ def test_the_brightness_setting_cycles_and_is_kept_when_dimming(make_app):
     app = make_app(Game.new_deal(5))
     press(app, A)
     menu_choose(app, "Brightness: ")
-    assert app.brightness == 60 and app.levels == [60]
+    assert app.settings.brightness == 60 and app.levels == [60]
     assert "Brightness: 60%" in page_text(app)
     press(app, A, A)
-    assert app.brightness == 100 and app.levels == [60, 30, 100]
+    assert app.settings.brightness == 100 and app.levels == [60, 30, 100]
     press(app, A, A)
     wait(app, 60_000)
     assert app.levels[-1] == 5  # dimmed below the setting
     press(app, B)
-    assert app.levels[-1] == 30 and app.screens.current == screens.MENU
+    assert app.levels[-1] == 30 and app.screens.current == screens.SCREEN_MENU
 
 
 def test_the_title_shows_the_battery_and_warns_when_it_is_low(make_app):
@@ -393,9 +415,9 @@ def test_the_title_shows_the_battery_and_warns_when_it_is_low(make_app):
 def test_the_statistics_are_a_grid_whose_cells_hold_the_rule_set_on_show(make_app):
     app = make_app(Game.new_deal(5))
     kept = app.stats
-    kept.record(BRITISH, 14, False, 180, 610, False, 1)
-    kept.record(BRITISH, 104, True, 263, 1250, True, 2)
-    kept.record(UNION, 104, True, 200, 75, True, 0)
+    kept.add_game(BRITISH, 14, False, 180, 610, False, 1)
+    kept.add_game(BRITISH, 104, True, 263, 1250, True, 2)
+    kept.add_game(UNION, 104, True, 200, 75, True, 0)
     press(app, A)
     menu_choose(app, "Statistics")
     grid = app.view.page.body
@@ -428,7 +450,7 @@ def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):
     press(app, A)
     menu_choose(app, "About")
     text = page_text(app)
-    assert app.screens.current == screens.ABOUT
+    assert app.screens.current == screens.SCREEN_ABOUT
     for words in ("British Square 0.1.0", "PyGamer", "NVM 8192 bytes", "Battery 4.00 V"):
         assert words in text
     assert "Redraw press A" in text
@@ -447,7 +469,7 @@ def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):
     assert "Redraw {}.{}/s full".format(frames // 3, frames * 10 // 3 % 10) in page_text(app)
     assert "about: 0.1.0, PyGamer" in capsys.readouterr().out
     press(app, B)
-    assert app.screens.current == screens.MENU
+    assert app.screens.current == screens.SCREEN_MENU
 
 
 def test_a_hint_picks_up_the_card_and_lights_where_it_goes(make_app):
@@ -467,7 +489,7 @@ def test_a_hint_that_finds_nothing_says_so_and_changes_nothing(make_app):
     press(app, A)
     before = position_text(app.game)
     menu_choose(app, "Hint")
-    assert app.on_page and app.screens.current == screens.MENU
+    assert app.on_page and app.screens.current == screens.SCREEN_MENU
     assert "Hint: nothing found" in page_text(app)
     assert position_text(app.game) == before and app.hints_used == 0
     press(app, B, START)  # the menu again: the notice is gone
@@ -512,7 +534,7 @@ def test_winnable_deals_only_deals_what_the_solver_won(make_app):
     app = make_app(Game.new_deal(5, UNION))
     press(app, A)
     menu_choose(app, "Winnable only: ")
-    assert app.winnable_only and "Winnable only: on" in page_text(app)
+    assert app.settings.winnable_only and "Winnable only: on" in page_text(app)
     press(app, B)
     for _ in range(5):
         menu_choose(app, "New game")
@@ -544,11 +566,11 @@ def test_the_sound_setting_mutes_every_effect(make_app):
     app = make_app(parse_position("british AC/5H/-/- 9S8S - 0,0,0,0"))
     press(app, A)
     menu_choose(app, "Sound: ")
-    assert not app.sound_on and "Sound: off" in page_text(app)
+    assert not app.settings.sound and "Sound: off" in page_text(app)
     press(app, B, B, RIGHT, B, SELECT)  # back to the cards: home, refused, undo
     assert app.heard == []
     menu_choose(app, "Sound: ")  # on again
-    assert app.sound_on and "Sound: on" in page_text(app)
+    assert app.settings.sound and "Sound: on" in page_text(app)
     press(app, B, SELECT)  # redo is not on a key: undo sounds again
     assert len(app.heard) == 1
 
@@ -573,7 +595,7 @@ def test_a_win_plays_the_fanfare_and_the_lights_glow_until_the_celebration_ends(
 
 def test_the_lights_follow_brightness_and_go_dark_when_the_screen_dims(make_app):
     app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
-    app.brightness = 30
+    app.settings.brightness = 30
     press(app, A, B)
     wait(app, 200)
     assert app.glowed[-1][1] == 30

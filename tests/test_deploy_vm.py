@@ -28,7 +28,7 @@ GAME_SCRIPT = """
 import gc
 import british_square
 from british_square import engine
-from british_square.engine import MAX_MOVES, Game
+from british_square.engine import MAX_MOVES, Game, move
 
 
 def cards(game):
@@ -50,7 +50,7 @@ def play(number, rules, buffer):
         if not count:
             break
         pick = (step * 5 + number) % count
-        game.push(buffer[2 * pick] << 8 | buffer[2 * pick + 1])
+        game.push(move(buffer[2 * pick], buffer[2 * pick + 1]))
         if step % 9 == 8:
             game.undo()
             game.undo()
@@ -129,7 +129,12 @@ def test_deployed_tree_is_mpy_only_with_circuitpythons_header(deployed):
     # nothing on the board imports the desktop's command line or its key scripts
     desktop_only = {"lib/british_square/{}.mpy".format(n) for n in ("__main__", "keyscript")}
     assert not desktop_only & on_drive
-    hw_modules = {"hw/pygamer.mpy", "hw/handheld.mpy", "hw/speaker.mpy", "hw/lights.mpy"}
+    hw_modules = {
+        "hw/pygamer.mpy",
+        "hw/handheld.mpy",
+        "hw/speaker.mpy",
+        "hw/lights.mpy",
+    }
     assert {p for p in on_drive if p.startswith("hw/")} == hw_modules
     manifest = json.loads((drive / deploy_shared.MANIFEST).read_text())
     assert set(manifest["files"]) == on_drive | {"code.py"} | {

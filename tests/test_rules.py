@@ -31,12 +31,12 @@ from british_square.engine import (
     BUILDS_UP,
     DEAD,
     FOUNDATION,
-    LOST,
-    PLAYING,
+    STATUS_LOST,
+    STATUS_PLAYING,
+    STATUS_WON,
     STOCK,
     UNKNOWN,
     WASTE,
-    WON,
     Game,
     move,
     move_source,
@@ -336,32 +336,32 @@ def test_there_is_no_redeal(rules):
 @each_rules
 def test_won_when_all_104_cards_are_home(rules):
     g = game(rules, "AD", foundations=(26, 26, 26, 25))
-    assert g.status() == PLAYING and g.score() == 103
+    assert g.status() == STATUS_PLAYING and g.score() == 103
     play(g, "aF")
-    assert g.status() == WON and g.score() == 104
+    assert g.status() == STATUS_WON and g.score() == 104
 
 
 @each_rules
 def test_lost_when_the_stock_is_empty_and_no_move_is_legal(rules):
     g = blocked(rules, "2C", "4C", "6C", "8C", waste="9S")
     assert g.moves() == []
-    assert g.status() == LOST
+    assert g.status() == STATUS_LOST
     g = blocked(rules, "2C", "4C", "6C", "8C", stock="9S")
-    assert legal_texts(g) == ["SW"] and g.status() == PLAYING
+    assert legal_texts(g) == ["SW"] and g.status() == STATUS_PLAYING
 
 
 @each_rules
 def test_spaces_keep_a_game_going_only_in_union_square(rules):
     # British Square and American spaces take only the waste or stock card.
     g = game(rules, "2C", "4C")
-    assert g.status() == (PLAYING if rules == "union" else LOST)
+    assert g.status() == (STATUS_PLAYING if rules == "union" else STATUS_LOST)
 
 
 @each_rules
 def test_a_game_with_moves_left_is_playing_even_if_dead(rules):
     g = blocked(rules, *DEAD_COLUMNS)
     assert g.stock_count == 0 and g.moves()
-    assert g.status() == PLAYING
+    assert g.status() == STATUS_PLAYING
 
 
 @each_rules

@@ -7,7 +7,7 @@ import importlib
 import random
 
 import pytest
-from test_app import Clock, FakeDisplay, NoKeys, menu_choose, page_text, press, wait
+from test_app import Clock, FakeHardware, menu_choose, page_text, press, wait
 from test_store import (
     NONSENSE,
     PagedFlash,
@@ -23,7 +23,7 @@ from test_store import (
 from test_words import body
 
 from british_square import screens
-from british_square.app import BRIGHTNESS_LEVELS, PLAYING, STUCK, App
+from british_square.app import BRIGHTNESS_LEVELS, OUTCOME_PLAYING, OUTCOME_STUCK, App
 from british_square.controls import LEFT, NONE, RIGHT, START, A, B
 from british_square.desktop.notation import parse_position
 from british_square.engine import AMERICAN, BRITISH, FOUNDATION, MAX_MOVES, STOCK, UNION, Game, move
@@ -75,9 +75,8 @@ def boot(font):
     def make(nvm, game=None, clock=None, facts=None):
         clock = clock or Clock()
         levels = []
-        app = App(
-            FakeDisplay(), NoKeys(), clock, game, False, font, levels.append, facts, Store(nvm)
-        )
+        hardware = FakeHardware(clock, font=font, backlight=levels.append, facts=facts)
+        app = App(hardware, Store(nvm), game)
         app.clock = clock
         app.levels = levels
         return app
@@ -90,7 +89,7 @@ def play_some(app, count, seed=0):
     buffer = bytearray(612)
     for i in range(count):
         n = app.game.legal_moves(buffer)
-        app.play(buffer[2 * (i % n)] << 8 | buffer[2 * (i % n) + 1])
+        app.play(move(buffer[2 * (i % n)], buffer[2 * (i % n) + 1]))
 
 
 def later(app, ms):
@@ -109,7 +108,7 @@ def pass_time(app, ms, step=1000):
 def test_a_fresh_board_starts_a_new_game_saying_play(boot):
     nvm = CountingNVM()
     app = boot(nvm)
-    assert app.screens.current == screens.TITLE
+    assert app.screens.current == screens.SCREEN_TITLE
     assert "A: {}".format(TITLE_WORDS[0]) in page_text(app)
     wait(app, 1000)
     assert nvm.writes == 0  # nothing to keep yet
@@ -130,7 +129,7 @@ def test_leaving_the_cards_saves_and_power_on_resumes_exactly(boot):
     assert nvm.writes == 1
     again = boot(nvm)  # power off and on
     assert same_game(again.game, app.game) and again.game.deal_number == 11
-    assert again.seconds == 3 and again.hints_used == 2 and again.rules == UNION
+    assert again.seconds == 3 and again.hints_used == 2 and again.settings.rules == UNION
     assert "A: {}".format(TITLE_WORDS[1]) in page_text(again)  # continue
     press(again, A)
     assert again.game.redo() is not None  # the redo tail came back
@@ -140,7 +139,7 @@ def test_a_game_over_is_not_resumed_but_its_statistics_are_kept(boot):
     nvm = CountingNVM()
     app = boot(nvm, parse_position(NEAR_WIN))
     press(app, A, B)  # the last card home: won
-    assert app.screens.current == screens.WON
+    assert app.screens.current == screens.SCREEN_WON
     wait(app, 20)
     assert nvm.writes == 1  # the end of a game is a rest point
     again = boot(nvm)
@@ -179,7 +178,7 @@ def test_the_statistics_screen_shows_each_rule_set(boot):
     press(app, A, B)  # won: 1 played, 1 won
     press(app, B)  # from the celebration to the cards
     menu_choose(app, "Statistics")
-    assert app.screens.current == screens.STATS
+    assert app.screens.current == screens.SCREEN_STATS
     text = page_text(app)
     assert "Statistics: British" in text
     rows = text.splitlines()
@@ -192,7 +191,7 @@ def test_the_statistics_screen_shows_each_rule_set(boot):
     press(app, LEFT, LEFT)
     assert "Statistics: Union" in page_text(app)
     press(app, B)
-    assert app.screens.current == screens.MENU
+    assert app.screens.current == screens.SCREEN_MENU
 
 
 def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
@@ -205,19 +204,25 @@ def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
         menu_choose(app, item)
     wait(app, 20)
     assert nvm.writes == 1  # the session's first rest: at once
-    assert app.autoplay and app.winnable_only and app.brightness == BRIGHTNESS_LEVELS[1]
-    assert not app.sound_on
+    assert (
+        app.settings.autoplay
+        and app.settings.winnable_only
+        and app.settings.brightness == BRIGHTNESS_LEVELS[1]
+    )
+    assert not app.settings.sound
     # a later setting waits for the interval, or for the window to close
     press(app, B)
     menu_choose(app, "Brightness: ")
     wait(app, 20)
     assert nvm.writes == 1
-    app.actions = Finished()
+    app.hardware.actions = Finished()
     app.run()  # the end of the loop: what is unsaved is kept
     assert nvm.writes == 2
     again = boot(nvm)
-    assert again.autoplay and again.winnable_only and not again.sound_on
-    assert again.brightness == BRIGHTNESS_LEVELS[2] and again.levels == [BRIGHTNESS_LEVELS[2]]
+    assert again.settings.autoplay and again.settings.winnable_only and not again.settings.sound
+    assert again.settings.brightness == BRIGHTNESS_LEVELS[2] and again.levels == [
+        BRIGHTNESS_LEVELS[2]
+    ]
 
 
 def test_no_save_per_move_and_two_hours_of_play_keep_to_the_rate_limit(boot):
@@ -288,7 +293,7 @@ def test_a_save_between_two_steps_of_the_dead_test_leaves_its_verdict(boot):
     # not the save's record buffer (it once was: a save then spoilt a step)
     position = "american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"
     app = boot(CountingNVM(), parse_position(position))
-    assert app.moves is not app.store.record and len(app.moves) == 2 * MAX_MOVES
+    assert app.move_buffer is not app.store.buffer and len(app.move_buffer) == 2 * MAX_MOVES
     press(app, A)
     assert app.probing
     app.dead_test.step(1)
@@ -327,7 +332,7 @@ def random_game_of(deal):
     buffer = bytearray(2 * MAX_MOVES)
     for i in range(30):
         n = game.legal_moves(buffer)
-        game.play(buffer[2 * (i % n)] << 8 | buffer[2 * (i % n) + 1])
+        game.play(move(buffer[2 * (i % n)], buffer[2 * (i % n) + 1]))
     return game
 
 
@@ -342,8 +347,12 @@ def check_fresh_start_then_a_good_save(app, nvm):
     the first save writes a record that loads whole and newest."""
     assert TITLE_WORDS[2] in page_text(app)  # "Saved game unreadable"
     assert app.game.history_end == 0 and app.seconds == 0 and app.hints_used == 0
-    assert app.stats.data == bytes(90) and app.rules == BRITISH
-    assert app.brightness == BRIGHTNESS_LEVELS[0] and not app.autoplay and app.sound_on
+    assert app.stats.data == bytes(90) and app.settings.rules == BRITISH
+    assert (
+        app.settings.brightness == BRIGHTNESS_LEVELS[0]
+        and not app.settings.autoplay
+        and app.settings.sound
+    )
     press(app, A)
     play_some(app, 3)
     press(app, START)  # the session's first rest point: saved at once
@@ -374,7 +383,7 @@ def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatc
     took the settings and statistics), nothing of the record is kept."""
     nvm = PagedFlash()
     app = boot(nvm, Game.new_deal(8))
-    app.stats.record(BRITISH, 20, False, 40, 300, False, 0)
+    app.stats.add_game(BRITISH, 20, False, 40, 300, False, 0)
     menu_choose(app, "Auto-play: ")
     press(app, B, A)
     play_some(app, 4)
@@ -397,7 +406,7 @@ def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatc
 def test_an_exception_while_starting_the_resumed_game_starts_a_new_one_saying_so(boot, monkeypatch):
     nvm = PagedFlash()
     app = boot(nvm, Game.new_deal(8, UNION))
-    app.stats.record(UNION, 20, False, 40, 300, False, 0)
+    app.stats.add_game(UNION, 20, False, 40, 300, False, 0)
     press(app, A)
     play_some(app, 4)
     press(app, START)
@@ -483,10 +492,13 @@ def a_session(app, minutes, rng, battery=None, low_from=None):
         if low_from is not None and app.clock.now - start >= low_from * 60_000:
             battery[0] = 3400
         n = app.game.legal_moves(buffer) if not app.on_page else 0
-        if n and app.outcome in (PLAYING, STUCK):  # else it waits for the menu's new deal
+        if n and app.outcome in (
+            OUTCOME_PLAYING,
+            OUTCOME_STUCK,
+        ):  # else it waits for the menu's new deal
             plays = [i for i in range(n) if buffer[2 * i] != STOCK] or list(range(n))
             i = rng.choice(plays)
-            app.play(buffer[2 * i] << 8 | buffer[2 * i + 1])
+            app.play(move(buffer[2 * i], buffer[2 * i + 1]))
             app.last_press = app.now  # the press that made it
         play_on(rng.randint(2000, 8000), step=500)
         if rng.random() < 0.02:

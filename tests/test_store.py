@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from british_square.deal import MAX_DEAL
 from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game
+from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
 from british_square.resume import consistent, load
 from british_square.store import (
     BEST_TIME,
@@ -151,8 +151,8 @@ def test_a_save_loads_back_exactly_with_settings_stats_time_and_hints(rules):
     store.settings.sound = False
     store.settings.winnable_only = True
     store.settings.brightness = 40
-    store.stats.record(rules, 30, False, 120, 400, True, 2)
-    store.stats.record(rules, 104, True, 260, 900, True, 0)
+    store.stats.add_game(rules, 30, False, 120, 400, True, 2)
+    store.stats.add_game(rules, 104, True, 260, 900, True, 0)
     store.save(game, 1234, 3)
     assert flash.writes == 1
     again, resumed = loaded(flash)
@@ -169,7 +169,7 @@ def test_a_save_loads_back_exactly_with_settings_stats_time_and_hints(rules):
 def test_no_game_in_progress_keeps_stats_and_settings():
     flash = PagedFlash()
     store = Store(flash)
-    store.stats.record(UNION, 104, True, 250, 600, False, 0)
+    store.stats.add_game(UNION, 104, True, 250, 600, False, 0)
     store.settings.brightness = 10
     store.save(None, 0, 0)
     again, game = loaded(flash)
@@ -246,9 +246,9 @@ def shuttle_game(moves):
         game.play(rng.choice(game.moves()))
     a, b = empty[0], empty[1]
     source = next(c for c in range(16) if game.column_height(c))
-    game.play(source << 8 | a)
+    game.play(move(source, a))
     while game.history_end < moves:
-        game.play(a << 8 | b)
+        game.play(move(a, b))
         a, b = b, a
     return game
 
@@ -317,7 +317,7 @@ def test_a_set_position_of_fewer_than_two_decks_is_played_but_not_kept():
     game.play(game.moves()[0])
     flash = PagedFlash()
     store = Store(flash)
-    store.stats.record(BRITISH, 3, False, 1, 1, False, 0)
+    store.stats.add_game(BRITISH, 3, False, 1, 1, False, 0)
     store.save(game, 5, 0)
     again, resumed = loaded(flash)
     assert resumed is None and again.notice == 0
@@ -334,7 +334,7 @@ def save_sequence(flash, count, seed=1):
     held = []
     for n in range(count):
         game = random_game(seed, actions=20 + 15 * n)
-        store.stats.record(BRITISH, n, False, 10, 10, False, 0)
+        store.stats.add_game(BRITISH, n, False, 10, 10, False, 0)
         store.save(game, 1000 + n, 0)
         held.append((game.copy(), bytes(store.stats.data)))
     return store, held
@@ -586,7 +586,7 @@ def started_after(deal, rules=BRITISH, actions=80, seed=0):
     played = Game.new_deal(deal, rules)
     for _ in range(actions):
         moves = played.moves()
-        deals = [m for m in moves if m == STOCK << 8 | WASTE]
+        deals = [m for m in moves if m == move(STOCK, WASTE)]
         others = [m for m in moves if m not in deals]
         # deal a third of the time, so the stock and the waste both have cards
         played.play(rng.choice(deals if deals and (rng.random() < 0.35 or not others) else others))
@@ -718,7 +718,7 @@ def test_a_redo_tail_the_engine_would_refuse_is_refused():
 
 def test_a_game_won_is_not_a_game_in_progress():
     game = parse_position("british AC/-/-/- - - 25,26,26,26")
-    game.play(0 << 8 | FOUNDATION)
+    game.play(move(0, FOUNDATION))
     assert game.is_won()
     flash = PagedFlash()
     Store(flash).save(game, 1, 0)  # the app never does: a game won is not in progress
@@ -822,11 +822,11 @@ def test_nvm_smaller_than_two_records_is_refused():
 
 def test_stats_count_games_streaks_and_bests():
     stats = Stats()
-    stats.record(BRITISH, 16, False, 90, 300, False, 1)
-    stats.record(BRITISH, 104, True, 300, 900, True, 2)
-    stats.record(BRITISH, 104, True, 280, 1000, True, 0)
-    stats.record(BRITISH, 12, False, 50, 100, False, 0)  # ended or abandoned
-    stats.record(BRITISH, 104, True, 310, 800, False, 0)
+    stats.add_game(BRITISH, 16, False, 90, 300, False, 1)
+    stats.add_game(BRITISH, 104, True, 300, 900, True, 2)
+    stats.add_game(BRITISH, 104, True, 280, 1000, True, 0)
+    stats.add_game(BRITISH, 12, False, 50, 100, False, 0)  # ended or abandoned
+    stats.add_game(BRITISH, 104, True, 310, 800, False, 0)
     get = stats.get
     assert get(BRITISH, PLAYED) == 5 and get(BRITISH, WINS) == 3
     assert get(BRITISH, HOME_TOTAL) == 340 and get(BRITISH, HOME_BEST) == 104
@@ -844,7 +844,7 @@ def test_stats_saturate_instead_of_wrapping():
     stats = Stats()
     stats._set(AMERICAN, PLAYED, 0xFFFFFF)
     stats._set(AMERICAN, HOME_TOTAL, 0xFFFFFF)
-    stats.record(AMERICAN, 50, False, 1, 1, False, 0)
+    stats.add_game(AMERICAN, 50, False, 1, 1, False, 0)
     assert stats.get(AMERICAN, PLAYED) == 0xFFFFFF
     assert stats.get(AMERICAN, HOME_TOTAL) == 0xFFFFFF
 

@@ -14,7 +14,7 @@ from ui_runs import CODE, keys_file, position_line, run_desktop
 
 from british_square import sheet
 from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game
+from british_square.engine import FOUNDATION, STOCK, WASTE, Game, move
 from british_square.layout import ACES_PITCH, ACES_X, ACES_Y
 from british_square.sheet import FIRST_CARD
 
@@ -69,10 +69,10 @@ def test_refused_card_flashes_and_stays(tmp_path):
 def test_autoplay_sends_a_freed_ace_home(tmp_path):
     position = "british AH/KS/-/- 5C QS 0,0,0,0"
     writer = ScriptWriter(parse_position(position))
-    writer.move(WASTE << 8 | 1)  # QS onto KS; nothing else
+    writer.move(move(WASTE, 1))  # QS onto KS; nothing else
     keys = keys_file(tmp_path, writer.text())
     result = run_desktop(["--position", position, "--autoplay", "--keys-file", keys])
-    writer.game.push(0 << 8 | FOUNDATION)  # what auto-play adds: the ace of hearts
+    writer.game.push(move(0, FOUNDATION))  # what auto-play adds: the ace of hearts
     assert position_line(result.stdout) == position_text(writer.game)
 
 
@@ -82,7 +82,7 @@ def test_script_writer_plays_what_it_writes():
     writer.deal(42)
     assert writer.game.deal_number == 42 and writer.game.stock_count == 88
     assert writer.text().split()[0] == "a"
-    assert STOCK << 8 | WASTE in Game.new_deal(11).moves()
+    assert move(STOCK, WASTE) in Game.new_deal(11).moves()
 
 
 def test_drop_on_the_foundation_of_its_suit_only(tmp_path):
@@ -99,8 +99,8 @@ def test_drop_on_the_foundation_of_its_suit_only(tmp_path):
     writer.press("b")  # and the 2H after it, with B
     result = run_desktop(["--position", position, "--keys", writer.text()])
     game = parse_position(position)
-    game.push(1 << 8 | FOUNDATION)
-    game.push(0 << 8 | FOUNDATION)
+    game.push(move(1, FOUNDATION))
+    game.push(move(0, FOUNDATION))
     assert position_line(result.stdout) == position_text(game)
 
 

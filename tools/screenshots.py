@@ -61,7 +61,7 @@ def kept_statistics(path):
         (104, True, 263, 1250, True, 2),
         (17, False, 190, 540, False, 0),
     ):
-        store.stats.record(BRITISH, score, won, moves, seconds, reached_par, hints)
+        store.stats.add_game(BRITISH, score, won, moves, seconds, reached_par, hints)
     store.save(None, 0, 0)
     return str(path)
 

@@ -14,26 +14,27 @@ from british_square.cards import NO_CARD, const
 from british_square.controls import NONE, QUIT, RIGHT, SELECT, START, A, B, ticks_add, ticks_diff
 from british_square.deal import random_deal
 from british_square.engine import (
-    BRITISH,
     DEAD,
     FOUNDATION,
-    LOST,
     MAX_MOVES,
+    STATUS_LOST,
     STOCK,
     WASTE,
     Game,
     IllegalMoveError,
     move,
+    move_source,
+    move_target,
 )
 from british_square.hint import NO_HINT, Hinter
 from british_square.layout import NO_STOP, Layout
 from british_square.par import par, random_won_deal
-from british_square.scene import NOTICE_NONE, NOTICE_OVER, NOTICE_STUCK
+from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.screens import Screens
-from british_square.sheet import REFUSED, SELECTED, TARGET
+from british_square.sheet import NORMAL, REFUSED, SELECTED, TARGET
 from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
-from british_square.store import SavePolicy, Stats
-from british_square.view import NORMAL, View, sheet_path, show_damage
+from british_square.store import SavePolicy, Settings, Stats
+from british_square.view import View, sheet_path, show_damage
 from british_square.words import DamagedFile
 
 _FLASH_MS = const(180)  # a refused drop shows red this long
@@ -53,41 +54,34 @@ BRIGHTNESS_LEVELS = (100, 60, 30)  # the menu's Brightness setting, in turn
 _LOW_BATTERY_MV = const(3500)  # a LiPo cell this low is nearly empty
 _REDRAW_MS = const(3000)  # the About screen's redraw benchmark runs this long
 
-# Where a game stands, as the player sees it.
-PLAYING = const(0)
-WON = const(1)
-STUCK = const(2)  # no move can bring a card home (the player may still move, or undo)
-OVER = const(3)  # the player chose End game: scored as it stood, no more moves
+# Where a game stands, as the player sees it (``App.outcome``).
+OUTCOME_PLAYING = const(0)
+OUTCOME_WON = const(1)
+OUTCOME_STUCK = const(2)  # no move can bring a card home (the player may still move, or undo)
+OUTCOME_ENDED = const(3)  # the player chose End game: scored as it stood, no more moves
 
 
 class App:
-    """One player session on one display, driven by actions.
+    """One player session on one machine, driven by its actions.
 
-    ``font`` draws every text (``terminalio.FONT`` unless given). A game
-    file on the drive that is damaged (``words.txt``, ``cards.bmp``) ends
-    the program at once: one line says which, on the screen and the console,
-    and ``SystemExit`` (status 2) ends ``code.py`` cleanly, a board then
-    waiting at its prompt."""
+    ``hardware`` is the machine's adapter: its display, actions, clock,
+    font, backlight, speaker and lights (hw/adapter.py says what each is).
+    ``store`` (a ``store.Store``, or ``None``: nothing is kept) holds the
+    save, the statistics and the settings; ``game`` is played instead of
+    the saved game or a new deal; ``autoplay`` turns auto-play on.
 
-    def __init__(
-        self,
-        display,
-        actions,
-        ticks_ms,
-        game=None,
-        autoplay=False,
-        font=None,
-        backlight=None,
-        facts=None,
-        store=None,
-        sound=None,
-        lights=None,
-    ):
+    A game file on the drive that is damaged (``words.txt``, ``cards.bmp``)
+    ends the program at once: one line says which, on the screen and the
+    console, and ``SystemExit`` (status 2) ends ``code.py`` cleanly, a board
+    then waiting at its prompt."""
+
+    def __init__(self, hardware, store=None, game=None, autoplay=False):
         # The save and the files first, before any sprite: the code that reads
         # them is let go once it has run, and collected at once, so that the
         # sprites and labels made next fill its room rather than split the
         # heap around it (a board collects only when an allocation fails).
-        self.store = store  # a store.Store, or None: nothing is kept
+        self.hardware = hardware
+        self.store = store
         saved = None
         if store is not None:
             from british_square import unload
@@ -106,22 +100,17 @@ class App:
             files.check_sheet(sheet_path())
             self.words = files.open_words()
         except DamagedFile as damage:
-            show_damage(display, damage)
+            show_damage(hardware.display, damage)
             raise SystemExit(2) from None
         unload("british_square.files")
         gc.collect()
-        self.view = View(display, self.words, font)
+        self.view = View(hardware.display, self.words, hardware.font)
         self.scene = self.view.scene
-        self.actions = actions
-        self.ticks_ms = ticks_ms
-        self.now = ticks_ms()
-        self.backlight = backlight  # backlight(percent), where the board has one
-        self.facts = facts  # facts(): the board's name, its NVM bytes, battery mV (0: none)
-        self.sound = sound  # sound(effect) (``sounds.CLICK`` ...), where there is a speaker
-        self.sound_on = True  # the Sound setting
-        self.lights = lights  # lights(frame, percent), where the board has NeoPixels
+        self.ticks_ms = hardware.ticks_ms
+        self.now = self.ticks_ms()
         self.redraw_tenths = 0  # full redraws a second, in tenths, once measured
-        self.brightness = BRIGHTNESS_LEVELS[0]
+        # the player's choices: the store's, kept with every save
+        self.settings = Settings() if store is None else store.settings
         self.stats = Stats() if store is None else store.stats
         self.policy = None  # made below, once the game is set up: nothing unsaved yet
         self.play_ms = 0  # play on the cards screen: milliseconds of the second under way
@@ -132,42 +121,40 @@ class App:
         self.last_tick = self.now
         # One scratch buffer for the legal moves, the dead test and the hint:
         # each fills it within one call and keeps nothing there between two.
-        self.moves = bytearray(2 * MAX_MOVES)
+        self.move_buffer = bytearray(2 * MAX_MOVES)
         # the dead test, and the hint between two of its runs: one table for both
-        self.dead_test = Hinter(DEAD_BUDGET, self.moves)
+        self.dead_test = Hinter(DEAD_BUDGET, self.move_buffer)
         self.hints_used = 0  # in this game
         self.probing = False  # the dead test is under way
         self.layout = Layout(4)  # arranged for each game's columns (start_game)
-        self.autoplay = autoplay
-        self.winnable_only = False  # new deals only among those the solver won
         self.cursor = 0
         self.held = NO_STOP
         self.flash_stop = NO_STOP
         self.flash_look = NORMAL
         self.flash_until = 0
-        self.outcome = PLAYING
+        self.outcome = OUTCOME_PLAYING
         self.on_page = True  # a screen of ``screens`` shows, not the cards
         self.game = None
-        self.rules = BRITISH
         self.screens = Screens(self)
-        if store is not None:
-            self.take_settings(store.settings, autoplay)
+        self.take_settings(autoplay)
         resumed = game is None and saved is not None and self.start_saved(saved, autoplay)
         if not resumed:
-            self.start_game(game or Game.new_deal(self.random_deal(self.rules), self.rules))
+            rules = self.settings.rules
+            self.start_game(game or Game.new_deal(self.random_deal(rules), rules))
         if store is not None:
             self.policy = SavePolicy(self.now)
         self.screens.title(0 if store is None else store.notice)
 
     # ----------------------------------------------------------------- loop
 
-    def run(self, idle=None):
+    def run(self):
         """Handle actions until the adapter says it is finished (or the window
-        closes). After each turn ``idle(resting)`` lets the adapter wait:
+        closes). After each turn the adapter's ``idle(resting)`` may wait:
         ``resting`` is true when the turn had no action and nothing timed is
         under way, so the loop may sleep until the next press is due."""
         view = self.view
-        actions = self.actions
+        actions = self.hardware.actions
+        idle = self.hardware.idle
         view.refresh()  # the first screen, before any key
         while True:
             now = self.ticks_ms()
@@ -182,8 +169,7 @@ class App:
             self.tick(now)
             if view.dirty:
                 view.refresh()
-            if idle:
-                idle(action == NONE and self.resting())
+            idle(action == NONE and self.resting())
         # the window closed or the script ended (a board never gets here)
         if self.policy is not None and self.policy.unsaved:
             self.save()
@@ -195,7 +181,7 @@ class App:
         self.last_press = self.now
         if self.dimmed:
             self.dimmed = False
-            self.light(self.brightness)
+            self.set_backlight(self.settings.brightness)
             return
         if self.on_page:
             self.screens.handle(action)
@@ -217,7 +203,7 @@ class App:
         self.last_tick = now
         if not self.dimmed and ticks_diff(now, self.last_press) >= _DIM_AFTER_MS:
             self.dimmed = True
-            self.light(min(_DIM_PERCENT, self.brightness))
+            self.set_backlight(min(_DIM_PERCENT, self.settings.brightness))
             self.rest()  # the player has put it down
         policy = self.policy
         if policy is not None and policy.due(now):
@@ -225,7 +211,7 @@ class App:
         if self.on_page:
             self.screens.tick(now)
             return
-        if not self.dimmed and self.outcome != OVER and self.outcome != WON:
+        if not self.dimmed and self.outcome != OUTCOME_ENDED and self.outcome != OUTCOME_WON:
             # play time: the cards on show, lit (a turn counts a second at most)
             self.play_ms += min(elapsed, 1000)
             if self.play_ms >= 1000:
@@ -236,27 +222,37 @@ class App:
         if self.probing:
             self.probe_dead()
 
-    def light(self, percent):
-        if self.backlight is not None:
-            self.backlight(percent)
+    def set_backlight(self, percent):
+        """The backlight at ``percent``, where the machine has one."""
+        backlight = self.hardware.backlight
+        if backlight is not None:
+            backlight(percent)
 
     def next_brightness(self):
         """The Brightness setting's next level, applied at once."""
-        levels = BRIGHTNESS_LEVELS
-        self.brightness = levels[(levels.index(self.brightness) + 1) % len(levels)]
-        self.light(self.brightness)
+        levels, settings = BRIGHTNESS_LEVELS, self.settings
+        settings.brightness = levels[(levels.index(settings.brightness) + 1) % len(levels)]
+        self.set_backlight(settings.brightness)
+        self.setting_changed()
+
+    def toggle(self, name):
+        """Turn the on-off setting ``name`` (a ``store.Settings`` attribute) over."""
+        settings = self.settings
+        setattr(settings, name, not getattr(settings, name))
         self.setting_changed()
 
     def beep(self, effect):
         """Sound ``effect`` (``sounds.CLICK`` ...) unless the Sound setting is off."""
-        if self.sound_on and self.sound is not None:
-            self.sound(effect)
+        sound = self.hardware.sound
+        if self.settings.sound and sound is not None:
+            sound(effect)
 
     def glow(self, frame):
         """A frame of the lights' celebration (dark for -1, or while the
         screen is dimmed), at the Brightness setting."""
-        if self.lights is not None:
-            self.lights(frame, 0 if self.dimmed else self.brightness)
+        lights = self.hardware.lights
+        if lights is not None:
+            lights(frame, 0 if self.dimmed else self.settings.brightness)
 
     def setting_changed(self):
         """A setting changed: worth keeping, and a rest point."""
@@ -267,7 +263,8 @@ class App:
 
     def battery_mv(self):
         """The battery's millivolts as the board reads them (0: no monitor)."""
-        return self.facts()[2] if self.facts else 0
+        facts = self.hardware.facts
+        return facts()[2] if facts else 0
 
     def battery_text(self, millivolts=None):
         """The battery as the title and About screens say it ("" without a
@@ -282,7 +279,8 @@ class App:
     def about_values(self):
         """What the About screen says: version, board, heap free and in all
         (KB), NVM, battery, redraws a second."""
-        board, nvm, millivolts = self.facts() if self.facts else ("-", 0, 0)
+        facts = self.hardware.facts
+        board, nvm, millivolts = facts() if facts else ("-", 0, 0)
         free = total = "-"
         if hasattr(gc, "mem_free"):  # CircuitPython's, not CPython's
             gc.collect()
@@ -308,18 +306,19 @@ class App:
 
     # ------------------------------------------------- saves and statistics
 
-    def take_settings(self, kept, autoplay):
-        """The settings kept in the store (an --autoplay option stays on)."""
-        self.rules = kept.rules
-        self.autoplay = autoplay or kept.autoplay
-        self.winnable_only = kept.winnable_only
-        self.sound_on = kept.sound
-        brightness = kept.brightness
-        if brightness not in BRIGHTNESS_LEVELS:
-            brightness = BRIGHTNESS_LEVELS[0]
-        if brightness != self.brightness:
-            self.brightness = brightness
-            self.light(brightness)  # a display starts at full brightness
+    def take_settings(self, autoplay, shown=100):
+        """Play by the store's settings (an --autoplay option turns auto-play
+        on; a brightness not among the menu's levels is the first), the
+        backlight set from ``shown`` percent (a display starts at full)."""
+        if self.store is not None:
+            self.settings = self.store.settings
+        settings = self.settings
+        if autoplay:
+            settings.autoplay = True
+        if settings.brightness not in BRIGHTNESS_LEVELS:
+            settings.brightness = BRIGHTNESS_LEVELS[0]
+        if settings.brightness != shown:
+            self.set_backlight(settings.brightness)
 
     def start_saved(self, saved, autoplay):
         """Start the game the store kept; False, and nothing of the record
@@ -331,9 +330,10 @@ class App:
             self.game = None
             self.probing = False
             self.dead_test.game = None
+            shown = self.settings.brightness
             store.forget()
             self.stats = store.stats
-            self.take_settings(store.settings, autoplay)
+            self.take_settings(autoplay, shown)
             return False
         self.seconds = store.seconds
         self.hints_used = store.hints
@@ -343,12 +343,6 @@ class App:
         """Keep the settings, the statistics and the game in progress (none
         once it is over, or before its first move) in the store, now."""
         store = self.store
-        kept = store.settings
-        kept.rules = self.rules
-        kept.autoplay = self.autoplay
-        kept.winnable_only = self.winnable_only
-        kept.brightness = self.brightness
-        kept.sound = self.sound_on
         try:
             store.save(self.game if self.in_progress() else None, self.seconds, self.hints_used)
         except (OSError, RuntimeError):  # the NVM refused the write: play goes on
@@ -367,7 +361,7 @@ class App:
         if self.policy is not None:
             self.policy.rest(0 < self.battery_mv() < _LOW_BATTERY_MV)
 
-    def record(self):
+    def count_game(self):
         """Count the game in the statistics, once: when it is won or ended,
         or when another takes its place after a move was made."""
         game = self.game
@@ -376,10 +370,10 @@ class App:
         self.counted = True
         score = game.score()
         found = par(game.rules, game.deal_number)
-        self.stats.record(
+        self.stats.add_game(
             game.rules,
             score,
-            self.outcome == WON,
+            self.outcome == OUTCOME_WON,
             game.history_count,
             self.seconds,
             found and score >= found,
@@ -392,14 +386,14 @@ class App:
         """Make ``game`` the one played (a new deal, a restart, other rules)."""
         if game is not self.game:
             if self.game is not None:
-                self.record()  # left after a move: played, and not won
+                self.count_game()  # left after a move: played, and not won
             self.counted = False
             self.seconds = 0
             self.play_ms = 0
             self.hints_used = 0
         self.note_change()
         self.game = game
-        self.rules = game.rules
+        self.settings.rules = game.rules
         self.probing = False
         self.held = NO_STOP
         self.flash_stop = NO_STOP
@@ -410,26 +404,31 @@ class App:
             self.scene.set_layout(layout)
         else:
             self.scene.clear_looks()
-        self.outcome = PLAYING
+        self.outcome = OUTCOME_PLAYING
         self.check_end()
-        self.scene.show_game(game, self.notice())
+        self.scene.show_game(game, self.panel())
         self.scene.show_cursor(self.cursor)
 
     def random_deal(self, rules):
         """A deal number for a new game: any, or with "winnable deals only"
         one the solver won under ``rules`` (any, where it won none)."""
-        if self.winnable_only:
+        if self.settings.winnable_only:
             number = random_won_deal(rules)
             if number:
                 return number
         return random_deal()
+
+    def new_random_deal(self):
+        """A new deal under the rules in play (``random_deal``)."""
+        rules = self.game.rules
+        self.new_deal(self.random_deal(rules), rules)
 
     def new_deal(self, number, rules):
         """Deal ``number`` (1-31999) under ``rules`` and show it."""
         # The game left is counted, then let go before the new one is made:
         # the two are never on the heap together, nor is the new one made
         # among the old one's pieces.
-        self.record()
+        self.count_game()
         self.game = None
         self.probing = False
         self.dead_test.game = None  # its copy of the old game, made again when needed
@@ -448,20 +447,24 @@ class App:
 
     def end_game(self):
         """End the game where it stands: its score is the cards home now."""
-        self.outcome = OVER
+        self.outcome = OUTCOME_ENDED
         self.probing = False
-        self.record()
+        self.count_game()
         self.rest()
-        self.scene.show_numbers(self.game, NOTICE_OVER)
+        self.scene.show_numbers(self.game, PANEL_ENDED)
         self.screens.over()
 
     def in_progress(self):
         """Would leaving this game throw away moves the player made? (asked before
         a new deal, a restart or other rules)."""
-        return self.game.history_end > 0 and self.outcome in (PLAYING, STUCK)
+        return self.game.history_end > 0 and self.outcome in (OUTCOME_PLAYING, OUTCOME_STUCK)
 
     def leave_play(self):
-        """The cards give way to another screen: a flash or a held card ends here."""
+        """A screen of ``screens`` is to show: if the cards were on show, a
+        flash or a held card ends here."""
+        if self.on_page:
+            return
+        self.on_page = True
         self.end_flash()
         self.cancel()
         self.rest()
@@ -472,13 +475,13 @@ class App:
         self.screens.leave()
         self.view.show_play()
 
-    def notice(self):
-        """What the panel says instead of its numbers (``scene.NOTICE_*``)."""
-        if self.outcome == STUCK:
-            return NOTICE_STUCK
-        if self.outcome == OVER:
-            return NOTICE_OVER
-        return NOTICE_NONE
+    def panel(self):
+        """What the panel says: its numbers, or a notice instead (``scene.PANEL_*``)."""
+        if self.outcome == OUTCOME_STUCK:
+            return PANEL_STUCK
+        if self.outcome == OUTCOME_ENDED:
+            return PANEL_ENDED
+        return PANEL_NUMBERS
 
     # ----------------------------------------------------------------- play
 
@@ -488,7 +491,7 @@ class App:
             self.scene.show_cursor(self.cursor)
         elif action == START:
             self.screens.menu()
-        elif self.outcome == OVER or self.outcome == WON:
+        elif self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_WON:
             self.refuse(self.cursor)  # the game is over: look, but nothing moves
         elif action == A:
             self.press_a()
@@ -539,7 +542,7 @@ class App:
         if card == NO_CARD:
             self.refuse(stop)
             return
-        buffer = self.moves
+        buffer = self.move_buffer
         count = game.legal_moves(buffer)
         found = False
         for i in range(count):
@@ -558,7 +561,7 @@ class App:
         with the cursor on it, so A plays it and B puts it back. False, and
         nothing changes, when the search found nothing useful."""
         game, layout = self.game, self.layout
-        if self.outcome == OVER or self.outcome == WON:
+        if self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_WON:
             return False
         self.probing = False  # the hint borrows the dead test's table
         m = self.dead_test.suggest(game)
@@ -568,7 +571,7 @@ class App:
         self.hints_used += 1
         self.show_play()
         self.cancel()
-        source, target = m >> 8, m & 0xFF
+        source, target = move_source(m), move_target(m)
         suit = game.top(source) // 13
         self.held = layout.pile_stop(source, suit)
         self.cursor = layout.pile_stop(target, suit)
@@ -593,10 +596,10 @@ class App:
     def play(self, m):
         """Play ``m`` (``IllegalMoveError`` if it is not legal here) and show its effects."""
         self.game.play(m)
-        self.beep(CHIME if m & 0xFF == FOUNDATION else CLICK)
+        self.beep(CHIME if move_target(m) == FOUNDATION else CLICK)
         self.cancel()
         self.changed(m)
-        if self.autoplay:
+        if self.settings.autoplay:
             self.auto_play()
         self.check_end()
 
@@ -605,9 +608,9 @@ class App:
         scene, game = self.scene, self.game
         self.probing = False  # it was about the position before
         self.note_change()
-        scene.show_pile(game, m >> 8)
-        scene.show_pile(game, m & 0xFF)
-        scene.show_numbers(game, self.notice())
+        scene.show_pile(game, move_source(m))
+        scene.show_pile(game, move_target(m))
+        scene.show_numbers(game, self.panel())
         scene.show_cursor(self.cursor)
 
     def undo(self):
@@ -615,8 +618,8 @@ class App:
         if m is None:
             self.refuse(self.cursor)
             return
-        if self.outcome == STUCK:
-            self.outcome = PLAYING  # perhaps no longer: looked at again below
+        if self.outcome == OUTCOME_STUCK:
+            self.outcome = OUTCOME_PLAYING  # perhaps no longer: looked at again below
         self.beep(CLICK)
         self.changed(m)
         self.check_end()
@@ -653,19 +656,19 @@ class App:
         """Won, or no more moves: the engine's LOST now, or its dead test once the
         stock is out, over the next turns of the loop (``probe_dead``)."""
         game = self.game
-        if self.outcome == OVER or self.outcome == STUCK:
+        if self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_STUCK:
             return  # a dead position stays dead whatever is moved: only undo leaves it
         if game.is_won():
-            if self.outcome != WON:
-                self.outcome = WON
-                self.record()
+            if self.outcome != OUTCOME_WON:
+                self.outcome = OUTCOME_WON
+                self.count_game()
                 self.rest()
                 self.beep(FANFARE)
                 self.screens.won()
             return
-        self.outcome = PLAYING
+        self.outcome = OUTCOME_PLAYING
         if not game.stock_count:
-            if game.status(self.moves) == LOST:
+            if game.status(self.move_buffer) == STATUS_LOST:
                 self.set_stuck()
             else:
                 self.dead_test.start(game)
@@ -683,8 +686,8 @@ class App:
     def set_stuck(self):
         """No card can go home any more: the panel says so (the cards stay in
         sight, and the player may still move them or undo)."""
-        self.outcome = STUCK
-        self.scene.show_numbers(self.game, NOTICE_STUCK)
+        self.outcome = OUTCOME_STUCK
+        self.scene.show_numbers(self.game, PANEL_STUCK)
 
     # -------------------------------------------------------------- flashes
 

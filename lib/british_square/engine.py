@@ -35,10 +35,12 @@ STOCK = const(16)
 WASTE = const(17)
 FOUNDATION = const(18)
 
-PLAYING = const(0)
-WON = const(1)
-LOST = const(2)
+# What ``Game.status()`` says.
+STATUS_PLAYING = const(0)
+STATUS_WON = const(1)
+STATUS_LOST = const(2)
 
+# The dead test's verdicts (``search.DeadSearch``).
 ALIVE = const(0)
 DEAD = const(1)
 UNKNOWN = const(2)
@@ -84,12 +86,17 @@ class IllegalMoveError(ValueError):
             return "illegal move: a {} is not a move".format(type(m).__name__)
         if not 0 <= m <= 0xFFFF:  # never printed whole: it may be any size
             return "illegal move: an int out of 0-0xFFFF is not a move"
-        source, target = m >> 8, m & 0xFF
+        source, target = move_source(m), move_target(m)
         if (source < columns or STOCK <= source <= FOUNDATION) and (
             target < columns or STOCK <= target <= FOUNDATION
         ):
             return "illegal move '{}'".format(move_text(m))
         return "illegal move {:#06x}: no such pile in this game".format(m)
+
+
+# A move is ``source << 8 | target``. Callers read it with ``move_source`` and
+# ``move_target``; the engine's and the searches' hot loops shift in place (a
+# call per move doubles the statement's time: 29 against 60 ns on the VM).
 
 
 def move(source: int, target: int) -> int:
@@ -114,7 +121,7 @@ def pile_text(pile: int) -> str:
 
 def move_text(m: int) -> str:
     """Two letters for the move int ``m``: ``"aF"``, ``"Wb"``, ``"SW"``."""
-    return pile_text(m >> 8) + pile_text(m & 0xFF)
+    return pile_text(move_source(m)) + pile_text(move_target(m))
 
 
 class Game:
@@ -524,14 +531,14 @@ class Game:
         return not (self.stock_count or self.waste_count or sum(self.height))
 
     def status(self, buffer: Optional[bytearray] = None) -> int:
-        """``PLAYING``, ``WON`` or ``LOST`` (stock empty and no legal move)."""
+        """``STATUS_PLAYING``, ``STATUS_WON`` or ``STATUS_LOST`` (stock empty, no legal move)."""
         if self.is_won():
-            return WON
+            return STATUS_WON
         if self.stock_count:
-            return PLAYING
+            return STATUS_PLAYING
         if buffer is None:
             buffer = bytearray(2 * MAX_MOVES)
-        return PLAYING if self.legal_moves(buffer) else LOST
+        return STATUS_PLAYING if self.legal_moves(buffer) else STATUS_LOST
 
     # ------------------------------------------------------------- identity
 

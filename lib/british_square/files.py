@@ -7,6 +7,7 @@ than a traceback, or garbage on the screen, when the file is used.
 
 from british_square import sheet
 from british_square.cards import const
+from british_square.engine import RULE_NAMES
 from british_square.words import BODY, CENTRED, END, FILE, KINDS, TEXT, DamagedFile, Words
 
 TEXTS_AT_MOST = const(40)  # a file with more "@" lines is not ours
@@ -15,7 +16,7 @@ _COMMENT = const(35)  # "#": before the first text only
 # Every text the game shows, with the lines it picks from it by name
 # (tests/test_words.py checks that the code asks for these and no others).
 NEEDED = (
-    ("rule_names", ("british", "american", "union")),
+    ("rule_names", RULE_NAMES),
     ("panel", ("stock", "home", "deal")),
     ("panel_stuck", ("home",)),
     ("panel_over", ("home",)),

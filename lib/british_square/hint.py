@@ -14,10 +14,9 @@ is a good move, not a proof. Every suggestion is a legal move of ``game``.
 """
 
 from british_square.cards import const
-from british_square.engine import FOUNDATION
-from british_square.search import DeadSearch
+from british_square.engine import FOUNDATION, move, move_target
+from british_square.search import NEW_POSITION, DeadSearch
 
-_NEW = const(0)  # DeadSearch._add's answer for a position not seen before
 NO_HINT = const(-1)
 DEPTH = const(8)
 # About one second of a SAMD51 (285 000 empty-loop units): on the VM a
@@ -54,10 +53,10 @@ class Hinter(DeadSearch):
             moved = False
             while next_index < count and self.seen < budget:
                 i = 2 * next_index
-                m = buffer[i] << 8 | buffer[i + 1]
+                m = buffer[i] << 8 | buffer[i + 1]  # move(), inlined: the hot loop (see engine)
                 next_index += 1
                 flag = probe.apply(m)
-                if self._add(probe) != _NEW:  # seen, or the budget is spent
+                if self._add(probe) != NEW_POSITION:  # seen, or the budget is spent
                     probe.retract(m, flag)
                     continue
                 depth = self._down(depth, m, flag, next_index)
@@ -66,8 +65,8 @@ class Hinter(DeadSearch):
                 if gain > best_gain or (gain == best_gain and gain and depth < best_depth):
                     best_gain, best_depth = gain, depth
                     path = self.path  # its first level: the line's first move (see _down)
-                    best_move = (path[0] & 0x1F) << 8 | (path[0] >> 5 | path[1] << 3) & 0x1F
-                    if depth == 1 and m & 0xFF == FOUNDATION:
+                    best_move = move(path[0] & 0x1F, (path[0] >> 5 | path[1] << 3) & 0x1F)
+                    if depth == 1 and move_target(m) == FOUNDATION:
                         break  # nothing beats a card home now: stop looking
                 moved = True
                 break

@@ -7,17 +7,12 @@ foundations; ``neighbour(stop, direction)`` is precomputed once per layout.
 """
 
 from british_square.cards import const
+from british_square.controls import DOWN, LEFT, RIGHT, UP  # the cursor's directions
 from british_square.engine import FOUNDATION, STOCK, WASTE
 from british_square.sheet import CARD_H, CARD_W
 
 SCREEN_W = const(160)
 SCREEN_H = const(128)
-
-# Cursor directions, as the input actions number them.
-UP = const(0)
-DOWN = const(1)
-LEFT = const(2)
-RIGHT = const(3)
 
 COLUMN_PITCH = const(25)  # column to column: five small glyph cells, so a row's strips are one grid
 STRIP_CELLS = const(5)  # small glyph cells a column's strip spans: arrow, gap, two digits, gap

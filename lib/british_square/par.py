@@ -8,18 +8,18 @@ object and its path, freed as soon as it returns.
 """
 
 from british_square.cards import const
+from british_square.engine import RULE_NAMES
 
 _DEALS = const(31999)
 _WON = const(104)
 _CHUNK = const(64)
-_NAMES = ("british", "american", "union")
 _one = bytearray(1)
 
 
 def par_path(rules):
     """The par file of rule set ``rules`` (``/lib/british_square/par_union.bin`` on a board)."""
     here = __file__.replace("\\", "/")
-    return here[: here.rfind("/") + 1] + "par_" + _NAMES[rules] + ".bin"
+    return here[: here.rfind("/") + 1] + "par_" + RULE_NAMES[rules] + ".bin"
 
 
 def par(rules, deal):

@@ -200,7 +200,7 @@ def _parse_game(raw, at, has_start):
 
 
 def consistent(data) -> bool:
-    """Could these 90 bytes have been written by ``Stats.record``?"""
+    """Could these 90 bytes have been written by ``Stats.add_game``?"""
     for rules in range(3):
         count = [read_number(data, (rules * FIELDS + field) * 3, 3) for field in range(FIELDS)]
         played, won = count[PLAYED], count[WINS]

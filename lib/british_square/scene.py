@@ -27,10 +27,9 @@ from british_square.layout import (
     TEXT_Y,
 )
 from british_square.page import TOP_RIGHT, fitted, label
-from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
+from british_square.sheet import CARD_H, CARD_W, FIRST_CARD, NORMAL
 
 _HIDDEN = const(255)
-NORMAL = const(0)
 _MAX_COLUMNS = const(16)
 _MAX_STOPS = const(_MAX_COLUMNS + 6)
 # Card sprites: the top card of each column or pile, then the panel's cards.
@@ -41,10 +40,10 @@ _FOUNDATION_SLOT = const(_MAX_COLUMNS + 3)  # one per suit
 _SLOTS = const(_MAX_COLUMNS + 7)
 _COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
 # What the panel's text shows (``show_numbers``): the numbers, or a notice.
-NOTICE_NONE = const(0)
-NOTICE_STUCK = const(1)  # no card can go home any more
-NOTICE_OVER = const(2)  # the player ended the game
-PANEL_TEXTS = ("panel", "panel_stuck", "panel_over")  # by notice: the texts of words.txt
+PANEL_NUMBERS = const(0)
+PANEL_STUCK = const(1)  # no card can go home any more
+PANEL_ENDED = const(2)  # the player ended the game
+PANEL_TEXTS = ("panel", "panel_stuck", "panel_over")  # by PANEL_*: the texts of words.txt
 # the panel's numbers, right-aligned at the end of their lines: the stock's
 # and the cards home (a label of their own: a move changes them), the deal's
 _NUMBER_COLUMNS = const(3)
@@ -259,7 +258,7 @@ class PlayScene:
         index = self.layout.mark_cell(suit)
         self._put_small(self.marks, self.mark_tile, MARK_CELLS, index, glyph)
 
-    def show_game(self, game, notice=NOTICE_NONE):
+    def show_game(self, game, notice=PANEL_NUMBERS):
         """Show every pile and number of ``game`` (a new deal, a restart)."""
         for c in range(game.columns):
             self.show_pile(game, c)
@@ -335,7 +334,7 @@ class PlayScene:
             self._put_strip(c, 2, h // 10 if h >= 10 else sheet.SMALL_NONE)
             self._put_strip(c, 3, h % 10 if h else sheet.SMALL_NONE)
 
-    def show_numbers(self, game, notice=NOTICE_NONE):
+    def show_numbers(self, game, notice=PANEL_NUMBERS):
         """The panel: stock count, cards home, deal number and rules, or a
         notice with the cards home. Its words are read (from flash) only when
         the rules, the notice or the deal change; a move changes at most the
@@ -370,7 +369,7 @@ class PlayScene:
             start = fitted(lines[deal], PANEL_COLUMNS - _DEAL_COLUMNS)
             lines[deal] = start + fitted(number, _DEAL_COLUMNS, right=True)
         self.panel_words.text = "\n".join([fitted(line, PANEL_COLUMNS) for line in lines])
-        colour = sheet.TEXT_WHITE if text == PANEL_TEXTS[NOTICE_NONE] else sheet.TEXT_YELLOW
+        colour = sheet.TEXT_WHITE if text == PANEL_TEXTS[PANEL_NUMBERS] else sheet.TEXT_YELLOW
         self.panel_words.color = self.panel_numbers.color = colour
         self.stock_row = words.row(text, "stock")  # -1: a notice, no stock to count
         self.home_row = words.row(text, "home")

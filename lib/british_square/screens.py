@@ -56,17 +56,17 @@ _FRAME_MS = const(50)  # the celebration's frame time
 _POWERS = (10000, 1000, 100, 10, 1)
 
 # The screens, as ``Screens.current`` names them (SCREEN_NAMES for people).
-PLAY = const(0)
-TITLE = const(1)
-MENU = const(2)
-DEAL = const(3)
-RULES = const(4)
-HELP = const(5)
-WON = const(6)
-OVER = const(7)
-CONFIRM = const(8)
-ABOUT = const(9)
-STATS = const(10)
+SCREEN_PLAY = const(0)
+SCREEN_TITLE = const(1)
+SCREEN_MENU = const(2)
+SCREEN_DEAL = const(3)
+SCREEN_RULES = const(4)
+SCREEN_HELP = const(5)
+SCREEN_WON = const(6)
+SCREEN_OVER = const(7)
+SCREEN_CONFIRM = const(8)
+SCREEN_ABOUT = const(9)
+SCREEN_STATS = const(10)
 SCREEN_NAMES = (
     "play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about", "stats"
 )  # fmt: skip
@@ -87,7 +87,7 @@ MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
 MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
 
 # What a confirmation is for (``Screens.ask``).
-_ASK_NEW = const(0)  # a random deal
+_ASK_RANDOM = const(0)  # a random deal
 _ASK_DEAL = const(1)  # deal ``pending_number``
 _ASK_RESTART = const(2)
 _ASK_RULES = const(3)  # deal ``pending_number`` under ``pending_rules``
@@ -101,7 +101,7 @@ class Screens:
         self.app = app
         self.page = app.view.page
         self.words = app.words
-        self.current = PLAY
+        self.current = SCREEN_PLAY
         self.handler = None
         self.row = 0  # menu: the chosen row, and the first row on show
         self.top = 0
@@ -112,10 +112,10 @@ class Screens:
         self.choice = 0  # rules: the rule set on show
         self.help_page = 0
         self.no_hint = False  # the last hint asked for found nothing: the menu says so
-        self.pending = _ASK_NEW  # the confirmation: what for, and where B goes back to
+        self.pending = _ASK_RANDOM  # the confirmation: what for, and where B goes back to
         self.pending_number = 0
         self.pending_rules = 0
-        self.back = MENU
+        self.back = SCREEN_MENU
         self.celebrating = False
         self.frame_due = 0
         self.frame = 0  # of the celebration, counted for the lights
@@ -126,9 +126,7 @@ class Screens:
     def _open(self, screen, handler):
         """Clear the page for ``screen``, whose keys ``handler`` takes."""
         app = self.app
-        if not app.on_page:
-            app.leave_play()
-        app.on_page = True
+        app.leave_play()
         self.leave()  # the screen on show goes, and a celebration with it
         self.current = screen
         self.handler = handler
@@ -141,7 +139,7 @@ class Screens:
 
     def leave(self):
         """The screen on show goes (the cards are back, or another screen opens)."""
-        self.current = PLAY
+        self.current = SCREEN_PLAY
         if self.celebrating:
             self.celebrating = False
             self.app.glow(-1)  # the lights go dark with the kings
@@ -162,7 +160,7 @@ class Screens:
         """The game's name, its deal and par, and what A does: play, or
         continue the game kept from last time; ``notice`` (``store.NOTICE_*``)
         says in place of par that a save could not be read whole."""
-        self._open(TITLE, self._title)
+        self._open(SCREEN_TITLE, self._title)
         app = self.app
         page, game, words = self.page, app.game, self.words
         for row in range(2):
@@ -192,7 +190,7 @@ class Screens:
     def menu(self, line="back"):
         """The menu, the bar behind its row named ``line`` (words.txt's "menu");
         the rows scroll when there are more than the page holds."""
-        self._open(MENU, self._menu)
+        self._open(SCREEN_MENU, self._menu)
         self.no_hint = False
         self._choose(self.words.row("menu", line))
 
@@ -202,15 +200,15 @@ class Screens:
             self.top = row
         elif row >= self.top + BODY_ROWS:
             self.top = row - BODY_ROWS + 1
-        app, page = self.app, self.page
+        settings, page = self.app.settings, self.page
         hint = ": nothing found" if self.no_hint else ""
         values = (
             hint,
-            self.rules_name(app.rules),
-            self.on_off(app.autoplay),
-            self.on_off(app.winnable_only),
-            app.brightness,
-            self.on_off(app.sound_on),
+            self.rules_name(settings.rules),
+            self.on_off(settings.autoplay),
+            self.on_off(settings.winnable_only),
+            settings.brightness,
+            self.on_off(settings.sound),
         )
         self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
         # marks near the end of the first and last rows: more rows above, below
@@ -245,11 +243,11 @@ class Screens:
         if line == "back":
             app.show_play()
         elif line == "new":
-            self.ask(_ASK_NEW, MENU)
+            self.ask(_ASK_RANDOM, SCREEN_MENU)
         elif line == "deal":
             self.deal(game.deal_number or MIN_DEAL)
         elif line == "restart":
-            self.ask(_ASK_RESTART, MENU)
+            self.ask(_ASK_RESTART, SCREEN_MENU)
         elif line == "undo":
             app.show_play()
             app.undo()
@@ -261,31 +259,28 @@ class Screens:
             if self.no_hint:
                 self._choose(row)  # the menu stays, and says so
         elif line == "rules":
-            self.rules(app.rules)
+            self.rules(app.game.rules)
         elif line == "autoplay":
-            app.autoplay = not app.autoplay
-            app.setting_changed()
+            app.toggle("autoplay")
             self._choose(row)
         elif line == "winnable":
-            app.winnable_only = not app.winnable_only
-            app.setting_changed()
+            app.toggle("winnable_only")
             self._choose(row)
         elif line == "brightness":
             app.next_brightness()
             self._choose(row)
         elif line == "sound":
-            app.sound_on = not app.sound_on
-            app.setting_changed()
+            app.toggle("sound")
             self._choose(row)
         elif line == "help":
             self.help(0)
         elif line == "stats":
-            self.stats(app.rules)
+            self.stats(app.game.rules)
         elif line == "about":
             self.about()
         elif line == "end":
             if app.in_progress():
-                self.ask(_ASK_END, MENU)
+                self.ask(_ASK_END, SCREEN_MENU)
             else:
                 app.end_game()
 
@@ -294,7 +289,7 @@ class Screens:
     def stats(self, rules):
         """The statistics of a rule set, a table: what each row counts, its
         figure right-aligned beside it; left and right show the others."""
-        self._open(STATS, self._stats)
+        self._open(SCREEN_STATS, self._stats)
         self.choice = rules
         kept = self.app.stats
         count = kept.get
@@ -326,7 +321,7 @@ class Screens:
         """For owners: version, board, heap, NVM and battery; A measures how
         many full-screen redraws a second the display takes. Also printed to
         the serial console, to report."""
-        self._open(ABOUT, self._about)
+        self._open(SCREEN_ABOUT, self._about)
         values = self.app.about_values()
         self.words.show(self.page, "about", values)
         print("about:", ", ".join(str(value) for value in values))
@@ -351,7 +346,7 @@ class Screens:
         if what != _ASK_END and not app.in_progress():
             self._do_pending()
             return
-        self._open(CONFIRM, self._confirm)
+        self._open(SCREEN_CONFIRM, self._confirm)
         page, game = self.page, app.game
         page.footer.color = TEXT_WHITE
         text = "confirm_end" if what == _ASK_END else "confirm_abandon"
@@ -359,10 +354,10 @@ class Screens:
 
     def _do_pending(self):
         app, what = self.app, self.pending
-        if what == _ASK_NEW:
-            app.new_deal(app.random_deal(app.rules), app.rules)
+        if what == _ASK_RANDOM:
+            app.new_random_deal()
         elif what == _ASK_DEAL:
-            app.new_deal(self.pending_number, app.rules)
+            app.new_deal(self.pending_number, app.game.rules)
         elif what == _ASK_RESTART:
             app.restart()
         elif what == _ASK_RULES:
@@ -375,9 +370,9 @@ class Screens:
             self._do_pending()
         elif action == B or action == START:
             back = self.back
-            if back == DEAL:
+            if back == SCREEN_DEAL:
                 self.deal(self.number, self.digit)
-            elif back == RULES:
+            elif back == SCREEN_RULES:
                 self.rules(self.choice)
             else:
                 self.menu(self.words.name_of_row("menu", self.row))
@@ -386,7 +381,7 @@ class Screens:
 
     def deal(self, number, digit=4):
         """Five large digits, a mark under the one being set (the last at first)."""
-        self._open(DEAL, self._deal)
+        self._open(SCREEN_DEAL, self._deal)
         self.refused = False
         page = self.page
         self.words.show(page, "deal")
@@ -417,7 +412,7 @@ class Screens:
             digit += 1
         elif action == A:
             if MIN_DEAL <= number <= MAX_DEAL:
-                self.ask(_ASK_DEAL, DEAL, number)
+                self.ask(_ASK_DEAL, SCREEN_DEAL, number)
             else:  # say what is allowed; deal nothing
                 self.refused = True
                 page.footer.color = TEXT_RED
@@ -436,7 +431,7 @@ class Screens:
 
     def rules(self, rules):
         """What a rule set is like, in plain words; left and right show the others."""
-        self._open(RULES, self._rules)
+        self._open(SCREEN_RULES, self._rules)
         self.choice = rules
         self.words.show(self.page, RULES_TEXTS[rules])
 
@@ -446,7 +441,10 @@ class Screens:
         elif action == A:
             app = self.app
             self.ask(
-                _ASK_RULES, RULES, app.game.deal_number or app.random_deal(self.choice), self.choice
+                _ASK_RULES,
+                SCREEN_RULES,
+                app.game.deal_number or app.random_deal(self.choice),
+                self.choice,
             )
         elif action == B or action == START:
             self.menu("rules")
@@ -455,7 +453,7 @@ class Screens:
 
     def help(self, number):
         """Two pages for the rule set in play: the keys, and what the marks mean."""
-        self._open(HELP, self._help)
+        self._open(SCREEN_HELP, self._help)
         self.help_page = number
         page, game, words = self.page, self.app.game, self.words
         if number == 0:
@@ -478,7 +476,7 @@ class Screens:
 
     def won(self):
         """The celebration: four kings bounce under "You won!" until a key."""
-        self._open(WON, self._end)
+        self._open(SCREEN_WON, self._end)
         page = self.page
         page.place_big(0, SCREEN_W // 2, WON_BIG_Y)
         page.footer.color = TEXT_WHITE
@@ -514,7 +512,7 @@ class Screens:
 
     def over(self):
         """The game ended where it stood: its score."""
-        self._open(OVER, self._end)
+        self._open(SCREEN_OVER, self._end)
         app = self.app
         game = app.game
         found = par(game.rules, game.deal_number)
@@ -530,7 +528,7 @@ class Screens:
     def _end(self, action):
         app = self.app
         if action == A:
-            app.new_deal(app.random_deal(app.rules), app.rules)  # the game is over: nothing to lose
+            app.new_random_deal()  # the game is over: nothing to lose
         elif action == B:
             app.show_play()
         elif action == START:

@@ -11,7 +11,8 @@ from array import array
 from british_square.cards import const
 from british_square.engine import ALIVE, COLUMN_CAPACITY, DEAD, FOUNDATION, MAX_MOVES, UNKNOWN, Game
 
-_NEW = const(0)
+# What ``DeadSearch._add`` says of a position.
+NEW_POSITION = const(0)  # not seen before: noted
 _SEEN = const(1)
 _FULL = const(2)
 
@@ -88,7 +89,7 @@ class DeadSearch:
         return verdict
 
     def _add(self, game):
-        """Note the position of ``game``: ``_NEW``, ``_SEEN`` (both its hashes
+        """Note the position of ``game``: ``NEW_POSITION``, ``_SEEN`` (both its hashes
         were), or ``_FULL`` (new, but ``budget`` positions are seen already)."""
         a = position_keys(game, self.whole_waste, self.second)
         b = self.second[0] & 0xFFFF
@@ -109,7 +110,7 @@ class DeadSearch:
                 keys_high[i] = high
                 keys_b[i] = b
                 self.seen += 1
-                return _NEW
+                return NEW_POSITION
             if there == high and keys_low[i] == low and keys_b[i] == b:
                 return _SEEN
             i = (i + 1) & mask
@@ -133,7 +134,7 @@ class DeadSearch:
                 next_index += 1
                 flag = game.apply(m)
                 added = self._add(game)
-                if added == _NEW:
+                if added == NEW_POSITION:
                     break
                 if added == _FULL:
                     return self._finish(UNKNOWN)

@@ -92,6 +92,7 @@ TEXT_RED = const(0xF86060)
 MENU_BAR = const(0x2040B0)  # behind the chosen menu row
 
 # The colours that change when a pile is highlighted: (face, mark) per look.
+NORMAL = const(0)  # not highlighted
 SELECTED = const(1)  # the card picked up
 TARGET = const(2)  # a legal place to drop it
 REFUSED = const(3)  # flashed after an illegal drop

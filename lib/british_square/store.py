@@ -101,6 +101,7 @@ trusts nothing it reads.
 from adafruit_ticks import ticks_diff
 
 from british_square.cards import const
+from british_square.engine import move_source, move_target
 
 # What ``resume.load`` leaves in ``Store.notice`` (the title says each in a line):
 NOTICE_UNREADABLE = const(1)  # nothing whole to load: a new game
@@ -198,7 +199,7 @@ def read_number(buf, at, size):
 class Stats:
     """Statistics per rule set in one ``bytearray`` (3 bytes a count, saturating).
 
-    ``record`` counts a finished or abandoned game; ``get`` reads a count;
+    ``add_game`` counts a finished or abandoned game; ``get`` reads a count;
     ``percent_won`` and ``average_home_tenths`` are the figures shown.
     Nothing here allocates.
     """
@@ -216,7 +217,7 @@ class Stats:
     def _add(self, rules, field, amount):
         self._set(rules, field, self.get(rules, field) + amount)
 
-    def record(self, rules, score, won, moves, seconds, reached_par, hints) -> None:
+    def add_game(self, rules, score, won, moves, seconds, reached_par, hints) -> None:
         """Count one game of ``rules`` that had a move: ``score`` cards home,
         ``won`` or not (lost, ended and abandoned games are not), ``moves``
         played, ``seconds`` of play, whether it ``reached_par``, ``hints`` used."""
@@ -279,7 +280,7 @@ class Store:
         if len(nvm) < SLOT_B + RECORD_SIZE:
             raise ValueError("nvm too small for two records")
         self.nvm = nvm
-        self.record = bytearray(RECORD_SIZE)
+        self.buffer = bytearray(RECORD_SIZE)  # the record a save writes
         self.stats = Stats()
         self.settings = Settings()
         self.notice = 0
@@ -303,7 +304,7 @@ class Store:
         A game that is not the two whole decks is left out (see above)."""
         if game is not None and game.score() + game.cards_left() != 104:
             game = None
-        buf = self.record
+        buf = self.buffer
         s = self.settings
         at = HEADER_SIZE
         buf[at] = s.rules
@@ -351,7 +352,7 @@ class Store:
         """Write the game section at ``at``; return where it ends. Sets
         ``dropped``: -1 when the moves start from the game's deal, else the
         number of moves left out before the start position written."""
-        buf = self.record
+        buf = self.buffer
         count = game.history_count
         end = game.history_end
         first = 0
@@ -374,8 +375,8 @@ class Store:
             at = self._put_start(game, first, at)
         for i in range(first, last):
             m = game.history_move(i)
-            buf[at] = m >> 8
-            buf[at + 1] = m & 0xFF
+            buf[at] = move_source(m)
+            buf[at + 1] = move_target(m)
             at += 2
         return at
 
@@ -386,7 +387,7 @@ class Store:
         count = game.history_count
         while game.history_count > first:
             game.undo()
-        buf = self.record
+        buf = self.buffer
         for suit in range(4):
             buf[at + suit] = game.foundations[suit]
         buf[at + 4] = game.stock_count

@@ -13,13 +13,10 @@ import displayio
 import terminalio
 
 from british_square import sheet
-from british_square.cards import const
 from british_square.controls import ticks_diff
 from british_square.layout import SCREEN_H, SCREEN_W
 from british_square.page import TOP_CENTRE, TextPage, label, solid
 from british_square.scene import PlayScene
-
-NORMAL = const(0)  # the look of a card that is not highlighted
 
 
 def sheet_path():
@@ -73,7 +70,7 @@ class View:
         self.root = displayio.Group()
         self.root.append(solid(SCREEN_W, SCREEN_H, sheet.PALETTE[sheet.FELT]))
         # the page first: its text's bitmaps are the largest blocks the game makes
-        self.page = TextPage(self.sheet, self.palettes[NORMAL], font)
+        self.page = TextPage(self.sheet, self.palettes[sheet.NORMAL], font)
         self.scene = PlayScene(self.sheet, self.palettes, font, words)
         self.root.append(self.scene.group)
         self.root.append(self.page.group)

@@ -54,6 +54,20 @@ from british_square.sounds import FANFARE  # noqa: E402
 from british_square.store import Store  # noqa: E402
 
 
+class Parts:
+    """A board's adapter as the app sees it (docs/architecture.md), its
+    parts given: no facts or backlight, as the VM's display has none."""
+
+    nvm = font = facts = backlight = None
+
+    def __init__(self, display, actions, ticks_ms, sound, lights):
+        self.display = display
+        self.actions = actions
+        self.ticks_ms = ticks_ms
+        self.sound = sound
+        self.lights = lights
+
+
 def main():
     display = board.DISPLAY
     display.auto_refresh = False
@@ -63,7 +77,8 @@ def main():
     speaker = Speaker("SPEAKER", "SPEAKER_ENABLE")  # the pins, as names
     lights = Lights("NEOPIXEL")
     game = Game.new_deal(7)
-    app = App(display, actions, ticks_ms, game, store=store, sound=speaker.play, lights=lights.glow)
+    hardware = Parts(display, actions, ticks_ms, speaker.play, lights.glow)
+    app = App(hardware, store, game)
     screens = app.screens
     in_use = []
 

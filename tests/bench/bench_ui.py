@@ -28,6 +28,7 @@ import board  # noqa: E402
 import keypad  # noqa: E402
 
 from british_square import app as app_module  # noqa: E402
+from british_square.app import PROBE_STEP  # noqa: E402
 from british_square.controls import LEFT, RIGHT, SELECT, A, KeypadActions  # noqa: E402
 from british_square.engine import BRITISH, RULE_NAMES, STOCK, UNION, WASTE, Game  # noqa: E402
 
@@ -83,6 +84,18 @@ def move_name(m):
     return "{}->{}".format(m >> 8, m & 0xFF)
 
 
+class Parts:
+    """The adapter as the app sees it (docs/architecture.md): a display,
+    actions and a clock, and nothing else."""
+
+    font = facts = backlight = sound = lights = None
+
+    def __init__(self, display, actions, ticks_ms):
+        self.display = display
+        self.actions = actions
+        self.ticks_ms = ticks_ms
+
+
 def main():
     display = board.DISPLAY
     display.auto_refresh = False
@@ -92,7 +105,7 @@ def main():
     game = Game.new_deal(7)
     from adafruit_ticks import ticks_ms
 
-    app = app_module.App(display, actions, ticks_ms, game)
+    app = app_module.App(Parts(display, actions, ticks_ms), None, game)
     app.handle(A)  # title -> cards
     display.refresh()
     gc.collect()
@@ -197,11 +210,11 @@ def main():
 
     # the dead test once the stock is out: the loop runs it a step per turn
     for rules in (BRITISH, UNION):
-        step, steps, alloc = probe_step_cost(rules, app.moves)
+        step, steps, alloc = probe_step_cost(rules, app.move_buffer)
         note = "heap one loop turn of the dead test allocates (0)"
         report(BENCH, "dead_probe_step_alloc_" + RULE_NAMES[rules], alloc, "bytes", note)
         note = "one loop turn of the dead test ({} positions); loop turns to its verdict: {}"
-        note = note.format(app_module.PROBE_STEP, steps)
+        note = note.format(PROBE_STEP, steps)
         report_cost(BENCH, "dead_probe_step_" + RULE_NAMES[rules], step, note)
 
 
@@ -216,17 +229,17 @@ def probe_step_cost(rules, buffer):
     search = Hinter(app_module.DEAD_BUDGET, buffer)
     search.start(game)
     steps = 1
-    while search.step(app_module.PROBE_STEP) is None:
+    while search.step(PROBE_STEP) is None:
         steps += 1
 
     def sample_ns():
         search.start(game)  # untimed: the set-up happens once per move
         t0 = now_ns()
-        search.step(app_module.PROBE_STEP)
+        search.step(PROBE_STEP)
         return now_ns() - t0
 
     search.start(game)
-    alloc = allocated(lambda: search.step(app_module.PROBE_STEP))
+    alloc = allocated(lambda: search.step(PROBE_STEP))
     return measure_sample(sample_ns), steps, alloc
 
 
