@@ -30,8 +30,8 @@ import json
 import random
 from pathlib import Path
 
-from test_words import body
 from ui_runs import kept_game
+from words_text import body
 
 from british_square.engine import AMERICAN, BRITISH, UNION, Game, move, move_source, move_target
 

@@ -9,12 +9,12 @@ import types
 
 import pytest
 from conftest import HW, ROOT
-from test_controls import FakeEvent, FakeKeys
+from keypad_fakes import FakeEvent, FakeKeys
+from ui_runs import CODE, load_code_py
 
 from british_square import controls
 from british_square.engine import Game
 
-CODE = ROOT / "code.py"
 FAKES = ROOT / "tests" / "vm" / "fakes"  # audioio, audiocore, digitalio, neopixel_write
 
 
@@ -130,13 +130,6 @@ def test_board_adapters_rest_and_set_the_backlight(monkeypatch, name):
     hardware.actions.repeater.press(controls.LEFT, 0)  # a direction held: its repeats are due
     hardware.idle(True)
     assert slept == [controls.REST_S]
-
-
-def load_code_py():
-    spec = importlib.util.spec_from_file_location("game_code", CODE)
-    code = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(code)  # defines functions; starts nothing
-    return code
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,27 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from nvm_records import (
+    BLOCK,
+    NONSENSE,
+    SLOT_B,
+    START,
+    PagedFlash,
+    PowerCut,
+    flash_holding,
+    forged,
+    history,
+    same_game,
+    start_body,
+    start_layout,
+    started_after,
+    swap_two_different,
+    valid_body,
+)
 
 from british_square.deal import MAX_DEAL
 from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
+from british_square.engine import AMERICAN, BRITISH, FOUNDATION, UNION, Game, move
 from british_square.resume import consistent, load
 from british_square.store import (
     BEST_TIME,
@@ -36,53 +53,8 @@ from british_square.store import (
     _crc32_into,
 )
 
-BLOCK = 8192
 PAGE = 512
-SLOT_B = 4096
 FIXED = 109  # header, settings, statistics, CRC
-GAME_HEAD = 12
-
-
-class PowerCut(Exception):
-    """The fake flash lost power in the middle of a write."""
-
-
-class PagedFlash:
-    """A SAMD51's 8 KB NVM block as CircuitPython writes it: any slice
-    assignment reads the block, erases it and programs its pages in order.
-    ``cut_at`` (a byte offset, 0-8192) stops the next write there: the bytes
-    before it are programmed, the rest left erased; ``cut_erase`` stops it
-    during the erase (bits set at random)."""
-
-    def __init__(self):
-        self.data = bytearray(b"\xff" * BLOCK)
-        self.cut_at = None
-        self.cut_erase = None  # a random.Random, for the bits the erase had set
-        self.writes = 0
-
-    def __len__(self):
-        return BLOCK
-
-    def __getitem__(self, index):
-        return bytes(self.data[index]) if isinstance(index, slice) else self.data[index]
-
-    def __setitem__(self, index, value):
-        image = bytearray(self.data)
-        image[index] = value
-        assert len(image) == BLOCK, "a slice assignment changed the size"
-        self.writes += 1
-        if self.cut_erase is not None:
-            rng, self.cut_erase = self.cut_erase, None
-            share = rng.choice((0.0005, 0.002, 0.05, 1.0))  # how far the erase got
-            for i in range(BLOCK):
-                if rng.random() < share:
-                    self.data[i] |= rng.getrandbits(8)
-            raise PowerCut
-        if self.cut_at is not None:
-            cut, self.cut_at = self.cut_at, None
-            self.data[:] = image[:cut] + b"\xff" * (BLOCK - cut)
-            raise PowerCut
-        self.data[:] = image
 
 
 def random_game(seed, rules=BRITISH, actions=120, undo_share=0.25):
@@ -102,23 +74,6 @@ def random_game(seed, rules=BRITISH, actions=120, undo_share=0.25):
             else:
                 game.undo()
     return game
-
-
-def history(game, first=0, end=None):
-    """The moves ``first`` to ``end`` (the history's end) of ``game``'s history."""
-    end = game.history_end if end is None else end
-    return [game.history_move(i) for i in range(first, end)]
-
-
-def same_game(a, b):
-    """Position, history, undo point and redo tail all equal."""
-    return (
-        position_text(a) == position_text(b)
-        and a.deal_number == b.deal_number
-        and a.history_count == b.history_count
-        and a.history_end == b.history_end
-        and history(a) == history(b)
-    )
 
 
 def saved_copy(game):
@@ -469,55 +424,6 @@ def test_bit_flips_in_the_newest_record_are_detected(flips):
 # ------------------------------------------------------------ hostile flash
 
 
-def forged(body_flags, body, sequence=1):
-    """A record with a good header and CRC around ``body`` (settings onwards)."""
-    length = 12 + len(body) + 4
-    record = bytearray(b"BSQ\x1a" + bytes([1, body_flags]) + length.to_bytes(2, "little"))
-    record += sequence.to_bytes(4, "little") + body
-    record += binascii.crc32(record).to_bytes(4, "little")
-    return bytes(record)
-
-
-def flash_holding(*records):
-    flash = PagedFlash()
-    for slot, record in enumerate(records):
-        assert len(record) <= 1024
-        flash.data[slot * SLOT_B : slot * SLOT_B + len(record)] = record
-    return flash
-
-
-def written_body(store):
-    """The body (settings onwards, no CRC) of the record ``store`` wrote last."""
-    start = (store.slot ^ 1) * SLOT_B
-    length = int.from_bytes(store.nvm.data[start + 6 : start + 8], "little")
-    return bytearray(store.nvm.data[start + 12 : start + length - 4])
-
-
-def valid_body(game=None, seconds=1, hints=0):
-    """A settings + stats (+ game) body as the store writes it."""
-    store = Store(PagedFlash())
-    store.save(game, seconds, hints)
-    return written_body(store)
-
-
-NONSENSE = {
-    "rules 3 in the settings": lambda b: b.__setitem__(0, 3),
-    "hints counted with no game played": lambda b: b.__setitem__(3 + 9 * 3, 1),
-    "unknown option bits": lambda b: b.__setitem__(1, 8),
-    "brightness 101": lambda b: b.__setitem__(2, 101),
-    "more wins than games": lambda b: b.__setitem__(3 + 3, 1),
-    "a best score of 105": lambda b: b.__setitem__(3 + 9, 105),
-    "game rules 3": lambda b: b.__setitem__(93, 3),
-    "deal 0 with no start position": lambda b: b.__setitem__(slice(94, 96), b"\0\0"),
-    "deal 40000": lambda b: b.__setitem__(slice(94, 96), (40000).to_bytes(2, "little")),
-    "more moves done than kept": lambda b: b.__setitem__(slice(101, 103), b"\xff\x00"),
-    "a card taken off a foundation": lambda b: b.__setitem__(slice(105, 107), bytes([18, 0])),
-    "a move that is no move": lambda b: b.__setitem__(slice(105, 107), bytes([99, 99])),
-    "a byte too many": lambda b: b.extend(b"\0"),
-    "a byte too few": lambda b: b.__delitem__(-1),
-}
-
-
 @pytest.mark.parametrize("name", sorted(NONSENSE))
 def test_nonsense_behind_a_good_crc_is_refused_whole(name):
     game = random_game(4, actions=30)
@@ -532,9 +438,6 @@ def test_nonsense_behind_a_good_crc_is_refused_whole(name):
 def start_position_body(position):
     """A valid body whose game starts from ``position`` (a set position)."""
     return valid_body(parse_position(position))
-
-
-START = 93 + GAME_HEAD  # a start position's first byte in a body
 
 
 @pytest.mark.parametrize(
@@ -577,49 +480,6 @@ def test_a_start_position_that_is_not_the_two_whole_decks_is_refused(spoil):
     assert loads(body) is not None
     spoil(body)
     assert loads(body) is None
-
-
-def started_after(deal, rules=BRITISH, actions=80, seed=0):
-    """A game whose history starts ``actions`` random moves into ``deal``:
-    what a very long game saves, a start position naming its deal."""
-    rng = random.Random(seed)
-    played = Game.new_deal(deal, rules)
-    for _ in range(actions):
-        moves = played.moves()
-        deals = [m for m in moves if m == move(STOCK, WASTE)]
-        others = [m for m in moves if m not in deals]
-        # deal a third of the time, so the stock and the waste both have cards
-        played.play(rng.choice(deals if deals and (rng.random() < 0.35 or not others) else others))
-    game = Game(rules)
-    game.copy_position_from(played)  # the position and its deal number, no history
-    return game
-
-
-def start_body(game, moves=3):
-    """A valid body holding ``game`` from its start position (its deal named)
-    after ``moves`` more moves."""
-    for _ in range(moves):
-        game.play(game.moves()[0])
-    store = Store(PagedFlash())
-    store.resumed_from_position = game
-    store.save(game, 1, 0)
-    return written_body(store)
-
-
-def start_layout(body):
-    """Where a start position's stock and waste lie in ``body``: (stock, waste)
-    as byte offsets of their bottom cards, and their counts."""
-    columns = 4 if body[93] == BRITISH else 16
-    heights = sum(body[START + 6 + c] & 0x1F for c in range(columns))
-    stock = START + 6 + columns + heights
-    return stock, body[START + 4], stock + body[START + 4], body[START + 5]
-
-
-def swap_two_different(body, at, count):
-    """Swap the first two different cards of the ``count`` at ``at``."""
-    cards = body[at : at + count]
-    j = next(j for j in range(1, count) if cards[j] != cards[0])
-    body[at], body[at + j] = body[at + j], body[at]
 
 
 def test_a_start_position_naming_its_deal_loads_and_its_deal_is_kept():

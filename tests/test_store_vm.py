@@ -14,8 +14,16 @@ from pathlib import Path
 
 import pytest
 from conftest import LIB, ROOT
-from test_saves import BAD_STOCK, START_32767, bad_record
-from test_store import NONSENSE, forged, start_body, started_after, valid_body
+from nvm_records import (
+    BAD_STOCK,
+    NONSENSE,
+    START_32767,
+    bad_record,
+    forged,
+    start_body,
+    started_after,
+    valid_body,
+)
 from ui_runs import board_tree, keys_file, reported
 
 from british_square.desktop.notation import position_text
