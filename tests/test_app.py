@@ -14,6 +14,8 @@ from british_square.app import OUTCOME_ENDED, OUTCOME_PLAYING, OUTCOME_STUCK, OU
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, A, B
 from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
+from british_square.layout import NO_STOP
+from british_square.sheet import NORMAL, SELECTED, TARGET
 
 
 @pytest.fixture
@@ -207,19 +209,19 @@ def test_a_dead_verdict_while_a_refused_drop_flashes(make_app):
     # issue 8's crash: the dead test ended while a refused drop still flashed red
     app = make_app(parse_position("american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"))
     press(app, A, B)  # B: 5H cannot go home: it flashes
-    assert app.flash_stop != 255
+    assert app.flash_stop != NO_STOP
     wait(app, 400)
-    assert app.flash_stop == 255 and app.scene.looks[0] == 0
+    assert app.flash_stop == NO_STOP and app.scene.looks[0] == NORMAL
 
 
 def test_leaving_the_cards_ends_a_flash_and_a_held_card(make_app):
     app = make_app(parse_position("british 5H/6H/8S/9S - - 0,0,0,0"))
     press(app, A, B)  # refused: flashing
     press(app, A)  # pick up the 5H (flash over)
-    assert app.held != 255
+    assert app.held != NO_STOP
     press(app, START)
-    assert app.flash_stop == 255 and app.held == 255
-    assert all(look == 0 for look in app.scene.looks)
+    assert app.flash_stop == NO_STOP and app.held == NO_STOP
+    assert all(look == NORMAL for look in app.scene.looks)
 
 
 def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
@@ -393,9 +395,9 @@ def test_a_hint_picks_up_the_card_and_lights_where_it_goes(make_app):
     assert not app.on_page and app.hints_used == 1
     layout = app.layout
     assert app.held == layout.pile_stop(1) and app.cursor == layout.pile_stop(FOUNDATION, 2)
-    assert app.scene.looks[app.held] == 1 and app.scene.looks[app.cursor] == 2  # held, target
+    assert app.scene.looks[app.held] == SELECTED and app.scene.looks[app.cursor] == TARGET
     press(app, A)  # plays the hinted move: the ace home
-    assert app.game.foundations[2] == 1 and app.held == 255
+    assert app.game.foundations[2] == 1 and app.held == NO_STOP
 
 
 def test_a_hint_that_finds_nothing_says_so_and_changes_nothing(make_app):

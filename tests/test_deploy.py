@@ -1024,8 +1024,10 @@ def test_the_only_circuitpy_drive_is_found(run, drive, tmp_path, monkeypatch):
     ("label", "found"),
     [("CIRCUITPY", True), ("CIRCUITPY1", True), ("CIRCUITPY 2", True), ("CIRCUITPYX", False)],
 )
-def test_volume_labels(label, found):
-    assert circuitpy_drive._label_matches(label, ("CIRCUITPY",)) is found
+def test_volume_labels(monkeypatch, label, found):
+    volume = Path("/media") / label
+    monkeypatch.setattr(circuitpy_drive, "mounted_volumes", lambda: [(volume, label)])
+    assert circuitpy_drive.find_drives(("CIRCUITPY",)) == ([volume] if found else [])
 
 
 def test_mount_tables_are_read_like_circup():
