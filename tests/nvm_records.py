@@ -7,12 +7,31 @@ import binascii
 import random
 
 from british_square.desktop.notation import position_text
-from british_square.engine import BRITISH, MAX_MOVES, STOCK, WASTE, Game, move
-from british_square.store import Store
+from british_square.engine import BRITISH, FOUNDATION, MAX_MOVES, STOCK, WASTE, Game, move
+from british_square.store import (
+    CRC_SIZE,
+    FIELDS,
+    GAME_SIZE,
+    HAS_GAME,
+    HAS_START,
+    HEADER_SIZE,
+    HINTS,
+    HOME_BEST,
+    MAGIC,
+    RECORD_SIZE,
+    SETTINGS_SIZE,
+    SLOT_B,
+    STATS_SIZE,
+    VERSION,
+    WINS,
+    Store,
+)
 
-BLOCK = 8192
-SLOT_B = 4096
-GAME_HEAD = 12
+BLOCK = 8192  # a SAMD51's NVM: one erase block (PLATFORM.md)
+# Where things lie in a record's body (settings onwards; store.py's layout):
+GAME_AT = SETTINGS_SIZE + STATS_SIZE  # the game's head: its rules first
+DEAL_AT = GAME_AT + 1  # its deal number, 2 bytes
+START = GAME_AT + GAME_SIZE  # a start position's first byte, or the first move's
 
 
 class PowerCut(Exception):
@@ -76,8 +95,8 @@ def same_game(a, b):
 
 def forged(body_flags, body, sequence=1):
     """A record with a good header and CRC around ``body`` (settings onwards)."""
-    length = 12 + len(body) + 4
-    record = bytearray(b"BSQ\x1a" + bytes([1, body_flags]) + length.to_bytes(2, "little"))
+    length = HEADER_SIZE + len(body) + CRC_SIZE
+    record = bytearray(MAGIC + bytes([VERSION, body_flags]) + length.to_bytes(2, "little"))
     record += sequence.to_bytes(4, "little") + body
     record += binascii.crc32(record).to_bytes(4, "little")
     return bytes(record)
@@ -86,16 +105,26 @@ def forged(body_flags, body, sequence=1):
 def flash_holding(*records):
     flash = PagedFlash()
     for slot, record in enumerate(records):
-        assert len(record) <= 1024
+        assert len(record) <= RECORD_SIZE
         flash.data[slot * SLOT_B : slot * SLOT_B + len(record)] = record
     return flash
 
 
+def written_record(store):
+    """The record (header to CRC) ``store`` wrote last."""
+    start = (store.slot ^ 1) * SLOT_B
+    length = int.from_bytes(store.nvm.data[start + 6 : start + 8], "little")  # the header's
+    return bytes(store.nvm.data[start : start + length])
+
+
 def written_body(store):
     """The body (settings onwards, no CRC) of the record ``store`` wrote last."""
-    start = (store.slot ^ 1) * SLOT_B
-    length = int.from_bytes(store.nvm.data[start + 6 : start + 8], "little")
-    return bytearray(store.nvm.data[start + 12 : start + length - 4])
+    return bytearray(written_record(store)[HEADER_SIZE:-CRC_SIZE])
+
+
+def stat_at(rules, field):
+    """Where count ``field`` of ``rules`` starts in a body (3 bytes a count: ``Stats``)."""
+    return SETTINGS_SIZE + (rules * FIELDS + field) * 3
 
 
 def valid_body(game=None, seconds=1, hints=0):
@@ -107,23 +136,27 @@ def valid_body(game=None, seconds=1, hints=0):
 
 NONSENSE = {
     "rules 3 in the settings": lambda b: b.__setitem__(0, 3),
-    "hints counted with no game played": lambda b: b.__setitem__(3 + 9 * 3, 1),
+    "hints counted with no game played": lambda b: b.__setitem__(stat_at(BRITISH, HINTS), 1),
     "unknown option bits": lambda b: b.__setitem__(1, 8),
     "brightness 101": lambda b: b.__setitem__(2, 101),
-    "more wins than games": lambda b: b.__setitem__(3 + 3, 1),
-    "a best score of 105": lambda b: b.__setitem__(3 + 9, 105),
-    "game rules 3": lambda b: b.__setitem__(93, 3),
-    "deal 0 with no start position": lambda b: b.__setitem__(slice(94, 96), b"\0\0"),
-    "deal 40000": lambda b: b.__setitem__(slice(94, 96), (40000).to_bytes(2, "little")),
-    "more moves done than kept": lambda b: b.__setitem__(slice(101, 103), b"\xff\x00"),
-    "a card taken off a foundation": lambda b: b.__setitem__(slice(105, 107), bytes([18, 0])),
-    "a move that is no move": lambda b: b.__setitem__(slice(105, 107), bytes([99, 99])),
+    "more wins than games": lambda b: b.__setitem__(stat_at(BRITISH, WINS), 1),
+    "a best score of 105": lambda b: b.__setitem__(stat_at(BRITISH, HOME_BEST), 105),
+    "game rules 3": lambda b: b.__setitem__(GAME_AT, 3),
+    "deal 0 with no start position": lambda b: b.__setitem__(slice(DEAL_AT, DEAL_AT + 2), b"\0\0"),
+    "deal 40000": lambda b: b.__setitem__(
+        slice(DEAL_AT, DEAL_AT + 2), (40000).to_bytes(2, "little")
+    ),
+    # the head's moves done (2 bytes at 8), then the first move
+    "more moves done than kept": lambda b: b.__setitem__(
+        slice(GAME_AT + 8, GAME_AT + 10), b"\xff\x00"
+    ),
+    "a card taken off a foundation": lambda b: b.__setitem__(
+        slice(START, START + 2), bytes([FOUNDATION, 0])
+    ),
+    "a move that is no move": lambda b: b.__setitem__(slice(START, START + 2), bytes([99, 99])),
     "a byte too many": lambda b: b.extend(b"\0"),
     "a byte too few": lambda b: b.__delitem__(-1),
 }
-
-
-START = 93 + GAME_HEAD  # a start position's first byte in a body
 
 
 def started_after(deal, rules=BRITISH, actions=80, seed=0):
@@ -156,7 +189,9 @@ def start_body(game, moves=3):
 def start_layout(body):
     """Where a start position's stock and waste lie in ``body``: (stock, waste)
     as byte offsets of their bottom cards, and their counts."""
-    columns = 4 if body[93] == BRITISH else 16
+    # foundation counts (4), stock and waste counts (2), a byte a column
+    # (height | base << 5), then the cards
+    columns = 4 if body[GAME_AT] == BRITISH else 16
     heights = sum(body[START + 6 + c] & 0x1F for c in range(columns))
     stock = START + 6 + columns + heights
     return stock, body[START + 4], stock + body[START + 4], body[START + 5]
@@ -170,8 +205,6 @@ def swap_two_different(body, at, count):
 
 
 START_32767 = "deal 32767 behind a start position"
-
-
 BAD_STOCK = "a start position whose stock its deal never had"
 
 
@@ -181,14 +214,14 @@ def bad_record(name):
     if name in NONSENSE:
         body = valid_body(random_game_of(4))
         NONSENSE[name](body)
-        return forged(1, bytes(body))
+        return forged(HAS_GAME, bytes(body))
     body = start_body(started_after(4))
     if name == START_32767:
-        body[94:96] = (32767).to_bytes(2, "little")
+        body[DEAL_AT : DEAL_AT + 2] = (32767).to_bytes(2, "little")
     else:
         stock_at, stock, _, _ = start_layout(body)
         swap_two_different(body, stock_at, stock)
-    return forged(3, bytes(body))
+    return forged(HAS_GAME | HAS_START, bytes(body))
 
 
 def random_game_of(deal):

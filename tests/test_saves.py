@@ -10,6 +10,7 @@ import pytest
 from app_harness import Clock, FakeHardware, menu_choose, page_text, press, wait
 from nvm_records import (
     BAD_STOCK,
+    BLOCK,
     NONSENSE,
     START_32767,
     PagedFlash,
@@ -34,13 +35,14 @@ from british_square.store import (
     MIN_INTERVAL_S,
     PAUSE_S,
     PLAYED,
+    SLOT_B,
+    STATS_SIZE,
     STREAK,
     WINS,
     Store,
 )
 
 TITLE_WORDS = body("title_words")  # play, continue, then the notices
-SLOT_B = 4096
 NEAR_WIN = "british AC/-/-/- - - 25,26,26,26"  # B on the first column wins
 
 
@@ -48,7 +50,7 @@ class CountingNVM(bytearray):
     """8 KB of erased flash that counts its writes (one erase each on a SAMD51)."""
 
     def __init__(self):
-        super().__init__(b"\xff" * 8192)
+        super().__init__(b"\xff" * BLOCK)
         self.writes = 0
 
     def __setitem__(self, index, value):
@@ -315,7 +317,7 @@ def check_fresh_start_then_a_good_save(app, nvm):
     the first save writes a record that loads whole and newest."""
     assert TITLE_WORDS[2] in page_text(app)  # "Saved game unreadable"
     assert app.game.history_end == 0 and app.seconds == 0 and app.hints_used == 0
-    assert app.stats.data == bytes(90) and app.settings.rules == BRITISH
+    assert app.stats.data == bytes(STATS_SIZE) and app.settings.rules == BRITISH
     assert (
         app.settings.brightness == BRIGHTNESS_LEVELS[0]
         and not app.settings.autoplay

@@ -11,6 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nvm_records import (
     BLOCK,
+    DEAL_AT,
+    GAME_AT,
     NONSENSE,
     SLOT_B,
     START,
@@ -25,6 +27,7 @@ from nvm_records import (
     started_after,
     swap_two_different,
     valid_body,
+    written_record,
 )
 
 from british_square.deal import MAX_DEAL
@@ -33,28 +36,33 @@ from british_square.engine import AMERICAN, BRITISH, FOUNDATION, UNION, Game, mo
 from british_square.resume import consistent, load
 from british_square.store import (
     BEST_TIME,
+    CRC_SIZE,
     FEWEST_MOVES,
+    HAS_GAME,
+    HAS_START,
     HINTS,
     HOME_BEST,
     HOME_TOTAL,
     LAST_SEQUENCE,
+    MAGIC,
     MIN_INTERVAL_S,
     NOTICE_EARLIER,
     NOTICE_UNREADABLE,
     PAR_REACHED,
     PAUSE_S,
     PLAYED,
+    STATS_SIZE,
     STREAK,
     STREAK_BEST,
+    VERSION,
     WINS,
     SavePolicy,
     Stats,
     Store,
-    _crc32_into,
 )
 
-PAGE = 512
-FIXED = 109  # header, settings, statistics, CRC
+PAGE = 512  # a SAMD51 flash page (PLATFORM.md)
+MOST = 0xFFFFFF  # a count's limit: store.py's _MOST, three bytes
 
 
 def random_game(seed, rules=BRITISH, actions=120, undo_share=0.25):
@@ -91,7 +99,7 @@ def loaded(flash):
 def test_a_blank_flash_loads_nothing_and_says_nothing():
     store, game = loaded(PagedFlash())
     assert game is None and store.notice == 0
-    assert store.stats.data == bytes(90)
+    assert store.stats.data == bytes(STATS_SIZE)
     assert store.settings.rules == BRITISH and store.settings.brightness == 100
 
 
@@ -139,7 +147,7 @@ def test_saves_alternate_slots_and_the_newest_wins():
     for n, game in enumerate(games):
         store.save(game, n, 0)
         slot = (n + 1) % 2  # the first into B (see store's docstring), then A, B...
-        assert flash.data[slot * SLOT_B : slot * SLOT_B + 4] == b"BSQ\x1a"
+        assert flash.data[slot * SLOT_B : slot * SLOT_B + 4] == MAGIC
         again, resumed = loaded(flash)
         assert same_game(resumed, game) and again.seconds == n
     # the loaded store goes on writing into the other slot: the newest stays
@@ -149,11 +157,13 @@ def test_saves_alternate_slots_and_the_newest_wins():
 
 
 def test_the_save_crc_is_binascii_crc32():
-    rng = random.Random(5)
-    for size in (0, 1, 7, 100, 2044):
-        buf = bytearray(rng.randbytes(size) + bytes(4))
-        _crc32_into(buf, size)
-        assert int.from_bytes(buf[size:], "little") == binascii.crc32(buf[:size])
+    store = Store(PagedFlash())
+    games = [None] + [random_game(5, actions=n) for n in (1, 7, 100, 600)]
+    for game in games + [shuttle_game(500)]:  # the last fills the record
+        store.save(game, 1, 0)
+        record = written_record(store)
+        crc = int.from_bytes(record[-CRC_SIZE:], "little")
+        assert crc == binascii.crc32(record[:-CRC_SIZE])
 
 
 def test_resume_after_every_single_action_of_a_long_game_with_undo_and_redo():
@@ -333,7 +343,7 @@ def check_cut(cut, next_slot_is_b):
         assert again.notice == NOTICE_EARLIER  # the older record is used: always said
     else:
         assert game is None
-        assert again.stats.data == bytes(90)  # nothing of a lost record is taken
+        assert again.stats.data == bytes(STATS_SIZE)  # nothing of a lost record is taken
         assert again.notice == (NOTICE_UNREADABLE if cut else 0)
     # whatever was found, the next save is whole and loads
     again.save(new_game, 3000, 0)
@@ -428,11 +438,12 @@ def test_bit_flips_in_the_newest_record_are_detected(flips):
 def test_nonsense_behind_a_good_crc_is_refused_whole(name):
     game = random_game(4, actions=30)
     body = valid_body(game)
-    assert loaded(flash_holding(forged(1, bytes(body))))[1] is not None  # the unspoilt one loads
+    # the unspoilt one loads
+    assert loaded(flash_holding(forged(HAS_GAME, bytes(body))))[1] is not None
     NONSENSE[name](body)
-    store, game = loaded(flash_holding(forged(1, bytes(body))))
+    store, game = loaded(flash_holding(forged(HAS_GAME, bytes(body))))
     assert game is None and store.notice == NOTICE_UNREADABLE
-    assert store.stats.data == bytes(90) and store.settings.brightness == 100
+    assert store.stats.data == bytes(STATS_SIZE) and store.settings.brightness == 100
 
 
 def start_position_body(position):
@@ -452,15 +463,15 @@ def start_position_body(position):
 )
 def test_a_start_position_the_engine_could_not_hold_is_refused(spoil):
     body = start_position_body(position_text(set_position(7)))
-    store, game = loaded(flash_holding(forged(3, bytes(body))))
+    store, game = loaded(flash_holding(forged(HAS_GAME | HAS_START, bytes(body))))
     assert game is not None and store.notice == 0
     at = START
     spoil(body, at)
-    store, game = loaded(flash_holding(forged(3, bytes(body))))
+    store, game = loaded(flash_holding(forged(HAS_GAME | HAS_START, bytes(body))))
     assert game is None and store.notice == NOTICE_UNREADABLE
 
 
-def loads(body, flags=3):
+def loads(body, flags=HAS_GAME | HAS_START):
     """The game a record holding ``body`` loads (``None`` for none)."""
     store, game = loaded(flash_holding(forged(flags, bytes(body))))
     assert (game is None) == (store.notice == NOTICE_UNREADABLE)
@@ -499,7 +510,7 @@ def test_a_deal_number_no_deal_has_is_refused_with_or_without_a_start_position(d
     from_deal = valid_body(random_game(4, actions=30))
     from_position = start_body(started_after(4))
     for flags, body in ((1, from_deal), (3, from_position)):
-        body[94:96] = deal.to_bytes(2, "little")
+        body[DEAL_AT : DEAL_AT + 2] = deal.to_bytes(2, "little")
         if deal or flags == 1:
             assert loads(body, flags) is None, (deal, flags)
         else:  # no deal named: a set position, which the two decks make
@@ -523,7 +534,7 @@ def test_a_start_position_its_deal_could_not_have_led_to_is_refused(spoil, rules
     elif spoil == "waste cards swapped":
         swap_two_different(body, waste_at, waste)
     elif spoil == "another deal named":
-        body[94:96] = (10).to_bytes(2, "little")
+        body[DEAL_AT : DEAL_AT + 2] = (10).to_bytes(2, "little")
     else:  # a column still holding its four dealt cards, two swapped
         heights = [body[START + 6 + c] for c in range(4)]
         c = next(c for c in range(4) if heights[c] >> 5 == 4)
@@ -555,8 +566,8 @@ def test_good_crcs_around_a_changed_start_position_never_load_what_its_deal_cann
 ):
     body = start_body(started_after(9, rules), moves=0)
     for at, value in changes:  # the game's head and its start position
-        if 93 + at < len(body):
-            body[93 + at] = value
+        if GAME_AT + at < len(body):
+            body[GAME_AT + at] = value
     game = loads(body)
     if game is not None:
         assert game.score() + game.cards_left() == 104
@@ -591,7 +602,7 @@ def test_a_game_won_is_not_a_game_in_progress():
 )
 def test_the_newer_of_two_records_loads_across_the_wrap_of_their_numbers(older, newer):
     records = [
-        forged(1, bytes(valid_body(random_game(1, actions=10), seconds=n)), sequence=sequence)
+        forged(HAS_GAME, valid_body(random_game(1, actions=10), seconds=n), sequence=sequence)
         for n, sequence in ((1, older), (2, newer))
     ]
     for pair in (records, records[::-1]):  # whichever slot each is in
@@ -602,7 +613,7 @@ def test_the_newer_of_two_records_loads_across_the_wrap_of_their_numbers(older, 
 def test_sequence_numbers_wrap_round_after_their_limit():
     # a record at the limit (ours, or one that claims it): the saves after it still load
     body = valid_body(random_game(1, actions=10))
-    store, game = loaded(flash_holding(forged(1, bytes(body), sequence=LAST_SEQUENCE)))
+    store, game = loaded(flash_holding(forged(HAS_GAME, bytes(body), sequence=LAST_SEQUENCE)))
     assert game is not None and store.notice == 0
     for n in range(3):
         store.save(random_game(1, actions=20 + n), 100 + n, 0)
@@ -620,7 +631,7 @@ def test_random_flash_never_crashes_the_loader(seed, ours):
     if ours:  # our magic, version and a plausible length: down to the CRC check
         for start in (0, SLOT_B):
             length = rng.randint(0, 2100).to_bytes(2, "little")
-            flash.data[start : start + 8] = b"BSQ\x1a\x01\x01" + length
+            flash.data[start : start + 8] = MAGIC + bytes([VERSION, HAS_GAME]) + length
     store, game = loaded(flash)
     assert game is None  # random bytes are never a CRC-checked record of ours
     assert store.notice == NOTICE_UNREADABLE
@@ -653,7 +664,7 @@ def test_good_crcs_around_changed_bytes_never_crash_or_load_a_game_the_engine_di
 
 
 def test_a_record_of_an_unknown_version_is_ignored_with_a_notice():
-    record = bytearray(forged(1, bytes(valid_body(random_game(1, actions=10)))))
+    record = bytearray(forged(HAS_GAME, bytes(valid_body(random_game(1, actions=10)))))
     record[4] = 2
     record[-4:] = binascii.crc32(record[:-4]).to_bytes(4, "little")
     store, game = loaded(flash_holding(bytes(record)))
@@ -661,10 +672,10 @@ def test_a_record_of_an_unknown_version_is_ignored_with_a_notice():
 
 
 def test_a_good_older_record_loads_when_the_newer_is_nonsense():
-    older = forged(1, bytes(valid_body(random_game(1, actions=10))), sequence=5)
+    older = forged(HAS_GAME, bytes(valid_body(random_game(1, actions=10))), sequence=5)
     body = valid_body(random_game(1, actions=20))
     body[0] = 9
-    newer = forged(1, bytes(body), sequence=6)
+    newer = forged(HAS_GAME, bytes(body), sequence=6)
     store, game = loaded(flash_holding(older, newer))
     assert game is not None and store.notice == NOTICE_EARLIER
     store.save(game, 1, 0)  # into slot B, over the nonsense, and newest
@@ -674,7 +685,7 @@ def test_a_good_older_record_loads_when_the_newer_is_nonsense():
 
 def test_nvm_smaller_than_two_records_is_refused():
     with pytest.raises(ValueError):
-        Store(bytearray(4096))
+        Store(bytearray(SLOT_B))
 
 
 # --------------------------------------------------------------- statistics
@@ -702,11 +713,12 @@ def test_stats_count_games_streaks_and_bests():
 
 def test_stats_saturate_instead_of_wrapping():
     stats = Stats()
-    stats._set(AMERICAN, PLAYED, 0xFFFFFF)
-    stats._set(AMERICAN, HOME_TOTAL, 0xFFFFFF)
+    # no public writer: add_game would take 16 million games to get there
+    stats._set(AMERICAN, PLAYED, MOST)
+    stats._set(AMERICAN, HOME_TOTAL, MOST)
     stats.add_game(AMERICAN, 50, False, 1, 1, False, 0)
-    assert stats.get(AMERICAN, PLAYED) == 0xFFFFFF
-    assert stats.get(AMERICAN, HOME_TOTAL) == 0xFFFFFF
+    assert stats.get(AMERICAN, PLAYED) == MOST
+    assert stats.get(AMERICAN, HOME_TOTAL) == MOST
 
 
 # -------------------------------------------------------------- save policy
