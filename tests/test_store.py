@@ -536,7 +536,7 @@ def test_a_start_position_its_deal_could_not_have_led_to_is_refused(spoil, rules
     elif spoil == "another deal named":
         body[DEAL_AT : DEAL_AT + 2] = (10).to_bytes(2, "little")
     else:  # a column still holding its four dealt cards, two swapped
-        heights = [body[START + 6 + c] for c in range(4)]
+        heights = [body[START + 6 + c] for c in range(4)]  # height | base << 5 (store.py)
         c = next(c for c in range(4) if heights[c] >> 5 == 4)
         swap_two_different(body, START + 10 + sum(h & 0x1F for h in heights[:c]), 4)
     assert loads(body) is None
