@@ -31,6 +31,7 @@ W, H = SCREEN_W, SCREEN_H
 
 
 def rgb565(rgb):
+    """A 0xRRGGBB colour as the screen holds it: RGB565."""
     return ((rgb >> 19) & 0x1F) << 11 | ((rgb >> 10) & 0x3F) << 5 | (rgb >> 3) & 0x1F
 
 

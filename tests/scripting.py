@@ -7,7 +7,7 @@ for a card going home, A on the stock to deal, A on an empty column to fill
 it from the stock).
 """
 
-from test_words import body
+from words_text import body
 
 from british_square.controls import ACTION_NAMES
 from british_square.engine import (

@@ -30,8 +30,8 @@ import json
 import random
 from pathlib import Path
 
-from test_words import body
 from ui_runs import kept_game
+from words_text import body
 
 from british_square.engine import AMERICAN, BRITISH, UNION, Game, move, move_source, move_target
 
@@ -46,7 +46,7 @@ SURVEY = Path(__file__).resolve().parents[1] / "docs" / "survey" / "american.jso
 WIN_DEAL = 113
 RULES = ("british", "american", "union")
 # The kept games that sessions resume: (rules, deal, moves in their history).
-DEAL_SAVE = (BRITISH, 8, 451)  # the longest history a record keeps from a deal
+DEAL_SAVE = (BRITISH, 8, 451)  # the longest history a record keeps from a deal (store's _MOVE_ROOM)
 START_SAVE = (UNION, 5, 600)  # over 451 moves: the record keeps a start position
 START_SAVE_KEPT = 388  # and the newest moves after it that fit
 

@@ -9,12 +9,12 @@ import types
 
 import pytest
 from conftest import HW, ROOT
-from test_controls import FakeEvent, FakeKeys
+from keypad_fakes import FakeEvent, FakeKeys
+from ui_runs import CODE, load_code_py
 
 from british_square import controls
 from british_square.engine import Game
 
-CODE = ROOT / "code.py"
 FAKES = ROOT / "tests" / "vm" / "fakes"  # audioio, audiocore, digitalio, neopixel_write
 
 
@@ -132,13 +132,6 @@ def test_board_adapters_rest_and_set_the_backlight(monkeypatch, name):
     assert slept == [controls.REST_S]
 
 
-def load_code_py():
-    spec = importlib.util.spec_from_file_location("game_code", CODE)
-    code = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(code)  # defines functions; starts nothing
-    return code
-
-
 @pytest.mark.parametrize(
     "board_id, module",
     [
@@ -225,7 +218,7 @@ def test_window_mode_keyboard_and_quit(monkeypatch, tmp_path):
 
     hardware = desktop.Hardware({"deal": 5})
     assert not hardware.headless
-    assert hardware.display._window.get_size() == (640, 512)
+    assert pygame.display.get_surface().get_size() == (640, 512)
     for key in (pygame.K_z, pygame.K_RIGHT):
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
         pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key))

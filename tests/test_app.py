@@ -6,63 +6,16 @@ the text page is read back label by label (the statistics cell by cell).
 """
 
 import pytest
-from test_words import body
+from app_harness import MENU, Clock, FakeHardware, menu_choose, page_text, press, wait
+from words_text import body
 
 from british_square import screens
 from british_square.app import OUTCOME_ENDED, OUTCOME_PLAYING, OUTCOME_STUCK, OUTCOME_WON, App
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, A, B
 from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
-
-MENU = [line.split("{")[0] for line in body("menu")]
-
-
-class FakeDisplay:
-    root_group = None
-    refreshes = 0
-
-    def refresh(self):
-        self.refreshes += 1
-
-
-class NoKeys:
-    finished = False
-
-    def poll(self, now):
-        return NONE
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000
-
-    def __call__(self):
-        return self.now
-
-
-class FakeHardware:
-    """An adapter (docs/architecture.md, "The hardware adapter") with a
-    display that counts its refreshes, no keys, the test's clock, no save,
-    and whatever else a test passes by name (``backlight``, ``facts``,
-    ``sound``, ``lights``, ``font``): what it does not is ``None``."""
-
-    nvm = font = facts = backlight = sound = lights = None
-
-    def __init__(self, clock, **parts):
-        self.display = FakeDisplay()
-        self.actions = NoKeys()
-        self.ticks_ms = clock
-        for name, part in parts.items():
-            setattr(self, name, part)
-
-    def idle(self, resting):
-        pass
-
-    def started(self, app):
-        pass
-
-    def finish(self, app):
-        pass
+from british_square.layout import NO_STOP
+from british_square.sheet import NORMAL, SELECTED, TARGET
 
 
 @pytest.fixture
@@ -89,46 +42,9 @@ def make_app():
     return make
 
 
-def press(app, *actions):
-    for action in actions:
-        app.handle(action)
-
-
-def wait(app, ms):
-    """Let the loop run for ``ms`` milliseconds: timers and the dead test."""
-    for _ in range(max(1, ms // 10)):
-        app.clock.now += 10
-        app.now = app.clock.now
-        app.tick(app.now)
-
-
-def cell_text(app, column, row):
-    """What row ``row`` of the text page's body says in ``column`` (0: its
-    text, 1: its figure), read from the label that holds the column."""
-    lines = app.view.page.cell(column, row).text.split("\n")
-    return lines[row].strip() if row < len(lines) else ""
-
-
-def page_text(app):
-    """What the text page says: its title, each body row (its text, then its
-    figure), its footer, a line each, the blanks around them cut."""
-    page = app.view.page
-    lines = [page.title.text.strip()]
-    for row in range(page.rows):
-        cells = (cell_text(app, 0, row), cell_text(app, 1, row))
-        lines.append(" ".join(cell for cell in cells if cell))
-    lines.append(page.footer.text.strip())
-    return "\n".join(lines)
-
-
 def panel(app):
     """The panel's words, a line each, the blanks after them cut."""
     return [line.rstrip() for line in app.scene.panel_words.text.split("\n")]
-
-
-def menu_choose(app, item):
-    """From the cards: Start, down to ``item`` (its line in words.txt's "menu"), A."""
-    press(app, START, *[DOWN] * MENU.index(item), A)
 
 
 # ---------------------------------------------------------------- screens
@@ -293,19 +209,19 @@ def test_a_dead_verdict_while_a_refused_drop_flashes(make_app):
     # issue 8's crash: the dead test ended while a refused drop still flashed red
     app = make_app(parse_position("american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"))
     press(app, A, B)  # B: 5H cannot go home: it flashes
-    assert app.flash_stop != 255
+    assert app.flash_stop != NO_STOP
     wait(app, 400)
-    assert app.flash_stop == 255 and app.scene.looks[0] == 0
+    assert app.flash_stop == NO_STOP and app.scene.looks[0] == NORMAL
 
 
 def test_leaving_the_cards_ends_a_flash_and_a_held_card(make_app):
     app = make_app(parse_position("british 5H/6H/8S/9S - - 0,0,0,0"))
     press(app, A, B)  # refused: flashing
     press(app, A)  # pick up the 5H (flash over)
-    assert app.held != 255
+    assert app.held != NO_STOP
     press(app, START)
-    assert app.flash_stop == 255 and app.held == 255
-    assert all(look == 0 for look in app.scene.looks)
+    assert app.flash_stop == NO_STOP and app.held == NO_STOP
+    assert all(look == NORMAL for look in app.scene.looks)
 
 
 def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
@@ -479,9 +395,9 @@ def test_a_hint_picks_up_the_card_and_lights_where_it_goes(make_app):
     assert not app.on_page and app.hints_used == 1
     layout = app.layout
     assert app.held == layout.pile_stop(1) and app.cursor == layout.pile_stop(FOUNDATION, 2)
-    assert app.scene.looks[app.held] == 1 and app.scene.looks[app.cursor] == 2  # held, target
+    assert app.scene.looks[app.held] == SELECTED and app.scene.looks[app.cursor] == TARGET
     press(app, A)  # plays the hinted move: the ace home
-    assert app.game.foundations[2] == 1 and app.held == 255
+    assert app.game.foundations[2] == 1 and app.held == NO_STOP
 
 
 def test_a_hint_that_finds_nothing_says_so_and_changes_nothing(make_app):

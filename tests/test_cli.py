@@ -13,6 +13,7 @@ import pytest
 from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from refusals import refused
 
 from british_square.desktop.cli import main
 from british_square.desktop.notation import parse_position, position_text
@@ -30,18 +31,6 @@ def cli(*args, stdin=None):
     result.stdout = result.stdout.decode()
     result.stderr = result.stderr.decode()
     return result
-
-
-def refused(result, named=""):
-    """Is ``result`` one ``error:`` line naming ``named``, status 2, no output?"""
-    lines = result.stderr.strip().splitlines()
-    return (
-        result.returncode == 2
-        and not result.stdout
-        and len(lines) == 1
-        and lines[0].startswith("error: ")
-        and named in lines[0]
-    )
 
 
 def test_deal_prints_the_position_text():

@@ -11,6 +11,15 @@ import urllib.request
 
 import pytest
 from conftest import LIB, ROOT
+from drives import (
+    UI_IMPORTS,
+    UI_LIBRARIES,
+    USER_FILES,
+    cut_at_every_change,
+    deploy_quietly,
+    write_tree,
+)
+from drives import make_drive as make_fake_drive
 
 sys.path.insert(0, str(ROOT / "tools"))
 import board_imports  # noqa: E402
@@ -18,7 +27,6 @@ import const_inline  # noqa: E402
 import deploy  # noqa: E402
 import deploy_plan  # noqa: E402
 import deploy_shared  # noqa: E402
-import test_deploy  # noqa: E402  (its fake drives)
 
 BOARD_VERSION = "10.0.3"  # the VM's CircuitPython line
 
@@ -93,7 +101,7 @@ print("IMPORTED", len(list(modules(LIB, ""))), "FREE", gc.mem_free())
 
 
 def make_drive(path):
-    return test_deploy.make_drive(path, version=BOARD_VERSION)
+    return make_fake_drive(path, version=BOARD_VERSION)
 
 
 def deploy_to(drive, *argv):
@@ -196,9 +204,9 @@ def test_a_deploy_of_the_real_tree_cut_anywhere_leaves_a_whole_game_or_no_code_p
         extra = "\n" if name.endswith(".txt") else "\nV2 = 2\n"
         (package / name).write_text((package / name).read_text() + extra)
     v1 = make_drive(tmp_path / "v1" / "CIRCUITPY")
-    test_deploy.write_tree(v1, test_deploy.USER_FILES)
-    test_deploy.deploy_quietly(v1, ROOT, mpy_cross, tmp_path / "cache", capsys)
-    calls = test_deploy.cut_at_every_change(v1, v2, mpy_cross, tmp_path, monkeypatch, capsys)
+    write_tree(v1, USER_FILES)
+    deploy_quietly(v1, ROOT, mpy_cross, tmp_path / "cache", capsys)
+    calls = cut_at_every_change(v1, v2, mpy_cross, tmp_path, monkeypatch, capsys)
     touched = {call.split()[1].removesuffix(deploy_shared.TEMP_SUFFIX) for call in calls}
     on_drive = {"lib/british_square/" + n.replace(".py", ".mpy") for n in changed}
     assert touched == on_drive | {"code.py", deploy_shared.MANIFEST}
@@ -267,7 +275,7 @@ UI_GAME = {
     ),
     "hw/pygamer.py": "",
     "lib/british_square/__init__.py": '__version__ = "0"\n',
-    "lib/british_square/ui.py": test_deploy.UI_IMPORTS
+    "lib/british_square/ui.py": UI_IMPORTS
     + (
         "import board\n"
         "import terminalio\n"
@@ -284,11 +292,11 @@ UI_GAME = {
 
 
 def test_deployed_ui_libraries_import_on_the_boards_path(vm, mpy_cross, tmp_path):
-    game = test_deploy.write_tree(tmp_path / "game", UI_GAME)
+    game = write_tree(tmp_path / "game", UI_GAME)
     tree = tmp_path / "board"
     items = deploy_plan.build_board_tree("pygamer", tree, source=game, mpy_cross=mpy_cross)
     libraries = {item.path for item in items if item.kind == "library"}
-    assert libraries == test_deploy.UI_LIBRARIES
+    assert libraries == UI_LIBRARIES
     out = vm.run_board(tree, heap="128K").stdout.splitlines()
     files = dict(line.split() for line in out)
     assert files == {

@@ -12,9 +12,9 @@ import time
 
 import pytest
 from conftest import HW, ROOT
+from refusals import refused
 from scripting import ScriptWriter
-from test_cli import refused
-from ui_runs import CODE, position_line, run_desktop
+from ui_runs import CODE, load_code_py, position_line, run_desktop
 
 from british_square.desktop.notation import position_text
 from british_square.engine import Game
@@ -248,8 +248,6 @@ def test_a_signal_ends_a_game_in_a_window_as_closing_it_does(monkeypatch, tmp_pa
     """In process, on SDL's dummy driver: keys that make a move, then the
     signal (sent to this process by the loop's idle, once the keys are
     taken): the loop ends, the game is kept, the signals are put back."""
-    from test_adapters import load_code_py
-
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("DISPLAY", ":fake")
     monkeypatch.syspath_prepend(str(HW))

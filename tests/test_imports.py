@@ -1,6 +1,7 @@
 """The package's modules import each other one way: no cycles, the engine
 at the ground floor, importing nothing above it, and the board's code
-importing nothing of ``desktop/``.
+importing nothing of ``desktop/``. And no module imports a test module:
+what tests share lives in ``tests/conftest.py`` or a helper module there.
 
 Imports are read with ``ast`` from every module under ``lib/british_square``,
 including the imports inside functions (a deferred import is still a
@@ -22,22 +23,26 @@ PACKAGE = "british_square"
 DESKTOP = "desktop"  # the subpackage a board never runs
 
 
-def imported_modules(path):
-    """The package's modules that the module at ``path`` imports, anywhere in it."""
+def imported_names(path):
+    """The absolute names the module at ``path`` imports, anywhere in it:
+    for ``from M import N`` both M and M.N (N may name a module)."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
+            found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             # "from british_square import view" names a module; "from
             # british_square.engine import Game" names its module
-            names = [node.module] + [node.module + "." + alias.name for alias in node.names]
-        else:
-            continue
-        for name in names:
-            if name.startswith(PACKAGE + "."):
-                found.add(name[len(PACKAGE) + 1 :])
+            found.add(node.module)
+            found.update(node.module + "." + alias.name for alias in node.names)
     return found
+
+
+def imported_modules(path):
+    """The package's modules that the module at ``path`` imports, anywhere in it."""
+    return {
+        name[len(PACKAGE) + 1 :] for name in imported_names(path) if name.startswith(PACKAGE + ".")
+    }
 
 
 def package_modules():
@@ -137,3 +142,38 @@ def test_every_module_in_the_packages_top_folder_runs_on_a_board():
     # but the desktop command's entry point: what no board runs goes in desktop/
     top = {name for name in package_modules() if "." not in name and not is_desktop(name)}
     assert sorted(top - board_modules()) == ["__main__"], "move them to desktop/"
+
+
+TESTS = ROOT / "tests"
+
+
+def imports_of_test_modules(folders):
+    """(path, test module) of every import of one of tests/test_*.py by a
+    module under one of ``folders``, anywhere in it."""
+    tests = {path.stem for path in TESTS.glob("test_*.py")}
+    return [
+        (path.relative_to(folder.parent).as_posix(), name)
+        for folder in folders
+        for path in sorted(folder.rglob("*.py"))
+        for name in sorted(imported_names(path))
+        if name.split(".")[0] in tests
+    ]
+
+
+def test_the_test_import_finder_sees_every_form_of_import(tmp_path):
+    folder = tmp_path / "helpers"
+    (folder / "deeper").mkdir(parents=True)
+    (folder / "a.py").write_text("def later():\n    from test_app import press\n")
+    (folder / "deeper" / "b.py").write_text("import test_words as words\nimport words_text\n")
+    assert imports_of_test_modules([folder]) == [
+        ("helpers/a.py", "test_app"),
+        ("helpers/a.py", "test_app.press"),
+        ("helpers/deeper/b.py", "test_words"),
+    ]
+
+
+def test_no_module_imports_a_test_module():
+    # a test module imported by another ties the two together and hides what
+    # the tests share: that goes in conftest.py or a helper module
+    found = imports_of_test_modules([TESTS, ROOT / "tools"])
+    assert not found, "move what they share out of the test modules: {}".format(found)

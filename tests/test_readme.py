@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from test_deploy import make_compiler, make_drive, snapshot
+from drives import make_compiler, make_drive, snapshot
 
 from british_square.desktop.notation import (
     move_text,

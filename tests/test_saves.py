@@ -7,20 +7,18 @@ import importlib
 import random
 
 import pytest
-from test_app import Clock, FakeHardware, menu_choose, page_text, press, wait
-from test_store import (
+from app_harness import Clock, FakeHardware, menu_choose, page_text, press, wait
+from nvm_records import (
+    BAD_STOCK,
+    BLOCK,
     NONSENSE,
+    START_32767,
     PagedFlash,
+    bad_record,
     flash_holding,
-    forged,
     same_game,
-    start_body,
-    start_layout,
-    started_after,
-    swap_two_different,
-    valid_body,
 )
-from test_words import body
+from words_text import body
 
 from british_square import screens
 from british_square.app import BRIGHTNESS_LEVELS, OUTCOME_PLAYING, OUTCOME_STUCK, App
@@ -37,13 +35,14 @@ from british_square.store import (
     MIN_INTERVAL_S,
     PAUSE_S,
     PLAYED,
+    SLOT_B,
+    STATS_SIZE,
     STREAK,
     WINS,
     Store,
 )
 
 TITLE_WORDS = body("title_words")  # play, continue, then the notices
-SLOT_B = 4096
 NEAR_WIN = "british AC/-/-/- - - 25,26,26,26"  # B on the first column wins
 
 
@@ -51,7 +50,7 @@ class CountingNVM(bytearray):
     """8 KB of erased flash that counts its writes (one erase each on a SAMD51)."""
 
     def __init__(self):
-        super().__init__(b"\xff" * 8192)
+        super().__init__(b"\xff" * BLOCK)
         self.writes = 0
 
     def __setitem__(self, index, value):
@@ -306,35 +305,6 @@ def test_a_save_between_two_steps_of_the_dead_test_leaves_its_verdict(boot):
 
 # ------------------------------------------------ a save never takes the board down
 
-START_32767 = "deal 32767 behind a start position"
-BAD_STOCK = "a start position whose stock its deal never had"
-
-
-def bad_record(name):
-    """A record whose CRC is right and whose content is nonsense: ``name``
-    is one of test_store's NONSENSE or one of the two above."""
-    if name in NONSENSE:
-        body = valid_body(random_game_of(4))
-        NONSENSE[name](body)
-        return forged(1, bytes(body))
-    body = start_body(started_after(4))
-    if name == START_32767:
-        body[94:96] = (32767).to_bytes(2, "little")
-    else:
-        stock_at, stock, _, _ = start_layout(body)
-        swap_two_different(body, stock_at, stock)
-    return forged(3, bytes(body))
-
-
-def random_game_of(deal):
-    """Deal ``deal`` after 30 moves (the first listed, turn about with undo)."""
-    game = Game.new_deal(deal)
-    buffer = bytearray(2 * MAX_MOVES)
-    for i in range(30):
-        n = game.legal_moves(buffer)
-        game.play(move(buffer[2 * (i % n)], buffer[2 * (i % n) + 1]))
-    return game
-
 
 def kept(nvm):
     """What a power-on would find in ``nvm``: (store, game)."""
@@ -347,7 +317,7 @@ def check_fresh_start_then_a_good_save(app, nvm):
     the first save writes a record that loads whole and newest."""
     assert TITLE_WORDS[2] in page_text(app)  # "Saved game unreadable"
     assert app.game.history_end == 0 and app.seconds == 0 and app.hints_used == 0
-    assert app.stats.data == bytes(90) and app.settings.rules == BRITISH
+    assert app.stats.data == bytes(STATS_SIZE) and app.settings.rules == BRITISH
     assert (
         app.settings.brightness == BRIGHTNESS_LEVELS[0]
         and not app.settings.autoplay

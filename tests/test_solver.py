@@ -26,7 +26,7 @@ from british_square.desktop.solver import (
     solve_plain,
 )
 from british_square.desktop.solver.dead_ends import dead_end
-from british_square.desktop.solver.moves import _british_children, ordered_moves, safe_move
+from british_square.desktop.solver.moves import children, ordered_moves, safe_move
 from british_square.engine import MAX_MOVES, STOCK, WASTE, Game
 
 COLUMNS = {"british": 4, "american": 16, "union": 16}
@@ -230,9 +230,12 @@ def generic_children(game, symmetric, safe_moves):
 
 
 def assert_same_children(game):
+    # children takes British Square's one-pass path for four columns and no rng
+    assert game.columns == 4
+    buffer = bytearray(2 * MAX_MOVES)
     for symmetric in (True, False):
         for safe_moves in (True, False):
-            fast = _british_children(game, symmetric, safe_moves)
+            fast = children(game, buffer, symmetric, safe_moves)
             assert fast == generic_children(game, symmetric, safe_moves)
 
 

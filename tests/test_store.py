@@ -9,80 +9,60 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from nvm_records import (
+    BLOCK,
+    DEAL_AT,
+    GAME_AT,
+    NONSENSE,
+    SLOT_B,
+    START,
+    PagedFlash,
+    PowerCut,
+    flash_holding,
+    forged,
+    history,
+    same_game,
+    start_body,
+    start_layout,
+    started_after,
+    swap_two_different,
+    valid_body,
+    written_record,
+)
 
 from british_square.deal import MAX_DEAL
 from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
+from british_square.engine import AMERICAN, BRITISH, FOUNDATION, UNION, Game, move
 from british_square.resume import consistent, load
 from british_square.store import (
     BEST_TIME,
+    CRC_SIZE,
     FEWEST_MOVES,
+    HAS_GAME,
+    HAS_START,
     HINTS,
     HOME_BEST,
     HOME_TOTAL,
     LAST_SEQUENCE,
+    MAGIC,
     MIN_INTERVAL_S,
     NOTICE_EARLIER,
     NOTICE_UNREADABLE,
     PAR_REACHED,
     PAUSE_S,
     PLAYED,
+    STATS_SIZE,
     STREAK,
     STREAK_BEST,
+    VERSION,
     WINS,
     SavePolicy,
     Stats,
     Store,
-    _crc32_into,
 )
 
-BLOCK = 8192
-PAGE = 512
-SLOT_B = 4096
-FIXED = 109  # header, settings, statistics, CRC
-GAME_HEAD = 12
-
-
-class PowerCut(Exception):
-    """The fake flash lost power in the middle of a write."""
-
-
-class PagedFlash:
-    """A SAMD51's 8 KB NVM block as CircuitPython writes it: any slice
-    assignment reads the block, erases it and programs its pages in order.
-    ``cut_at`` (a byte offset, 0-8192) stops the next write there: the bytes
-    before it are programmed, the rest left erased; ``cut_erase`` stops it
-    during the erase (bits set at random)."""
-
-    def __init__(self):
-        self.data = bytearray(b"\xff" * BLOCK)
-        self.cut_at = None
-        self.cut_erase = None  # a random.Random, for the bits the erase had set
-        self.writes = 0
-
-    def __len__(self):
-        return BLOCK
-
-    def __getitem__(self, index):
-        return bytes(self.data[index]) if isinstance(index, slice) else self.data[index]
-
-    def __setitem__(self, index, value):
-        image = bytearray(self.data)
-        image[index] = value
-        assert len(image) == BLOCK, "a slice assignment changed the size"
-        self.writes += 1
-        if self.cut_erase is not None:
-            rng, self.cut_erase = self.cut_erase, None
-            share = rng.choice((0.0005, 0.002, 0.05, 1.0))  # how far the erase got
-            for i in range(BLOCK):
-                if rng.random() < share:
-                    self.data[i] |= rng.getrandbits(8)
-            raise PowerCut
-        if self.cut_at is not None:
-            cut, self.cut_at = self.cut_at, None
-            self.data[:] = image[:cut] + b"\xff" * (BLOCK - cut)
-            raise PowerCut
-        self.data[:] = image
+PAGE = 512  # a SAMD51 flash page (PLATFORM.md)
+MOST = 0xFFFFFF  # a count's limit: store.py's _MOST, three bytes
 
 
 def random_game(seed, rules=BRITISH, actions=120, undo_share=0.25):
@@ -104,23 +84,6 @@ def random_game(seed, rules=BRITISH, actions=120, undo_share=0.25):
     return game
 
 
-def history(game, first=0, end=None):
-    """The moves ``first`` to ``end`` (the history's end) of ``game``'s history."""
-    end = game.history_end if end is None else end
-    return [game.history_move(i) for i in range(first, end)]
-
-
-def same_game(a, b):
-    """Position, history, undo point and redo tail all equal."""
-    return (
-        position_text(a) == position_text(b)
-        and a.deal_number == b.deal_number
-        and a.history_count == b.history_count
-        and a.history_end == b.history_end
-        and history(a) == history(b)
-    )
-
-
 def saved_copy(game):
     return game.copy() if game is not None else None
 
@@ -136,7 +99,7 @@ def loaded(flash):
 def test_a_blank_flash_loads_nothing_and_says_nothing():
     store, game = loaded(PagedFlash())
     assert game is None and store.notice == 0
-    assert store.stats.data == bytes(90)
+    assert store.stats.data == bytes(STATS_SIZE)
     assert store.settings.rules == BRITISH and store.settings.brightness == 100
 
 
@@ -184,7 +147,7 @@ def test_saves_alternate_slots_and_the_newest_wins():
     for n, game in enumerate(games):
         store.save(game, n, 0)
         slot = (n + 1) % 2  # the first into B (see store's docstring), then A, B...
-        assert flash.data[slot * SLOT_B : slot * SLOT_B + 4] == b"BSQ\x1a"
+        assert flash.data[slot * SLOT_B : slot * SLOT_B + 4] == MAGIC
         again, resumed = loaded(flash)
         assert same_game(resumed, game) and again.seconds == n
     # the loaded store goes on writing into the other slot: the newest stays
@@ -194,11 +157,13 @@ def test_saves_alternate_slots_and_the_newest_wins():
 
 
 def test_the_save_crc_is_binascii_crc32():
-    rng = random.Random(5)
-    for size in (0, 1, 7, 100, 2044):
-        buf = bytearray(rng.randbytes(size) + bytes(4))
-        _crc32_into(buf, size)
-        assert int.from_bytes(buf[size:], "little") == binascii.crc32(buf[:size])
+    store = Store(PagedFlash())
+    games = [None] + [random_game(5, actions=n) for n in (1, 7, 100, 600)]
+    for game in games + [shuttle_game(500)]:  # the last fills the record
+        store.save(game, 1, 0)
+        record = written_record(store)
+        crc = int.from_bytes(record[-CRC_SIZE:], "little")
+        assert crc == binascii.crc32(record[:-CRC_SIZE])
 
 
 def test_resume_after_every_single_action_of_a_long_game_with_undo_and_redo():
@@ -378,7 +343,7 @@ def check_cut(cut, next_slot_is_b):
         assert again.notice == NOTICE_EARLIER  # the older record is used: always said
     else:
         assert game is None
-        assert again.stats.data == bytes(90)  # nothing of a lost record is taken
+        assert again.stats.data == bytes(STATS_SIZE)  # nothing of a lost record is taken
         assert again.notice == (NOTICE_UNREADABLE if cut else 0)
     # whatever was found, the next save is whole and loads
     again.save(new_game, 3000, 0)
@@ -469,72 +434,21 @@ def test_bit_flips_in_the_newest_record_are_detected(flips):
 # ------------------------------------------------------------ hostile flash
 
 
-def forged(body_flags, body, sequence=1):
-    """A record with a good header and CRC around ``body`` (settings onwards)."""
-    length = 12 + len(body) + 4
-    record = bytearray(b"BSQ\x1a" + bytes([1, body_flags]) + length.to_bytes(2, "little"))
-    record += sequence.to_bytes(4, "little") + body
-    record += binascii.crc32(record).to_bytes(4, "little")
-    return bytes(record)
-
-
-def flash_holding(*records):
-    flash = PagedFlash()
-    for slot, record in enumerate(records):
-        assert len(record) <= 1024
-        flash.data[slot * SLOT_B : slot * SLOT_B + len(record)] = record
-    return flash
-
-
-def written_body(store):
-    """The body (settings onwards, no CRC) of the record ``store`` wrote last."""
-    start = (store.slot ^ 1) * SLOT_B
-    length = int.from_bytes(store.nvm.data[start + 6 : start + 8], "little")
-    return bytearray(store.nvm.data[start + 12 : start + length - 4])
-
-
-def valid_body(game=None, seconds=1, hints=0):
-    """A settings + stats (+ game) body as the store writes it."""
-    store = Store(PagedFlash())
-    store.save(game, seconds, hints)
-    return written_body(store)
-
-
-NONSENSE = {
-    "rules 3 in the settings": lambda b: b.__setitem__(0, 3),
-    "hints counted with no game played": lambda b: b.__setitem__(3 + 9 * 3, 1),
-    "unknown option bits": lambda b: b.__setitem__(1, 8),
-    "brightness 101": lambda b: b.__setitem__(2, 101),
-    "more wins than games": lambda b: b.__setitem__(3 + 3, 1),
-    "a best score of 105": lambda b: b.__setitem__(3 + 9, 105),
-    "game rules 3": lambda b: b.__setitem__(93, 3),
-    "deal 0 with no start position": lambda b: b.__setitem__(slice(94, 96), b"\0\0"),
-    "deal 40000": lambda b: b.__setitem__(slice(94, 96), (40000).to_bytes(2, "little")),
-    "more moves done than kept": lambda b: b.__setitem__(slice(101, 103), b"\xff\x00"),
-    "a card taken off a foundation": lambda b: b.__setitem__(slice(105, 107), bytes([18, 0])),
-    "a move that is no move": lambda b: b.__setitem__(slice(105, 107), bytes([99, 99])),
-    "a byte too many": lambda b: b.extend(b"\0"),
-    "a byte too few": lambda b: b.__delitem__(-1),
-}
-
-
 @pytest.mark.parametrize("name", sorted(NONSENSE))
 def test_nonsense_behind_a_good_crc_is_refused_whole(name):
     game = random_game(4, actions=30)
     body = valid_body(game)
-    assert loaded(flash_holding(forged(1, bytes(body))))[1] is not None  # the unspoilt one loads
+    # the unspoilt one loads
+    assert loaded(flash_holding(forged(HAS_GAME, bytes(body))))[1] is not None
     NONSENSE[name](body)
-    store, game = loaded(flash_holding(forged(1, bytes(body))))
+    store, game = loaded(flash_holding(forged(HAS_GAME, bytes(body))))
     assert game is None and store.notice == NOTICE_UNREADABLE
-    assert store.stats.data == bytes(90) and store.settings.brightness == 100
+    assert store.stats.data == bytes(STATS_SIZE) and store.settings.brightness == 100
 
 
 def start_position_body(position):
     """A valid body whose game starts from ``position`` (a set position)."""
     return valid_body(parse_position(position))
-
-
-START = 93 + GAME_HEAD  # a start position's first byte in a body
 
 
 @pytest.mark.parametrize(
@@ -549,15 +463,15 @@ START = 93 + GAME_HEAD  # a start position's first byte in a body
 )
 def test_a_start_position_the_engine_could_not_hold_is_refused(spoil):
     body = start_position_body(position_text(set_position(7)))
-    store, game = loaded(flash_holding(forged(3, bytes(body))))
+    store, game = loaded(flash_holding(forged(HAS_GAME | HAS_START, bytes(body))))
     assert game is not None and store.notice == 0
     at = START
     spoil(body, at)
-    store, game = loaded(flash_holding(forged(3, bytes(body))))
+    store, game = loaded(flash_holding(forged(HAS_GAME | HAS_START, bytes(body))))
     assert game is None and store.notice == NOTICE_UNREADABLE
 
 
-def loads(body, flags=3):
+def loads(body, flags=HAS_GAME | HAS_START):
     """The game a record holding ``body`` loads (``None`` for none)."""
     store, game = loaded(flash_holding(forged(flags, bytes(body))))
     assert (game is None) == (store.notice == NOTICE_UNREADABLE)
@@ -579,49 +493,6 @@ def test_a_start_position_that_is_not_the_two_whole_decks_is_refused(spoil):
     assert loads(body) is None
 
 
-def started_after(deal, rules=BRITISH, actions=80, seed=0):
-    """A game whose history starts ``actions`` random moves into ``deal``:
-    what a very long game saves, a start position naming its deal."""
-    rng = random.Random(seed)
-    played = Game.new_deal(deal, rules)
-    for _ in range(actions):
-        moves = played.moves()
-        deals = [m for m in moves if m == move(STOCK, WASTE)]
-        others = [m for m in moves if m not in deals]
-        # deal a third of the time, so the stock and the waste both have cards
-        played.play(rng.choice(deals if deals and (rng.random() < 0.35 or not others) else others))
-    game = Game(rules)
-    game.copy_position_from(played)  # the position and its deal number, no history
-    return game
-
-
-def start_body(game, moves=3):
-    """A valid body holding ``game`` from its start position (its deal named)
-    after ``moves`` more moves."""
-    for _ in range(moves):
-        game.play(game.moves()[0])
-    store = Store(PagedFlash())
-    store.resumed_from_position = game
-    store.save(game, 1, 0)
-    return written_body(store)
-
-
-def start_layout(body):
-    """Where a start position's stock and waste lie in ``body``: (stock, waste)
-    as byte offsets of their bottom cards, and their counts."""
-    columns = 4 if body[93] == BRITISH else 16
-    heights = sum(body[START + 6 + c] & 0x1F for c in range(columns))
-    stock = START + 6 + columns + heights
-    return stock, body[START + 4], stock + body[START + 4], body[START + 5]
-
-
-def swap_two_different(body, at, count):
-    """Swap the first two different cards of the ``count`` at ``at``."""
-    cards = body[at : at + count]
-    j = next(j for j in range(1, count) if cards[j] != cards[0])
-    body[at], body[at + j] = body[at + j], body[at]
-
-
 def test_a_start_position_naming_its_deal_loads_and_its_deal_is_kept():
     for deal, rules in ((5, BRITISH), (6, UNION), (7, AMERICAN)):
         game = started_after(deal, rules)
@@ -639,7 +510,7 @@ def test_a_deal_number_no_deal_has_is_refused_with_or_without_a_start_position(d
     from_deal = valid_body(random_game(4, actions=30))
     from_position = start_body(started_after(4))
     for flags, body in ((1, from_deal), (3, from_position)):
-        body[94:96] = deal.to_bytes(2, "little")
+        body[DEAL_AT : DEAL_AT + 2] = deal.to_bytes(2, "little")
         if deal or flags == 1:
             assert loads(body, flags) is None, (deal, flags)
         else:  # no deal named: a set position, which the two decks make
@@ -663,9 +534,9 @@ def test_a_start_position_its_deal_could_not_have_led_to_is_refused(spoil, rules
     elif spoil == "waste cards swapped":
         swap_two_different(body, waste_at, waste)
     elif spoil == "another deal named":
-        body[94:96] = (10).to_bytes(2, "little")
+        body[DEAL_AT : DEAL_AT + 2] = (10).to_bytes(2, "little")
     else:  # a column still holding its four dealt cards, two swapped
-        heights = [body[START + 6 + c] for c in range(4)]
+        heights = [body[START + 6 + c] for c in range(4)]  # height | base << 5 (store.py)
         c = next(c for c in range(4) if heights[c] >> 5 == 4)
         swap_two_different(body, START + 10 + sum(h & 0x1F for h in heights[:c]), 4)
     assert loads(body) is None
@@ -695,8 +566,8 @@ def test_good_crcs_around_a_changed_start_position_never_load_what_its_deal_cann
 ):
     body = start_body(started_after(9, rules), moves=0)
     for at, value in changes:  # the game's head and its start position
-        if 93 + at < len(body):
-            body[93 + at] = value
+        if GAME_AT + at < len(body):
+            body[GAME_AT + at] = value
     game = loads(body)
     if game is not None:
         assert game.score() + game.cards_left() == 104
@@ -731,7 +602,7 @@ def test_a_game_won_is_not_a_game_in_progress():
 )
 def test_the_newer_of_two_records_loads_across_the_wrap_of_their_numbers(older, newer):
     records = [
-        forged(1, bytes(valid_body(random_game(1, actions=10), seconds=n)), sequence=sequence)
+        forged(HAS_GAME, valid_body(random_game(1, actions=10), seconds=n), sequence=sequence)
         for n, sequence in ((1, older), (2, newer))
     ]
     for pair in (records, records[::-1]):  # whichever slot each is in
@@ -742,7 +613,7 @@ def test_the_newer_of_two_records_loads_across_the_wrap_of_their_numbers(older, 
 def test_sequence_numbers_wrap_round_after_their_limit():
     # a record at the limit (ours, or one that claims it): the saves after it still load
     body = valid_body(random_game(1, actions=10))
-    store, game = loaded(flash_holding(forged(1, bytes(body), sequence=LAST_SEQUENCE)))
+    store, game = loaded(flash_holding(forged(HAS_GAME, bytes(body), sequence=LAST_SEQUENCE)))
     assert game is not None and store.notice == 0
     for n in range(3):
         store.save(random_game(1, actions=20 + n), 100 + n, 0)
@@ -760,7 +631,7 @@ def test_random_flash_never_crashes_the_loader(seed, ours):
     if ours:  # our magic, version and a plausible length: down to the CRC check
         for start in (0, SLOT_B):
             length = rng.randint(0, 2100).to_bytes(2, "little")
-            flash.data[start : start + 8] = b"BSQ\x1a\x01\x01" + length
+            flash.data[start : start + 8] = MAGIC + bytes([VERSION, HAS_GAME]) + length
     store, game = loaded(flash)
     assert game is None  # random bytes are never a CRC-checked record of ours
     assert store.notice == NOTICE_UNREADABLE
@@ -793,7 +664,7 @@ def test_good_crcs_around_changed_bytes_never_crash_or_load_a_game_the_engine_di
 
 
 def test_a_record_of_an_unknown_version_is_ignored_with_a_notice():
-    record = bytearray(forged(1, bytes(valid_body(random_game(1, actions=10)))))
+    record = bytearray(forged(HAS_GAME, bytes(valid_body(random_game(1, actions=10)))))
     record[4] = 2
     record[-4:] = binascii.crc32(record[:-4]).to_bytes(4, "little")
     store, game = loaded(flash_holding(bytes(record)))
@@ -801,10 +672,10 @@ def test_a_record_of_an_unknown_version_is_ignored_with_a_notice():
 
 
 def test_a_good_older_record_loads_when_the_newer_is_nonsense():
-    older = forged(1, bytes(valid_body(random_game(1, actions=10))), sequence=5)
+    older = forged(HAS_GAME, bytes(valid_body(random_game(1, actions=10))), sequence=5)
     body = valid_body(random_game(1, actions=20))
     body[0] = 9
-    newer = forged(1, bytes(body), sequence=6)
+    newer = forged(HAS_GAME, bytes(body), sequence=6)
     store, game = loaded(flash_holding(older, newer))
     assert game is not None and store.notice == NOTICE_EARLIER
     store.save(game, 1, 0)  # into slot B, over the nonsense, and newest
@@ -814,7 +685,7 @@ def test_a_good_older_record_loads_when_the_newer_is_nonsense():
 
 def test_nvm_smaller_than_two_records_is_refused():
     with pytest.raises(ValueError):
-        Store(bytearray(4096))
+        Store(bytearray(SLOT_B))
 
 
 # --------------------------------------------------------------- statistics
@@ -842,11 +713,12 @@ def test_stats_count_games_streaks_and_bests():
 
 def test_stats_saturate_instead_of_wrapping():
     stats = Stats()
-    stats._set(AMERICAN, PLAYED, 0xFFFFFF)
-    stats._set(AMERICAN, HOME_TOTAL, 0xFFFFFF)
+    # no public writer: add_game would take 16 million games to get there
+    stats._set(AMERICAN, PLAYED, MOST)
+    stats._set(AMERICAN, HOME_TOTAL, MOST)
     stats.add_game(AMERICAN, 50, False, 1, 1, False, 0)
-    assert stats.get(AMERICAN, PLAYED) == 0xFFFFFF
-    assert stats.get(AMERICAN, HOME_TOTAL) == 0xFFFFFF
+    assert stats.get(AMERICAN, PLAYED) == MOST
+    assert stats.get(AMERICAN, HOME_TOTAL) == MOST
 
 
 # -------------------------------------------------------------- save policy

@@ -14,14 +14,31 @@ from pathlib import Path
 
 import pytest
 from conftest import LIB, ROOT
-from test_saves import BAD_STOCK, START_32767, bad_record
-from test_store import NONSENSE, forged, start_body, started_after, valid_body
+from nvm_records import (
+    BAD_STOCK,
+    BLOCK,
+    NONSENSE,
+    START_32767,
+    bad_record,
+    forged,
+    start_body,
+    started_after,
+    valid_body,
+)
 from ui_runs import board_tree, keys_file, reported
 
 from british_square.desktop.notation import position_text
 from british_square.engine import Game
 from british_square.resume import load
-from british_square.store import MIN_INTERVAL_S, Store
+from british_square.store import (
+    HAS_GAME,
+    HAS_START,
+    LAST_SEQUENCE,
+    MIN_INTERVAL_S,
+    SLOT_B,
+    STATS_SIZE,
+    Store,
+)
 
 MEASURE = ROOT / "tests" / "vm" / "store_measure.py"
 CRASH = ROOT / "tests" / "vm" / "store_crash.py"
@@ -122,15 +139,15 @@ def test_a_vm_killed_at_random_while_saving_resumes_the_last_completed_save(vm, 
         _, found, notice, position = lines[0].split(" ", 3)
         found = int(found)
         if found == -1:
-            assert last_saved == 0 or size_after_kill < 8192, (run, last_saved)
+            assert last_saved == 0 or size_after_kill < BLOCK, (run, last_saved)
             assert notice == "0"  # an emptied file reads as a new board
             outcomes["fresh"] += run > 0
         else:
             assert found in (last_saved, last_saved + 1), (run, found, last_saved)
-            assert notice == ("0" if size_after_kill in (0, 8192) else "2"), (run, size_after_kill)
+            assert notice == ("0" if size_after_kill in (0, BLOCK) else "2"), (run, size_after_kill)
             assert position == positions[found % LINE]
             outcomes["last" if found == last_saved else "under way"] += 1
-            outcomes["half written"] += size_after_kill == 4096
+            outcomes["half written"] += size_after_kill == SLOT_B
         saved = [int(line.split()[1]) for line in lines[1:] if line.startswith("saved ")]
         last_saved = saved[-1] if saved else max(found, 0)
         size_after_kill = nvm_file.stat().st_size if nvm_file.exists() else 0
@@ -182,7 +199,7 @@ def power_on(vm, tree, nvm_file, keys, **env):
 
 
 def nvm_holding(path, record):
-    path.write_bytes(record + b"\xff" * (8192 - len(record)))
+    path.write_bytes(record + b"\xff" * (BLOCK - len(record)))
     return path
 
 
@@ -194,11 +211,11 @@ def test_a_record_made_to_break_starts_a_new_game_on_the_vm_and_the_next_save_is
     nvm_file = tmp_path / "nvm"
     fail = {}
     if name in ("load", "start"):  # a good record, and the heap running out over it
-        nvm_holding(nvm_file, forged(1, bytes(valid_body(Game.new_deal(4, 2)))))
+        nvm_holding(nvm_file, forged(HAS_GAME, bytes(valid_body(Game.new_deal(4, 2)))))
         fail = {"BSQ_FAIL": name}
         game = Game.new_deal(4, 2)
         game.play(game.moves()[-1])
-        store = Store(bytearray(b"\xff" * 8192))
+        store = Store(bytearray(b"\xff" * BLOCK))
         store.save(game, 30, 1)
         nvm_file.write_bytes(bytes(store.nvm))
     else:
@@ -209,7 +226,7 @@ def test_a_record_made_to_break_starts_a_new_game_on_the_vm_and_the_next_save_is
     store = Store(bytearray(nvm_file.read_bytes()))
     game = load(store)
     assert store.notice == 0 and game.history_end == 2 and game.rules == 0  # fresh, British
-    assert store.stats.data == bytes(90)  # nothing of the record that broke
+    assert store.stats.data == bytes(STATS_SIZE)  # nothing of the record that broke
 
 
 @pytest.mark.vm
@@ -217,7 +234,7 @@ def test_a_record_made_to_break_starts_a_new_game_on_the_vm_and_the_next_save_is
 def test_a_start_position_naming_its_deal_resumes_on_the_vm(vm, booting_tree, tmp_path, rules):
     # the loader checks it against its deal there (a MemoryError or any other
     # exception in it would have started a new game saying so: notice 1)
-    record = forged(3, bytes(start_body(started_after(4, rules))))
+    record = forged(HAS_GAME | HAS_START, bytes(start_body(started_after(4, rules))))
     notice, out = power_on(vm, booting_tree, nvm_holding(tmp_path / "nvm", record), "a")
     assert notice == 0 and reported(out, "saves") == "0"
     assert "play" in reported(out, "screens").split()
@@ -225,7 +242,7 @@ def test_a_start_position_naming_its_deal_resumes_on_the_vm(vm, booting_tree, tm
 
 @pytest.mark.vm
 def test_a_record_at_the_sequence_limit_is_followed_on_the_vm(vm, booting_tree, tmp_path):
-    record = forged(1, bytes(valid_body(Game.new_deal(6))), sequence=0x3FFFFFFE)
+    record = forged(HAS_GAME, bytes(valid_body(Game.new_deal(6))), sequence=LAST_SEQUENCE)
     nvm_file = nvm_holding(tmp_path / "nvm", record)
     notice, out = power_on(vm, booting_tree, nvm_file, PLAY_THEN_MENU)
     assert notice == 0 and reported(out, "saves") == "1"

@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from test_cli import refused
+from refusals import refused
 
 from british_square.desktop.survey import (
     parse_range,

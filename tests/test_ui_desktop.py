@@ -8,7 +8,15 @@ import subprocess
 import sys
 
 import pytest
-from screen_check import FELT, Sprites, expected_screen, load_png, looks_like, mismatches
+from screen_check import (
+    FELT,
+    Sprites,
+    expected_screen,
+    load_png,
+    looks_like,
+    mismatches,
+    rgb565,
+)
 from scripting import ScriptWriter
 from ui_runs import CODE, keys_file, position_line, run_desktop
 
@@ -57,7 +65,7 @@ def test_refused_card_flashes_and_stays(tmp_path):
     keys = "a a shot:flash wait:400 shot:after"
     result = run_desktop(["--position", position, "--keys", keys, "--shot", tmp_path])
     refused = sheet.HIGHLIGHTS[sheet.REFUSED][0]
-    pink = (refused >> 19) << 11 | ((refused >> 10) & 0x3F) << 5 | (refused >> 3) & 0x1F
+    pink = rgb565(refused)
     flash = load_png(tmp_path / "flash.png")
     assert flash[7 + 12][2 + 17] == pink  # the face of the 5H, right of its big pip
     after = load_png(tmp_path / "after.png")
@@ -152,7 +160,7 @@ def test_no_more_moves_leaves_the_cards_in_sight(tmp_path):
     screen = load_png(tmp_path / "end.png")
     assert mismatches(screen, expected_screen(writer.game)) == {}  # the board, whole
     yellow = sheet.TEXT_YELLOW
-    notice = (yellow >> 19) << 11 | ((yellow >> 10) & 0x3F) << 5 | (yellow >> 3) & 0x1F
+    notice = rgb565(yellow)
     panel = [screen[y][x] for y in range(80, 128) for x in range(97, 160)]
     assert notice in panel  # "No more moves." where the numbers were
 

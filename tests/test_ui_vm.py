@@ -28,6 +28,7 @@ from ui_runs import (
     session_writer,
 )
 
+from british_square.controls import LEFT, NONE
 from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import FOUNDATION, WASTE
 from british_square.layout import FONT_W, TEXT_LINE
@@ -220,7 +221,7 @@ print(keys.events.overflowed, actions.poll(10))
 print(sum(actions.poll(t) != NONE for t in range(20, 5000, 50)), actions.overflows)
 """
     out = vm.run_code(script, tmp_path, path=(LIB, *vm_libs())).stdout.split()
-    assert out == ["2", "True", "255", "0", "1"]
+    assert out == [str(LEFT), "True", str(NONE), "0", "1"]
 
 
 def vm_libs():

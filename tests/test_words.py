@@ -5,41 +5,14 @@ import ast
 import random
 
 import pytest
-from conftest import LIB
+from words_text import PACKAGE, WORDS, body, sections
 
 from british_square import engine, scene, screens
 from british_square.files import NEEDED, TEXTS_AT_MOST, open_words
 from british_square.layout import BODY_ROWS, FIGURE_COLUMNS, PANEL_COLUMNS, TEXT_COLUMNS
 from british_square.words import LONGEST, DamagedFile
 
-PACKAGE = LIB / "british_square"
-WORDS = PACKAGE / "words.txt"
 DAMAGED = "words.txt is damaged: make deploy mends it"
-
-
-def sections(path=WORDS):
-    """{name: [(kind, line name, text, figure), ...]} of words.txt, in file
-    order ("@end", the last line, left out)."""
-    found = {}
-    lines = None
-    for raw in path.read_text().splitlines():
-        if raw.startswith("@"):
-            lines = found.setdefault(raw[1:], [])
-        elif lines is not None:
-            kind, text, name = raw[:1], raw[1:], ""
-            if text.startswith("["):
-                name, text = text[1:].split("]", 1)
-            text, _, figure = text.partition("|")
-            lines.append((kind, name, text, figure))
-        else:
-            assert raw.startswith("#"), "before the first text: {!r}".format(raw)
-    assert found.pop("end") == [], "@end is the last line"
-    return found
-
-
-def body(name):
-    """The body lines of text ``name``, without their names and figures."""
-    return [text for kind, _, text, _ in sections()[name] if kind in "|~"]
 
 
 def named(name):

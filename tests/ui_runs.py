@@ -5,6 +5,7 @@ The VM runs the game from a board tree built by the deploy code
 adapter and the options reader, which no board needs.
 """
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -21,6 +22,14 @@ sys.path.insert(0, str(ROOT / "tools"))
 import deploy_plan  # noqa: E402
 
 VM_ADAPTERS = ("vm", "options")
+
+
+def load_code_py():
+    """code.py loaded in process as a module: its functions defined, nothing started."""
+    spec = importlib.util.spec_from_file_location("game_code", CODE)
+    code = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(code)  # defines functions; starts nothing
+    return code
 
 
 def session_writer():
