@@ -9,10 +9,11 @@ import pytest
 from test_words import body
 
 from british_square import screens
-from british_square.app import OUTCOME_ENDED, OUTCOME_PLAYING, OUTCOME_STUCK, OUTCOME_WON, App
+from british_square.app import App
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, A, B
 from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
+from british_square.table import OUTCOME_ENDED, OUTCOME_PLAYING, OUTCOME_STUCK, OUTCOME_WON
 
 MENU = [line.split("{")[0] for line in body("menu")]
 
