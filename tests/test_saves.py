@@ -21,7 +21,7 @@ from nvm_records import (
 from words_text import body
 
 from british_square import screens
-from british_square.app import BRIGHTNESS_LEVELS, OUTCOME_PLAYING, OUTCOME_STUCK, App
+from british_square.app import BRIGHTNESS_LEVELS, App
 from british_square.controls import LEFT, NONE, RIGHT, START, A, B
 from british_square.desktop.notation import parse_position
 from british_square.engine import AMERICAN, BRITISH, FOUNDATION, MAX_MOVES, STOCK, UNION, Game, move
@@ -41,6 +41,7 @@ from british_square.store import (
     WINS,
     Store,
 )
+from british_square.table import OUTCOME_PLAYING, OUTCOME_STUCK
 
 TITLE_WORDS = body("title_words")  # play, continue, then the notices
 NEAR_WIN = "british AC/-/-/- - - 25,26,26,26"  # B on the first column wins

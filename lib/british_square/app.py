@@ -1,4 +1,5 @@
-"""The game as the player drives it: the cursor, the held card, the end of a game.
+"""A player's session: the loop, the screens, the settings, the saves and
+the statistics; what a press does on the cards is ``table.Table``'s.
 
 Data flows one way: an action (from a board adapter) becomes an engine move,
 the move names the piles it touched, the scene redraws those piles, and the
@@ -10,40 +11,31 @@ sprite are made once, at start-up.
 import gc
 
 from british_square import __version__
-from british_square.cards import NO_CARD, const
-from british_square.controls import NONE, QUIT, RIGHT, SELECT, START, A, B, ticks_add, ticks_diff
+from british_square.cards import const
+from british_square.controls import NONE, QUIT, ticks_diff
 from british_square.deal import random_deal
-from british_square.engine import (
-    DEAD,
-    FOUNDATION,
-    MAX_MOVES,
-    STATUS_LOST,
-    STOCK,
-    WASTE,
-    Game,
-    IllegalMoveError,
-    move,
-    move_source,
-    move_target,
-)
-from british_square.hint import NO_HINT, Hinter
+from british_square.engine import MAX_MOVES, Game
+from british_square.hint import Hinter
 from british_square.layout import NO_STOP, Layout
 from british_square.par import par, random_won_deal
 from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.screens import Screens
-from british_square.sheet import NORMAL, REFUSED, SELECTED, TARGET
-from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
+from british_square.sheet import NORMAL
 from british_square.store import SavePolicy, Settings, Stats
+from british_square.table import (
+    OUTCOME_ENDED,
+    OUTCOME_PLAYING,
+    OUTCOME_STUCK,
+    OUTCOME_WON,
+    Table,
+)
 from british_square.view import View, sheet_path, show_damage
 from british_square.words import DamagedFile
 
-_FLASH_MS = const(180)  # a refused drop shows red this long
 # Once the stock is out, the dead test looks at up to DEAD_BUDGET positions
-# after each move, PROBE_STEP of them per turn of the main loop, on a copy
-# of the game: a press never waits for it (tests/bench: about 1 000 to 2 000
-# loop units a position with 16 piles: a turn, under 15 ms on a SAMD51).
+# after each move, table.PROBE_STEP of them per turn of the main loop, on a
+# copy of the game: a press never waits for it.
 DEAD_BUDGET = const(200)
-PROBE_STEP = const(2)
 
 # The backlight, the most power a handheld draws: dimmed to _DIM_PERCENT a
 # minute after the last press; the press that wakes it does nothing else.
@@ -54,14 +46,8 @@ BRIGHTNESS_LEVELS = (100, 60, 30)  # the menu's Brightness setting, in turn
 _LOW_BATTERY_MV = const(3500)  # a LiPo cell this low is nearly empty
 _REDRAW_MS = const(3000)  # the About screen's redraw benchmark runs this long
 
-# Where a game stands, as the player sees it (``App.outcome``).
-OUTCOME_PLAYING = const(0)
-OUTCOME_WON = const(1)
-OUTCOME_STUCK = const(2)  # no move can bring a card home (the player may still move, or undo)
-OUTCOME_ENDED = const(3)  # the player chose End game: scored as it stood, no more moves
 
-
-class App:
+class App(Table):
     """One player session on one machine, driven by its actions.
 
     ``hardware`` is the machine's adapter: its display, actions, clock,
@@ -192,7 +178,7 @@ class App:
     def resting(self):
         """Nothing timed is under way (a flash, the dead test, the celebration)."""
         if self.on_page:
-            return not self.screens.celebrating
+            return not self.screens.celebration.on
         return self.flash_stop == NO_STOP and not self.probing
 
     def tick(self, now):
@@ -482,226 +468,3 @@ class App:
         if self.outcome == OUTCOME_ENDED:
             return PANEL_ENDED
         return PANEL_NUMBERS
-
-    # ----------------------------------------------------------------- play
-
-    def play_action(self, action):
-        if action <= RIGHT:
-            self.cursor = self.layout.neighbour(self.cursor, action)
-            self.scene.show_cursor(self.cursor)
-        elif action == START:
-            self.screens.menu()
-        elif self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_WON:
-            self.refuse(self.cursor)  # the game is over: look, but nothing moves
-        elif action == A:
-            self.press_a()
-        elif action == B:
-            self.press_b()
-        elif action == SELECT:
-            self.cancel()
-            self.undo()
-
-    def press_a(self):
-        """Pick up, put down, deal, or fill a space from the stock."""
-        game, layout, stop = self.game, self.layout, self.cursor
-        pile = layout.stop_pile(stop)
-        if self.held != NO_STOP:
-            if stop == self.held:
-                self.cancel()
-                return
-            source = layout.stop_pile(self.held)
-            if pile == FOUNDATION and game.top(source) // 13 != stop - layout.foundation_stop:
-                self.refuse(stop)  # the held card's own foundation only, as highlighted
-                return
-            self.try_move(move(source, pile), stop)
-        elif pile == STOCK:
-            self.try_move(move(STOCK, WASTE), stop)
-        elif pile == FOUNDATION:
-            self.refuse(stop)
-        elif pile < STOCK and not game.column_height(pile):
-            self.try_move(move(STOCK, pile), stop)
-        else:
-            self.pick_up(stop)
-
-    def press_b(self):
-        """Cancel a held card, or send the card under the cursor home."""
-        if self.held != NO_STOP:
-            self.cancel()
-            return
-        pile = self.layout.stop_pile(self.cursor)
-        if pile == STOCK or pile == FOUNDATION:
-            self.refuse(self.cursor)
-        else:
-            self.try_move(move(pile, FOUNDATION), self.cursor)
-
-    def pick_up(self, stop):
-        """Hold the playable card of ``stop`` and light up where it may go."""
-        game, layout, scene = self.game, self.layout, self.scene
-        source = layout.stop_pile(stop)
-        card = game.top(source)
-        if card == NO_CARD:
-            self.refuse(stop)
-            return
-        buffer = self.move_buffer
-        count = game.legal_moves(buffer)
-        found = False
-        for i in range(count):
-            if buffer[2 * i] == source:
-                scene.set_look(layout.pile_stop(buffer[2 * i + 1], card // 13), TARGET)
-                found = True
-        if not found:
-            self.refuse(stop)
-            return
-        self.held = stop
-        scene.set_look(stop, SELECTED)
-
-    def hint(self):
-        """A hint: back on the cards, the card the search suggests moving is
-        picked up (the stock, for a deal) and the place it should go is lit
-        with the cursor on it, so A plays it and B puts it back. False, and
-        nothing changes, when the search found nothing useful."""
-        game, layout = self.game, self.layout
-        if self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_WON:
-            return False
-        self.probing = False  # the hint borrows the dead test's table
-        m = self.dead_test.suggest(game)
-        self.check_end()  # and the dead test starts again where it was needed
-        if m == NO_HINT:
-            return False
-        self.hints_used += 1
-        self.show_play()
-        self.cancel()
-        source, target = move_source(m), move_target(m)
-        suit = game.top(source) // 13
-        self.held = layout.pile_stop(source, suit)
-        self.cursor = layout.pile_stop(target, suit)
-        self.scene.set_look(self.held, SELECTED)
-        self.scene.set_look(self.cursor, TARGET)
-        self.scene.show_cursor(self.cursor)
-        return True
-
-    def cancel(self):
-        """Put the held card back (it never left its pile)."""
-        if self.held != NO_STOP:
-            self.held = NO_STOP
-            self.scene.clear_looks()
-
-    def try_move(self, m, stop):
-        """Play ``m`` if the engine allows it, else flash ``stop``: that did nothing."""
-        try:
-            self.play(m)
-        except IllegalMoveError:
-            self.refuse(stop)
-
-    def play(self, m):
-        """Play ``m`` (``IllegalMoveError`` if it is not legal here) and show its effects."""
-        self.game.play(m)
-        self.beep(CHIME if move_target(m) == FOUNDATION else CLICK)
-        self.cancel()
-        self.changed(m)
-        if self.settings.autoplay:
-            self.auto_play()
-        self.check_end()
-
-    def changed(self, m):
-        """Redraw the two piles a move (or its undo) touched, the numbers and the cursor."""
-        scene, game = self.scene, self.game
-        self.probing = False  # it was about the position before
-        self.note_change()
-        scene.show_pile(game, move_source(m))
-        scene.show_pile(game, move_target(m))
-        scene.show_numbers(game, self.panel())
-        scene.show_cursor(self.cursor)
-
-    def undo(self):
-        m = self.game.undo()
-        if m is None:
-            self.refuse(self.cursor)
-            return
-        if self.outcome == OUTCOME_STUCK:
-            self.outcome = OUTCOME_PLAYING  # perhaps no longer: looked at again below
-        self.beep(CLICK)
-        self.changed(m)
-        self.check_end()
-
-    def redo(self):
-        m = self.game.redo()
-        if m is not None:
-            self.beep(CLICK)
-            self.changed(m)
-            self.check_end()
-
-    def auto_play(self):
-        """Send safe cards home: only aces that start or finish a foundation.
-
-        Nothing can ever be built on an ace that a foundation could not take
-        as well, so moving one home never costs a move; other cards might
-        still be wanted in the tableau, so they are left to the player.
-        """
-        game = self.game
-        moved = True
-        while moved:
-            moved = False
-            for source in range(game.columns + 1):
-                if source == game.columns:
-                    source = WASTE
-                card = game.top(source)
-                if card != NO_CARD and card % 13 == 0 and game.foundations[card // 13] in (0, 25):
-                    m = move(source, FOUNDATION)
-                    game.push(m)
-                    self.changed(m)
-                    moved = True
-
-    def check_end(self):
-        """Won, or no more moves: the engine's LOST now, or its dead test once the
-        stock is out, over the next turns of the loop (``probe_dead``)."""
-        game = self.game
-        if self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_STUCK:
-            return  # a dead position stays dead whatever is moved: only undo leaves it
-        if game.is_won():
-            if self.outcome != OUTCOME_WON:
-                self.outcome = OUTCOME_WON
-                self.count_game()
-                self.rest()
-                self.beep(FANFARE)
-                self.screens.won()
-            return
-        self.outcome = OUTCOME_PLAYING
-        if not game.stock_count:
-            if game.status(self.move_buffer) == STATUS_LOST:
-                self.set_stuck()
-            else:
-                self.dead_test.start(game)
-                self.probing = True
-
-    def probe_dead(self):
-        """One step of the dead test; "no more moves" when it proves the game dead."""
-        verdict = self.dead_test.step(PROBE_STEP)
-        if verdict is None:
-            return
-        self.probing = False
-        if verdict == DEAD:
-            self.set_stuck()
-
-    def set_stuck(self):
-        """No card can go home any more: the panel says so (the cards stay in
-        sight, and the player may still move them or undo)."""
-        self.outcome = OUTCOME_STUCK
-        self.scene.show_numbers(self.game, PANEL_STUCK)
-
-    # -------------------------------------------------------------- flashes
-
-    def refuse(self, stop):
-        """Flash ``stop`` red for a moment: that did nothing."""
-        self.end_flash()
-        self.beep(BUZZ)
-        scene = self.scene
-        self.flash_stop = stop
-        self.flash_look = scene.looks[stop]
-        self.flash_until = ticks_add(self.now, _FLASH_MS)
-        scene.set_look(stop, REFUSED)
-
-    def end_flash(self):
-        if self.flash_stop != NO_STOP:
-            self.scene.set_look(self.flash_stop, self.flash_look)
-            self.flash_stop = NO_STOP

@@ -8,7 +8,8 @@ keys do. Nothing here allocates sprites: the page is made once, at start-up.
 import gc
 
 from british_square.cards import const
-from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B, ticks_add, ticks_diff
+from british_square.celebration import Celebration
+from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B
 from british_square.deal import MAX_DEAL, MIN_DEAL
 from british_square.engine import RULE_NAMES, UNION
 from british_square.layout import (
@@ -20,8 +21,6 @@ from british_square.layout import (
     DEAL_DIGITS_X,
     DEAL_DIGITS_Y,
     DEAL_MARK_Y,
-    KINGS_BOTTOM,
-    KINGS_TOP,
     SCREEN_W,
     TITLE_BIG_PITCH,
     TITLE_BIG_Y,
@@ -29,7 +28,6 @@ from british_square.layout import (
 )
 from british_square.par import par
 from british_square.sheet import (
-    CARD_W,
     FIRST_CARD,
     SMALL_DONE,
     SMALL_DOWN,
@@ -52,7 +50,6 @@ from british_square.store import (
     WINS,
 )
 
-_FRAME_MS = const(50)  # the celebration's frame time
 _POWERS = (10000, 1000, 100, 10, 1)
 
 # The screens, as ``Screens.current`` names them (SCREEN_NAMES for people).
@@ -116,12 +113,7 @@ class Screens:
         self.pending_number = 0
         self.pending_rules = 0
         self.back = SCREEN_MENU
-        self.celebrating = False
-        self.frame_due = 0
-        self.frame = 0  # of the celebration, counted for the lights
-        # the celebration: position and speed of each king, x and y; small
-        # ints in a list made once, so a frame allocates nothing
-        self.bounce = [0] * 16
+        self.celebration = Celebration(self.page, app.glow)
 
     def _open(self, screen, handler):
         """Clear the page for ``screen``, whose keys ``handler`` takes."""
@@ -140,9 +132,7 @@ class Screens:
     def leave(self):
         """The screen on show goes (the cards are back, or another screen opens)."""
         self.current = SCREEN_PLAY
-        if self.celebrating:
-            self.celebrating = False
-            self.app.glow(-1)  # the lights go dark with the kings
+        self.celebration.stop()
 
     def handle(self, action):
         """Do what ``action`` means on the screen on show."""
@@ -150,9 +140,7 @@ class Screens:
 
     def tick(self, now):
         """A frame of the celebration when one is due."""
-        if self.celebrating and ticks_diff(now, self.frame_due) >= 0:
-            self.frame_due = ticks_add(now, _FRAME_MS)
-            self._animate()
+        self.celebration.tick(now)
 
     # ---------------------------------------------------------------- title
 
@@ -475,40 +463,13 @@ class Screens:
     # ------------------------------------------------------------- the end
 
     def won(self):
-        """The celebration: four kings bounce under "You won!" until a key."""
+        """The celebration (``celebration.Celebration``) under "You won!", until a key."""
         self._open(SCREEN_WON, self._end)
         page = self.page
         page.place_big(0, SCREEN_W // 2, WON_BIG_Y)
         page.footer.color = TEXT_WHITE
         self.words.show(page, "won")
-        b = self.bounce
-        for suit in range(4):  # spread out, each with its own speed
-            x, y = 8 + 40 * suit, KINGS_TOP + 6 * suit
-            b[4 * suit : 4 * suit + 4] = (x, y, 2 - suit if suit != 2 else 1, 1 + suit % 2)
-        for suit in range(4):
-            page.show_card(suit, FIRST_CARD + suit * 13 + 12, b[4 * suit], b[4 * suit + 1])
-        self.celebrating = True
-        self.frame_due = self.app.now
-        self.frame = 0
-
-    def _animate(self):
-        b = self.bounce
-        for i in range(8):  # x then y of each king: move, bounce off the band's edges
-            k = (i >> 1) * 4 + (i & 1)  # b[k] is a position, b[k ^ 2] its speed
-            low, high = (KINGS_TOP, KINGS_BOTTOM) if i & 1 else (0, SCREEN_W - CARD_W)
-            value = b[k] + b[k ^ 2]
-            if value < low or value > high:
-                b[k ^ 2] = -b[k ^ 2]
-                value = b[k] + b[k ^ 2]
-            b[k] = value
-        cards = self.page.cards
-        for i in range(4):
-            king = cards[i]
-            king.x = b[4 * i]
-            king.y = b[4 * i + 1]
-        self.page.dirty = True
-        self.frame += 1
-        self.app.glow(self.frame)
+        self.celebration.start(self.app.now)
 
     def over(self):
         """The game ended where it stood: its score."""
