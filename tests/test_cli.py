@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from refusals import refused
 
 from british_square.desktop.cli import main
-from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import Game
+from british_square.desktop.notation import parse_move, parse_position, position_text
+from british_square.engine import Game, move_text
 
 
 def cli(*args, stdin=None):
@@ -84,6 +84,18 @@ def test_play_applies_text_and_json_moves():
 def test_play_rejects_a_bad_move_with_one_line_and_status_2(move, names):
     position = cli("deal", "1").stdout.strip()
     assert refused(cli("play", position, "SW", move), names)
+    assert refused(cli("play", position, "SW", move), "move 2 of 2: ")
+
+
+def test_play_names_which_move_of_the_list_is_illegal():
+    position = cli("deal", "1").stdout.strip()
+    game = parse_position(position)
+    for text in ("SW", "SW"):
+        game.play(parse_move(text, game))
+    legal = [move_text(m) for m in game.moves()]
+    illegal = next(text for text in ("aF", "bF", "cF", "dF", "Wa") if text not in legal)
+    result = cli("play", position, "SW", "SW", illegal, "SW")
+    assert refused(result, "move 3 of 4: illegal move '{}'".format(illegal))
 
 
 @pytest.mark.parametrize(
@@ -153,7 +165,7 @@ def test_standard_input_that_is_not_utf8_is_one_error_line():
 
 def test_an_illegal_move_is_named_as_game_play_names_it():
     position = cli("deal", "17").stdout.strip()
-    assert refused(cli("play", position, "SW", "Wa", "aF"), "error: illegal move 'Wa'")
+    assert refused(cli("play", position, "SW", "Wa", "aF"), "error: move 2 of 3: illegal move 'Wa'")
 
 
 def test_show_runs_the_dead_test():

@@ -382,8 +382,12 @@ def main(argv):
         else:
             out(" ".join(move_text(m) for m in game.moves()))
     else:  # play
-        for token in args.moves:
-            game.play(read_move(token, game))
+        for number, token in enumerate(args.moves, 1):
+            try:
+                game.play(read_move(token, game))
+            except ValueError as error:  # which of the moves: the same text may come twice
+                where = "move {} of {}: ".format(number, len(args.moves))
+                raise ValueError(where + str(error)) from None
         write_position(game, args.json)
     return 0
 
