@@ -10,20 +10,6 @@ import sys
 from british_square import unload
 from british_square.engine import RULE_NAMES
 
-USAGE = """usage: code.py [options]
-  --rules british|american|union  the rule set (default british)
-  --deal N          deal number N, 1-31999 (default: one at random)
-  --position TEXT   start from a position (see README: Text formats)
-  --autoplay        send aces home by themselves
-  --keys SCRIPT     play a key script, e.g. "right a shot:one" (see hw/keyscript.py)
-  --keys-file FILE  the key script from a file
-  --shot PATH       screenshots: a .png for the last screen, or a folder
-  --scale N         screenshot scale, 1-16 (desktop)
-  --headless        no window (desktop): play the key script, save shots
-  --save FILE       keep the game, statistics and settings in FILE (desktop):
-                    a new file or one this game wrote, nothing else; a window
-                    keeps them in the user's data folder by default
-  --help            this text"""
 _VALUES = ("rules", "deal", "position", "keys", "keys-file", "shot", "scale", "save")
 _PATHS = ("keys-file", "shot", "save")  # an empty one would mean none, or the folder here
 _FLAGS = ("headless", "autoplay", "help")
@@ -130,7 +116,7 @@ def start(argv, machine):
     try:
         options = parse(argv)
         if options.get("help"):
-            return say(USAGE)
+            return say(__import__("usage").USAGE)  # its own module: not held by a run
         game = first_game(options)
     except ValueError as error:
         return error_line(error)

@@ -3,6 +3,7 @@ the desktop window on SDL's dummy driver, and every bad option refused in one li
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import types
@@ -205,6 +206,10 @@ def test_code_py_help_lists_the_options():
     assert result.returncode == 0
     for option in ("--rules", "--deal", "--position", "--keys-file", "--shot", "--headless"):
         assert option in result.stdout
+    words = set(re.findall(r"[\w:*]+", result.stdout))  # and every word a key script may hold
+    short = ("u", "d", "l", "r", "sel", "KEY*N", "wait:MS", "shot:NAME")
+    for word in (*controls.ACTION_NAMES, *short):
+        assert word in words, word
 
 
 def test_window_mode_keyboard_and_quit(monkeypatch, tmp_path):

@@ -282,6 +282,11 @@ def test_the_about_screen_reports_the_board_and_measures_redraws(vm, mpy_board):
     assert rate.endswith("/s full") and float(rate[: -len("/s full")]) >= 1
 
 
+def test_help_on_the_vm_lists_the_options_and_the_key_script_words(vm, mpy_board):
+    out = vm.run_board(mpy_board, "--help").stdout
+    assert out.startswith("usage: code.py [options]") and "wait:MS" in out
+
+
 def test_a_fake_battery_that_is_no_number_is_refused_on_the_vm(vm, mpy_board):
     result = vm.run_board(mpy_board, "--deal", "1", env={"BSQ_BATTERY_MV": "x"}, check=False)
     lines = result.stderr.strip().splitlines()

@@ -21,7 +21,7 @@ CODE = ROOT / "code.py"
 sys.path.insert(0, str(ROOT / "tools"))
 import deploy_plan  # noqa: E402
 
-VM_ADAPTERS = ("vm", "options")
+VM_ADAPTERS = ("vm", "options", "usage")
 
 
 def load_code_py():
