@@ -90,6 +90,12 @@ class App(Table):
             raise SystemExit(2) from None
         unload("british_square.files")
         gc.collect()
+        # One scratch buffer for the legal moves, the dead test and the hint:
+        # each fills it within one call and keeps nothing there between two.
+        self.move_buffer = bytearray(2 * MAX_MOVES)
+        # the dead test, and the hint between two of its runs: one table for
+        # both, its blocks found before the sprites and labels cut the heap up
+        self.dead_test = Hinter(DEAD_BUDGET, self.move_buffer)
         self.view = View(hardware.display, self.words, hardware.font)
         self.scene = self.view.scene
         self.ticks_ms = hardware.ticks_ms
@@ -105,11 +111,6 @@ class App(Table):
         self.dimmed = False
         self.last_press = self.now
         self.last_tick = self.now
-        # One scratch buffer for the legal moves, the dead test and the hint:
-        # each fills it within one call and keeps nothing there between two.
-        self.move_buffer = bytearray(2 * MAX_MOVES)
-        # the dead test, and the hint between two of its runs: one table for both
-        self.dead_test = Hinter(DEAD_BUDGET, self.move_buffer)
         self.hints_used = 0  # in this game
         self.probing = False  # the dead test is under way
         self.layout = Layout(4)  # arranged for each game's columns (start_game)
