@@ -12,8 +12,9 @@ position is printed by ``code.py``). What it holds is on the heap it
 measures, so it keeps to few names.
 
 Collection: a board's adapter never calls ``gc.collect()``; the heap is
-collected only where the game itself does (before a new deal, on the About
-screen) and when an allocation finds no room. This adapter does the same,
+collected only where the game itself does (at start-up once the save and
+the files are read, before a screen of text, before a new deal, on the
+About screen) and when an allocation finds no room. This adapter does the same,
 so a run passes or fails in a heap as a board's would, with the heap in the
 pieces a board's would be in. What is live (what a collection would leave)
 can only be read by collecting, and collecting moves where later objects
