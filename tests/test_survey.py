@@ -12,14 +12,19 @@ import time
 import pytest
 from refusals import refused
 
+from british_square.desktop.notation import parse_move
+from british_square.desktop.solver import PLAIN_LINE_NODES, SOLVER_VERSION, solve_plain
 from british_square.desktop.survey import (
     parse_range,
     plot_distribution,
     read_results,
     run_survey,
+    solve_deal,
+    solver_version,
     summary,
     wilson,
 )
+from british_square.engine import BRITISH, Game
 
 
 def wilson_by_definition(successes, n, z=1.959963984540054):
@@ -80,7 +85,20 @@ def test_a_survey_appends_and_resumes(tmp_path):
     lines = out.read_text().splitlines()
     assert [json.loads(line)["deal"] for line in lines] == [1, 2]
     record = json.loads(lines[0])
-    assert set(record) == {"deal", "rules", "result", "home", "moves", "nodes", "seconds"}
+    assert set(record) == {
+        "deal",
+        "rules",
+        "result",
+        "home",
+        "moves",
+        "nodes",
+        "seconds",
+        "solver",
+        "budget",
+        "plain_nodes",
+    }
+    assert record["solver"] == SOLVER_VERSION and record["budget"] == 5
+    assert record["plain_nodes"] == 0  # won: no plain search for a better line
     # killed mid-write: the torn line is skipped, the deals done are kept
     with open(out, "a") as handle:
         handle.write('{"deal": 3, "rules": "uni')
@@ -90,6 +108,43 @@ def test_a_survey_appends_and_resumes(tmp_path):
     deals = [r["deal"] for r in read_results(str(out), "union").values()]
     assert sorted(deals) == [1, 2, 3]
     assert out.read_text().count('"deal": 1,') == 1  # deal 1 was not solved again
+
+
+def test_redo_older_solves_again_only_what_an_older_solver_solved(tmp_path):
+    out = tmp_path / "union.jsonl"
+    old = {"deal": 1, "rules": "union", "result": "unknown", "home": 9, "nodes": 5, "seconds": 1.0}
+    out.write_text(json.dumps(old) + "\n")
+    run_survey("union", range(1, 2), str(out), seconds=5, jobs=1, progress=False)
+    assert len(out.read_text().splitlines()) == 1  # without redo_older, kept
+    s = run_survey("union", range(1, 2), str(out), seconds=5, jobs=1, progress=False, redo_older=True)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [solver_version(r) for r in lines] == [1, SOLVER_VERSION]  # appended, the old kept
+    assert s["won"] == 1 and read_results(str(out))[1]["result"] == "won"  # the last line counts
+    run_survey("union", range(1, 2), str(out), seconds=5, jobs=1, progress=False, redo_older=True)
+    assert len(out.read_text().splitlines()) == 2  # the current version's record stays
+
+
+def test_a_record_of_a_solver_version_not_yet_made_is_refused(tmp_path):
+    out = tmp_path / "union.jsonl"
+    record = {"deal": 1, "rules": "union", "result": "won", "home": 104, "nodes": 5, "seconds": 1.0}
+    for version in (SOLVER_VERSION + 1, 0, "2", 1.0):
+        out.write_text(json.dumps(dict(record, solver=version)) + "\n")
+        with pytest.raises(ValueError, match="line 1: 'solver' is not a version"):
+            read_results(str(out))
+
+
+def test_a_deal_not_won_keeps_the_plain_searchs_line_when_it_is_better():
+    # deal 7003 at 1 s: the solver's line brings 12 home, the plain search's
+    # PLAIN_LINE_NODES positions 17 (measured); either way par is at least
+    # the plain search's, and the line is one the engine plays
+    record = solve_deal("british", 7003, 1.0)
+    plain = solve_plain(Game.new_deal(7003, BRITISH), math.inf, PLAIN_LINE_NODES)
+    assert record["plain_nodes"] == plain.nodes
+    assert record["home"] >= plain.home > 12
+    game = Game.new_deal(7003, BRITISH)
+    for token in record["moves"].split():
+        game.play(parse_move(token, game))
+    assert game.score() == record["home"]
 
 
 def test_a_survey_on_local_processes(tmp_path):
@@ -174,7 +229,8 @@ def test_par_takes_the_best_of_the_survey_and_the_quicker_run_for_par(tmp_path):
     )
     (surveys / "british-par.jsonl").write_text(
         "\n".join(json.dumps(r) for r in (record(1, "unknown", 15), record(2, "unknown", 7),
-                                          record(5, "unknown", 20)))
+                                          record(5, "unknown", 20),
+                                          dict(record(1, "lost", 13), solver=2)))
     )  # fmt: skip
     tool = [sys.executable, str(ROOT / "tools" / "publish_survey.py"), "--surveys", str(surveys)]
     out = subprocess.run(
@@ -182,8 +238,11 @@ def test_par_takes_the_best_of_the_survey_and_the_quicker_run_for_par(tmp_path):
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     par = (tmp_path / "par_british.bin").read_bytes()
-    assert par[:5] == bytes((15, 9, 0, 0, 20))  # the best line of either; a proved loss's exact 9
-    assert "| British Square | 1–2 |" in out and "| British Square, for par | 1–5 |" in out
+    # the best line of either file and of any solver version (deal 1's 15,
+    # not its newer 13); a proved loss's exact 9
+    assert par[:5] == bytes((15, 9, 0, 0, 20))
+    assert "| British Square | 1–2 |" in out
+    assert "| British Square, for par | 1–5 | 0 | 1 | 2 |" in out  # deal 1's newer verdict
 
 
 def survey(*args, timeout=60):

@@ -35,13 +35,14 @@ TABLE_START = "<!-- survey:start -->"
 TABLE_END = "<!-- survey:end -->"
 
 
-def best_of(records, more):
-    """Per deal, the record that brings the most cards home, of ``records``
-    and ``more`` (deal -> record); ``records``' where they tie."""
-    best = dict(more)
-    for deal, record in records.items():
-        if deal not in best or record["home"] >= best[deal]["home"]:
-            best[deal] = record
+def best_of(*surveys):
+    """Per deal, the record that brings the most cards home of ``surveys``
+    (each deal -> record); the first survey's where they tie."""
+    best = {}
+    for records in reversed(surveys):
+        for deal, record in records.items():
+            if deal not in best or record["home"] >= best[deal]["home"]:
+                best[deal] = record
     return dict(sorted(best.items()))
 
 
@@ -93,13 +94,14 @@ def main(argv=None):
     surveys = []
     for name in RULE_NAMES:
         title = RULE_TITLES[RULE_NAMES.index(name)]
-        records = read_results(str(Path(args.surveys) / "{}.jsonl".format(name)), name)
-        quick = read_results(str(Path(args.surveys) / "{}-par.jsonl".format(name)), name)
+        paths = [str(Path(args.surveys) / "{}{}.jsonl".format(name, s)) for s in ("", "-par")]
+        records, quick = (read_results(path, name) for path in paths)
         if records:
             surveys.append((title, records))
         if quick:
             surveys.append((title + ", for par", quick))
-        best = best_of(records, quick)
+        # par: the longest line of any record, of any solver version
+        best = best_of(*(read_results(path, name, keep="best") for path in paths))
         if best:
             by_rules[name] = best
             (Path(args.lib) / "par_{}.bin".format(name)).write_bytes(par_bytes(best))

@@ -297,6 +297,11 @@ def make_parser():
     )
     survey.add_argument("--plot", metavar="PNG", help="also plot the cards-home distribution")
     survey.add_argument("--quiet", action="store_true", help="no progress bar")
+    survey.add_argument(
+        "--redo-older",
+        action="store_true",
+        help="solve again the deals an older solver version solved",
+    )
     return parser
 
 
@@ -358,6 +363,7 @@ def survey_command(args):
         scheduler=args.scheduler,
         progress=not args.quiet,
         plot=args.plot,
+        redo_older=args.redo_older,
     )
     out(summary_text(args.rules, totals))
 

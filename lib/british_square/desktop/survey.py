@@ -6,9 +6,11 @@ multiprocessing, and optionally Dask distributed (``pip install
 british-square[cluster]``), tqdm and matplotlib.
 
 The results file has one JSON object per finished deal (``deal``, ``rules``,
-``result``, ``home``, ``moves``, ``nodes``, ``seconds``), appended and flushed
+``result``, ``home``, ``moves``, ``nodes``, ``seconds``, and since solver
+version 2 ``solver``, ``budget`` and ``plain_nodes``), appended and flushed
 as each deal ends, so an interrupted survey resumes: deals already in the
-file are not solved again.
+file are not solved again (with ``redo_older``, unless an older solver
+solved them). A deal's last line is its record.
 """
 
 import json
@@ -17,7 +19,16 @@ import os
 
 from british_square.deal import MAX_DEAL, MIN_DEAL
 from british_square.desktop.notation import move_text, rules_from_name
-from british_square.desktop.solver import LOST, UNKNOWN, VERDICTS, WON, solve
+from british_square.desktop.solver import (
+    LOST,
+    PLAIN_LINE_NODES,
+    SOLVER_VERSION,
+    UNKNOWN,
+    VERDICTS,
+    WON,
+    solve,
+    solve_plain,
+)
 from british_square.engine import RULE_NAMES, Game
 
 # z for a two-sided 95% interval
@@ -25,9 +36,20 @@ _Z95 = 1.959963984540054
 
 
 def solve_deal(rules_name, deal, seconds):
-    """One deal's record (a plain dict: it crosses process and network borders)."""
+    """One deal's record (a plain dict: it crosses process and network
+    borders): ``solve`` for ``seconds``, then, for a deal not won, the plain
+    search for ``PLAIN_LINE_NODES`` positions, whose line is kept if it
+    brings more cards home (see ``PLAIN_LINE_NODES``)."""
     game = Game.new_deal(deal, rules_from_name(rules_name))
     found = solve(game, seconds)
+    plain_nodes = 0
+    if found.result != WON:
+        plain = solve_plain(game, math.inf, PLAIN_LINE_NODES)
+        plain_nodes = plain.nodes
+        found.seconds += plain.seconds
+        if plain.home > found.home:
+            found.home = plain.home
+            found.moves = plain.moves
     return {
         "deal": deal,
         "rules": rules_name,
@@ -36,14 +58,25 @@ def solve_deal(rules_name, deal, seconds):
         "moves": " ".join(move_text(m) for m in found.moves),
         "nodes": found.nodes,
         "seconds": round(found.seconds, 3),
+        "solver": SOLVER_VERSION,
+        "budget": seconds,
+        "plain_nodes": plain_nodes,
     }
 
 
-def read_results(path, rules_name=None):
+def solver_version(record):
+    """The version of the solver that made ``record`` (1 before it was kept)."""
+    return record.get("solver", 1)
+
+
+def read_results(path, rules_name=None, keep="last"):
     """The records of ``rules_name`` (``None``: all) in a results file
-    (missing: none), by deal. A line that is not a whole record is a
-    ``ValueError`` naming its number, but for a last line with no line end:
-    a survey killed mid-write left it, and it is skipped."""
+    (missing: none), by deal: each deal's last line (``keep="last"``, its
+    verdict now) or the line bringing the most cards home (``"best"``, for
+    par: an older solver with a longer budget may have found more). A line
+    that is not a whole record is a ``ValueError`` naming its number, but
+    for a last line with no line end: a survey killed mid-write left it, and
+    it is skipped."""
     records = {}
     if not os.path.exists(path):
         return records
@@ -56,7 +89,10 @@ def read_results(path, rules_name=None):
                     if line.endswith(b"\n"):
                         raise ValueError("{} line {}: {}".format(path, number, error)) from None
                     continue
-                if rules_name is None or record["rules"] == rules_name:
+                if rules_name is not None and record["rules"] != rules_name:
+                    continue
+                before = records.get(record["deal"])
+                if keep == "last" or before is None or record["home"] > before["home"]:
                     records[record["deal"]] = record
     except OSError as error:
         raise ValueError("cannot read {}: {}".format(path, error.strerror)) from None
@@ -92,6 +128,9 @@ def results_record(line):
         raise ValueError("'rules' is not one of {}".format(", ".join(RULE_NAMES)))
     if record.get("result") not in VERDICTS:
         raise ValueError("'result' is not one of {}".format(", ".join(VERDICTS)))
+    version = record.get("solver", 1)
+    if type(version) is not int or not 1 <= version <= SOLVER_VERSION:
+        raise ValueError("'solver' is not a version from 1 to {}".format(SOLVER_VERSION))
     return record
 
 
@@ -259,9 +298,18 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def run_survey(
-    rules_name, deals, out, seconds=10.0, jobs=0, scheduler=None, progress=True, plot=None
+    rules_name,
+    deals,
+    out,
+    seconds=10.0,
+    jobs=0,
+    scheduler=None,
+    progress=True,
+    plot=None,
+    redo_older=False,
 ):
-    """Solve the ``deals`` not yet in the results file ``out``, appending each
+    """Solve the ``deals`` not yet in the results file ``out`` (with
+    ``redo_older``, also those an older solver solved), appending each
     record as it comes, on ``jobs`` local processes (0: one a core, never
     more than deals to solve) or the Dask ``scheduler``; return the summary
     of every record of ``rules_name`` in the file for those deals.
@@ -271,7 +319,11 @@ def run_survey(
     path, the libraries the progress bar and the plot need, the scheduler."""
     check_output(out, "a results file")
     done = read_results(out, rules_name)  # every line checked: only ours is appended to
-    todo = [d for d in deals if d not in done]
+    todo = [
+        d
+        for d in deals
+        if d not in done or (redo_older and solver_version(done[d]) < SOLVER_VERSION)
+    ]
     if plot:
         check_output(plot, "a PNG file", PNG_SIGNATURE)
         _library("matplotlib", "--plot")

@@ -61,6 +61,8 @@ from british_square.engine import BRITISH, STOCK, WASTE
 
 __all__ = [
     "LOST",
+    "PLAIN_LINE_NODES",
+    "SOLVER_VERSION",
     "UNKNOWN",
     "VERDICTS",
     "WON",
@@ -83,6 +85,20 @@ __all__ = [
 # plain move order, then with shuffled ties) rotating through the limits.
 # They prove nothing. British Square is (almost) never won: it hunts briefly
 # and gives the complete search, which can prove a loss, most of its time.
+# Written into every survey record, so results of a better solver can be
+# told from older ones in the same file (records without it are version 1).
+# 2: a deal not won also gets the plain search's line (PLAIN_LINE_NODES).
+SOLVER_VERSION = 2
+
+# Par is a target the board shows, so it must be at least what a plain
+# depth-first search finds in a few seconds: the searches here order moves
+# to find wins and proofs, and British Square gives its best line only 5% of
+# the budget, where a plain search often brings more cards home. A survey
+# therefore also runs ``solve_plain`` on each deal it does not win, for this
+# many positions (about 4 s; a count, not seconds, so the same on every
+# machine and every run), and keeps the better line.
+PLAIN_LINE_NODES = 600_000
+
 HUNT_LIMITS = (12, 6, 16, 8, 24, 4)
 HUNT_FIRST_SECONDS = 0.15  # each limit once, in the plain order
 HUNT_SECONDS = 0.05  # each shuffled restart

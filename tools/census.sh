@@ -1,0 +1,42 @@
+#!/bin/sh
+# The census: surveys that take hours, run in the background on a branch of
+# their own, committing their results every ten minutes as they come.
+#
+#     nice -n 19 sh tools/census.sh STREAM &     # STREAM: british or union-american
+#
+# Resumable: a survey skips the deals its results file holds, so stopping
+# this (kill it, or the machine) and starting it again loses at most the
+# deal each worker was on. One stream is one process (one core); run both
+# streams to use two. Only docs/survey/*.jsonl is committed.
+set -u
+cd "$(dirname "$0")/.."
+python=${PYTHON:-.venv/bin/python}
+
+commit() {
+    git add docs/survey/*.jsonl
+    git diff --cached --quiet -- docs/survey || git commit -q -m "census: $1" -- docs/survey
+}
+
+survey() {  # RULES DEALS BUDGET FILE [--redo-older]
+    $python -m british_square survey --rules "$1" --deals "$2" --budget "$3" \
+        --out "docs/survey/$4" --jobs 1 --quiet ${5:-} &
+    running=$!
+    while kill -0 "$running" 2>/dev/null; do
+        sleep 600 & wait $! ; commit "$1 deals $2 at $3 s, results so far"
+    done
+    wait "$running"; status=$?
+    commit "$1 deals $2 at $3 s"
+    return $status
+}
+
+case ${1:-} in
+british)
+    survey british 1-1000 2 british-par.jsonl --redo-older &&
+    survey british 1001-5000 2 british-par.jsonl &&
+    survey british 1001-5000 60 british.jsonl ;;
+union-american)
+    survey union 1001-31999 10 union.jsonl &&
+    survey american 1001-31999 10 american.jsonl ;;
+*)
+    echo "usage: tools/census.sh british|union-american" >&2; exit 2 ;;
+esac
