@@ -11,6 +11,7 @@
 set -u
 cd "$(dirname "$0")/.."
 python=${PYTHON:-.venv/bin/python}
+export PYTHONPATH=lib  # this checkout's solver, whatever the venv points at
 
 commit() {
     git add docs/survey/*.jsonl
@@ -21,8 +22,11 @@ survey() {  # RULES DEALS BUDGET FILE [--redo-older]
     $python -m british_square survey --rules "$1" --deals "$2" --budget "$3" \
         --out "docs/survey/$4" --jobs 1 --quiet ${5:-} &
     running=$!
+    ticks=0
     while kill -0 "$running" 2>/dev/null; do
-        sleep 600 & wait $! ; commit "$1 deals $2 at $3 s, results so far"
+        sleep 10
+        ticks=$((ticks + 1))
+        [ $ticks -lt 60 ] || { ticks=0; commit "$1 deals $2 at $3 s, results so far"; }
     done
     wait "$running"; status=$?
     commit "$1 deals $2 at $3 s"
