@@ -7,7 +7,7 @@ from conftest import LIB, ROOT
 
 from british_square import par as par_module
 from british_square.desktop.survey import read_results
-from british_square.engine import AMERICAN, BRITISH, RULE_NAMES, UNION
+from british_square.engine import AMERICAN, BRITISH, RULE_NAMES, UNION, Game
 
 SURVEYS = ROOT / "docs" / "survey"
 
@@ -56,6 +56,13 @@ def test_par_trusts_nothing_it_reads(par_folder):
     assert par_module.par(AMERICAN, 11) == 0
 
 
+def test_a_random_par_deal_is_one_with_par(par_folder):
+    with_par = {3: 104, 64: 12, 65: 1, 31999: 7}
+    write_par(par_folder, BRITISH, {**with_par, 70: 200})  # 200: damaged, not par
+    assert {par_module.random_par_deal(BRITISH) for _ in range(200)} == set(with_par)
+    assert par_module.random_par_deal(AMERICAN) == 0  # no file: none
+
+
 def test_a_random_won_deal_is_a_won_one(par_folder):
     won = {3: 104, 64: 104, 65: 104, 20000: 104, 31999: 104}
     write_par(par_folder, UNION, {**won, 4: 103, 5: 50})
@@ -76,9 +83,9 @@ def test_the_shipped_par_files_hold_the_survey_results(rules):
         pytest.skip("no par file for {}".format(rules))
     data = path.read_bytes()
     assert len(data) == 31999
-    records = read_results(str(results), rules)
+    records = read_results(str(results), rules, keep="best")  # of any solver version
     assert records, "a par file needs its survey results"
-    quick = read_results(str(SURVEYS / "{}-par.jsonl".format(rules)), rules)  # for par only
+    quick = read_results(str(SURVEYS / "{}-par.jsonl".format(rules)), rules, keep="best")
     for deal in range(1, 32000):
         record = records.get(deal)
         if deal in quick and (record is None or quick[deal]["home"] > record["home"]):
@@ -87,6 +94,28 @@ def test_the_shipped_par_files_hold_the_survey_results(rules):
         assert data[deal - 1] == expected, deal
         if record:
             assert (expected == 104) == (record["result"] == "won")
+
+
+def test_par_is_at_least_what_the_plain_search_finds_on_a_sample():
+    """Par is a target: on deals the survey has solved since the plain line
+    came in (solver version 2), never below the plain depth-first search's
+    PLAIN_LINE_NODES positions (three British deals spread over them)."""
+    import math
+
+    from british_square.desktop.solver import PLAIN_LINE_NODES, solve_plain
+    from british_square.desktop.survey import solver_version
+
+    data = (LIB / "british_square" / "par_british.bin").read_bytes()
+    surveyed = sorted(
+        deal
+        for name in ("british.jsonl", "british-par.jsonl")
+        for deal, record in read_results(str(SURVEYS / name), "british").items()
+        if solver_version(record) >= 2
+    )
+    assert len(surveyed) >= 3, "no British deals surveyed with the plain line yet"
+    for deal in (surveyed[0], surveyed[len(surveyed) // 2], surveyed[-1]):
+        plain = solve_plain(Game.new_deal(deal, BRITISH), math.inf, PLAIN_LINE_NODES)
+        assert data[deal - 1] >= plain.home, deal
 
 
 # Reading allocates only the file object and its path, freed at once (the

@@ -25,10 +25,10 @@ from nvm_records import (
     started_after,
     valid_body,
 )
-from ui_runs import board_tree, keys_file, reported
+from ui_runs import board_tree, kept_game, keys_file, reported
 
 from british_square.desktop.notation import position_text
-from british_square.engine import Game
+from british_square.engine import AMERICAN, Game
 from british_square.resume import load
 from british_square.store import (
     HAS_GAME,
@@ -271,13 +271,19 @@ def test_a_day_of_two_one_hour_sessions_on_the_vm_writes_once_a_session(
     battery low all along costs nothing more (its save is that first one).
     Each run also saves once at the end of its key script (App.run's end,
     which a board's loop never reaches): two a run in all."""
+    # As a board runs: no options (their module's names would stay on the
+    # heap); the key script from BSQ_KEYS_FILE, American deal 2 kept in the
+    # NVM with a move played and taken back, as a record keeps a new game.
     nvm_file = tmp_path / "nvm"
-    keys = keys_file(tmp_path, session_keys(60))
-    env = {"CIRCUITPY_NVM_FILE": str(nvm_file), "BSQ_TURN_MS": "100", "BSQ_BATTERY_MV": battery}
+    game = Game.new_deal(2, AMERICAN)
+    game.play(game.moves()[0])
+    game.undo()
+    env = dict(kept_game(nvm_file, game), BSQ_TURN_MS="100", BSQ_BATTERY_MV=battery)
+    env["BSQ_KEYS_FILE"] = str(keys_file(tmp_path, session_keys(60)))
     assert MIN_INTERVAL_S == 3600
-    for session in range(2):
-        options = ["--rules", "american", "--deal", "2"] if not session else []
-        result = vm.run_board(booting_tree, *options, "--keys-file", keys, heap="128K", env=env)
+    for _ in range(2):
+        result = vm.run_board(booting_tree, heap="128K", env=env)
         assert reported(result.stdout, "saves") == "2", result.stdout
     store = Store(bytearray(nvm_file.read_bytes()))
-    assert load(store) is not None and store.sequence == 4 and store.notice == 0
+    # the kept game's record, then two writes a session
+    assert load(store) is not None and store.sequence == 5 and store.notice == 0

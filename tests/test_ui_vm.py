@@ -195,12 +195,13 @@ def test_won_and_no_more_moves(vm, mpy_board, tmp_path):
     writer.move(WASTE << 8 | FOUNDATION)  # the ace home: then no card can go home
     nvm = kept_game(tmp_path / "stuck.nvm", parse_position(start))
     stuck = vm.run_board(
-        mpy_board, "--keys", writer.text() + " wait:300 shot:end",
+        mpy_board, "--keys", writer.text() + " wait:300 shot:over b shot:end",
         "--shot", tmp_path, heap=HEAP, env=nvm,
     )  # fmt: skip
     assert position_line(stuck.stdout) == position_text(writer.game)
     screen = load_raw(tmp_path / "end.rgb565")
-    assert mismatches(screen, expected_screen(writer.game)) == {}  # the cards stay in sight
+    assert mismatches(screen, expected_screen(writer.game)) == {}  # B: the cards stay in sight
+    assert "over" in reported(stuck.stdout, "screens").split()  # Game over said why first
 
 
 def test_keypad_overflow_under_the_vm(vm, tmp_path):
