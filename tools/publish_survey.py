@@ -14,8 +14,10 @@ deals this way). It writes
 * ``docs/survey-home.png``: the cards-home distribution per rule set (the
   best of either survey for each deal);
 
-and prints a Markdown table of the results, a row per survey file (``--write-docs`` puts it in
-docs/solver.md between its ``survey:start`` and ``survey:end`` marks).
+and prints a Markdown table of the results, a row per survey file, the
+deals each survey left unknown, and where each deal's par came from (the
+budget of its record); ``--write-docs`` puts them in docs/solver.md between
+its ``survey:start`` and ``survey:end`` marks.
 """
 
 import argparse
@@ -44,6 +46,40 @@ def best_of(*surveys):
             if deal not in best or record["home"] >= best[deal]["home"]:
                 best[deal] = record
     return dict(sorted(best.items()))
+
+
+# The budget of a record made before records kept theirs (solver version 1),
+# by results file: the surveys' own budgets (docs/solver.md, Results).
+_VERSION_1_BUDGETS = {"": "10 s", "british": "60 s", "british-par": "2 s or 60 s"}
+
+
+def budget_text(record, file_name):
+    """The budget ``record`` (of results file ``file_name``, e.g.
+    "british-par") was solved with, as the par table says it."""
+    if "budget" not in record:
+        return _VERSION_1_BUDGETS.get(file_name, _VERSION_1_BUDGETS[""]) + " (version 1)"
+    text = "{:g} s".format(record["budget"])
+    return text + " + plain line" if record.get("plain_nodes") else text
+
+
+def unknown_text(surveys):
+    """A line per survey with deals it left unknown: the rule set and the deals."""
+    lines = []
+    for title, records in surveys:
+        unknown = sorted(d for d, r in records.items() if r["result"] == UNKNOWN)
+        if unknown and not title.endswith(", for par"):  # at 2 s, most are: not worth a list
+            shown = ", ".join(str(d) for d in unknown)
+            lines.append("- {}, {} unknown: {}".format(title, len(unknown), shown))
+    return "\n".join(lines)
+
+
+def par_sources_table(sources):
+    """Where par came from: a row per (rule set, budget) with its deals."""
+    rows = ["| rule set | par from a record solved at | deals |", "|---|---|---|"]
+    for title, counts in sources:
+        for budget, count in sorted(counts.items()):
+            rows.append("| {} | {} | {:,} |".format(title, budget, count))
+    return "\n".join(rows)
 
 
 def par_bytes(records):
@@ -92,6 +128,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     by_rules = {}
     surveys = []
+    sources = []  # per rule set: how many deals' par came from each budget
     for name in RULE_NAMES:
         title = RULE_TITLES[RULE_NAMES.index(name)]
         paths = [str(Path(args.surveys) / "{}{}.jsonl".format(name, s)) for s in ("", "-par")]
@@ -101,14 +138,24 @@ def main(argv=None):
         if quick:
             surveys.append((title + ", for par", quick))
         # par: the longest line of any record, of any solver version
-        best = best_of(*(read_results(path, name, keep="best") for path in paths))
+        kept = []
+        for path, suffix in zip(paths, ("", "-par")):
+            lines = read_results(path, name, keep="best")
+            for record in lines.values():
+                record["par_budget"] = budget_text(record, name + suffix if suffix else name)
+            kept.append(lines)
+        best = best_of(*kept)
         if best:
             by_rules[name] = best
             (Path(args.lib) / "par_{}.bin".format(name)).write_bytes(par_bytes(best))
+            counts = {}
+            for record in best.values():
+                counts[record["par_budget"]] = counts.get(record["par_budget"], 0) + 1
+            sources.append((title, counts))
     if not by_rules:
         parser.error("no survey results in {}".format(args.surveys))
     plot_distribution(by_rules, args.plot)
-    text = table(surveys)
+    text = "\n\n".join((table(surveys), unknown_text(surveys), par_sources_table(sources)))
     print(text)
     if args.write_docs:
         page = ROOT / "docs" / "solver.md"
