@@ -6,7 +6,7 @@ the text page is read back label by label (the statistics cell by cell).
 """
 
 import pytest
-from app_harness import MENU, Clock, FakeHardware, menu_choose, page_text, press, wait
+from app_harness import MENU, Clock, FakeHardware, cell_text, menu_choose, page_text, press, wait
 from words_text import body
 
 from british_square import screens
@@ -247,6 +247,7 @@ def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
 
     assert KINGS_TOP >= WON_BIG_Y + 2 * 12  # under "You won!" (scale 2)
     assert KINGS_BOTTOM + CARD_H <= BODY_Y + TEXT_LINE * WON_LINE_ROW  # above the lines
+    assert cell_text(app, 0, WON_LINE_ROW).startswith("1 moves in")  # the first of them
     for _ in range(300):
         wait(app, 50)
         for king in app.view.page.cards:

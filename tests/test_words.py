@@ -172,7 +172,8 @@ def test_show_puts_each_line_where_it_goes_placeholders_in_order():
     page = Page()
     words.show(page, "won")
     assert page.seen[0] == ("big", 0, "You won!")
-    assert (6, "{}", "", True, 0) in page.seen  # the best bettered, or "All 104 cards home!"
+    assert (6, "{} moves in {}", "", True, 0) in page.seen  # at WON_LINE_ROW, under the kings
+    assert (7, "{}", "", True, 0) in page.seen  # the best bettered, or "All 104 cards home!"
     assert words.text("panel") == "Stock\nHome\nMoves\nDeal"
 
 
