@@ -469,6 +469,16 @@ def test_game_over_says_why_the_moves_the_time_and_a_new_best(make_app):
     assert app.stats.get(BRITISH, HOME_BEST) == 1
 
 
+def test_the_menu_says_the_games_moves_and_time(make_app):
+    app = make_app(Game.new_deal(5, UNION))
+    press(app, A)
+    app.play(app.game.moves()[0])
+    wait(app, 61_500)  # the screen dims at a minute, and play time stops with it
+    press(app, A)  # wake
+    press(app, START)
+    assert page_text(app).split("\n")[0] == "Menu: 1 moves, 0:59"
+
+
 def test_finish_is_offered_once_the_rest_is_certain_and_plays_it_out(make_app):
     app = make_app(parse_position("british 3C/2C/-/- - AC 23,26,26,26"))
     press(app, A, B)  # the cards; 3C home: the 2C and the AC can follow in any order

@@ -229,11 +229,11 @@ def test_more_texts_than_the_game_has_are_damaged(tmp_path):
         (b"|[sound]Sound", b"|[sounds]Sound"),  # renamed
         (b"|[sound]Sound", b"|[sound Sound"),  # its name not closed
         (b"|Played|{}\n", b"|Played|{}\n" * 2 + b"@stats\n"),  # a text twice
-        (b"^Menu\n", b"Menu\n"),  # a line of no known kind
-        (b"^Menu\n", b"^\xc3\xa9Menu\n"),  # a character the font lacks
-        (b"^Menu\n", b"^Menu {\n"),  # a brace that is no placeholder
-        (b"^Menu\n", b"^" + b"M" * LONGEST + b"\n"),  # too long to read
-        (b"^Menu\n", b"^Menu\n\n"),  # an empty line
+        (b"^Deal number\n", b"Deal number\n"),  # a line of no known kind
+        (b"^Deal number\n", b"^\xc3\xa9Deal number\n"),  # a character the font lacks
+        (b"^Deal number\n", b"^Deal number {\n"),  # a brace that is no placeholder
+        (b"^Deal number\n", b"^" + b"M" * LONGEST + b"\n"),  # too long to read
+        (b"^Deal number\n", b"^Deal number\n\n"),  # an empty line
         (b"@end\n", b"@end\n|more\n"),  # something after the end
     ],
 )

@@ -181,8 +181,9 @@ class Screens:
     # ----------------------------------------------------------------- menu
 
     def menu(self, line="back"):
-        """The menu, the bar behind its row named ``line`` (words.txt's "menu");
-        the rows scroll when there are more than the page holds."""
+        """The menu, the bar behind its row named ``line`` (words.txt's "menu"),
+        the game's moves and time in its title; the rows scroll when there
+        are more than the page holds."""
         self._open(SCREEN_MENU, self._menu)
         self.no_hint = False
         self._choose(self.words.row("menu", line))
@@ -193,9 +194,12 @@ class Screens:
             self.top = row
         elif row >= self.top + BODY_ROWS:
             self.top = row - BODY_ROWS + 1
-        settings, page = self.app.settings, self.page
+        app, page = self.app, self.page
+        settings = app.settings
         hint = ": nothing found" if self.no_hint else ""
         values = (
+            app.game.history_count,  # the title: this game's moves and time, while it pauses
+            clock_text(app.seconds),
             hint,
             self.rules_name(settings.rules),
             self.on_off(settings.autoplay),
