@@ -18,7 +18,8 @@ sys.path.insert(0, str(ROOT / "hw"))
 
 from scripting import ScriptWriter  # noqa: E402
 
-from british_square.engine import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE, Game  # noqa: E402
+from british_square.engine import Game  # noqa: E402
+from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE  # noqa: E402
 
 # Three cards left to go home, the rest certain once the first has gone; one
 # card to go home before nothing can, while 5H can still shuttle; a long
