@@ -5,9 +5,12 @@ plays a key script (``--keys``) and writes PNG screenshots (``--shot``), then
 ends: it never waits for a person. Desktop only: CPython, pygame, Blinka.
 
 Keys: arrows move; Z or Space = A; X or Backspace = B; U or Tab = Select
-(undo); Enter or Esc = Start (menu). Closing the window quits; so do SIGINT
-(Ctrl-C) and SIGTERM, window or headless, keeping the game as a close does
-(exit status 130 or 143).
+(undo); Enter or Esc = Start (menu). The screens name the keys
+(``KEY_NAMES``), or with ``BSQ_BOARD_BUTTONS=1`` in the environment the
+board's buttons, for pictures of a board (an option would cost the VM's
+runs the heap of its name). Closing the
+window quits; so do SIGINT (Ctrl-C) and SIGTERM, window or headless,
+keeping the game as a close does (exit status 130 or 143).
 """
 
 import os
@@ -42,6 +45,10 @@ from british_square.layout import SCREEN_H as HEIGHT  # noqa: E402
 from british_square.layout import SCREEN_W as WIDTH  # noqa: E402
 
 WINDOW_SCALE = 4
+# What the screens call each button here (words.txt's "{A}"...): one of its
+# keys in ``KeyboardActions``' map (Esc, the desktop's key for a menu, not
+# Enter), short enough for every footer's 26 columns.
+KEY_NAMES = {"A": "Z", "B": "X", "Select": "U", "Start": "Esc", "Stick/pad": "Arrows"}
 DEFAULT_SHOT = "shots/play.png"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NO_SCREEN = """No screen to open a window on: running headless; the screen goes to
@@ -249,6 +256,8 @@ class Hardware:
             os.environ["SDL_AUDIODRIVER"] = "dummy"
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         self.scale = int(options.get("scale") or 1)
+        # the keys the screens name for the buttons (None: the board's names)
+        self.key_names = None if os.environ.get("BSQ_BOARD_BUTTONS") else KEY_NAMES
         self.shot = options.get("shot")
         if self.headless and not self.shot:
             self.shot = DEFAULT_SHOT  # headless always leaves a picture behind
