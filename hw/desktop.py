@@ -8,7 +8,8 @@ Keys: arrows move; Z or Space = A; X or Backspace = B; U or Tab = Select
 (undo); Enter or Esc = Start (menu). The screens name the keys
 (``KEY_NAMES``), or with ``BSQ_BOARD_BUTTONS=1`` in the environment the
 board's buttons, for pictures of a board (an option would cost the VM's
-runs the heap of its name). Closing the
+runs the heap of its name). The mouse (``pointer``): a click on a pile is
+the cursor there and A; a right click puts a held card back. Closing the
 window quits; so do SIGINT (Ctrl-C) and SIGTERM, window or headless,
 keeping the game as a close does (exit status 130 or 143).
 """
@@ -19,6 +20,7 @@ import sys
 import time
 
 from keyscript import ScriptPlayer, env_number, script_source
+from pointer import Click
 from storage import (
     FileNVM,
     check_folder,
@@ -31,6 +33,7 @@ from storage import (
 from british_square.controls import (
     DOWN,
     LEFT,
+    NONE,
     QUIT,
     REST_S,
     RIGHT,
@@ -137,11 +140,13 @@ def shot_paths(shot):
 
 
 class KeyboardActions:
-    """Actions from pygame keyboard events, in the order they happened; QUIT
-    once ``stopped`` (a signal)."""
+    """Actions from pygame keyboard and mouse events, in the order they
+    happened (a click as the presses it makes on ``app``, the game under
+    way: ``pointer.Click``); QUIT once ``stopped`` (a signal)."""
 
     finished = False
     stopped = False
+    app = None
 
     def __init__(self):
         import pygame
@@ -161,7 +166,7 @@ class KeyboardActions:
             pygame.K_RETURN: START,
             pygame.K_ESCAPE: START,
         }
-        self.pending = []
+        self.pending = []  # actions, and clicks (``Click``) still to play
         self.repeater = Repeater()
 
     def poll(self, now):
@@ -179,9 +184,24 @@ class KeyboardActions:
                 self.pending.append(action)
             elif event.type == pygame.KEYUP and event.key in self.keymap:
                 self.repeater.release(self.keymap[event.key])
-        if self.pending:
-            return self.pending.pop(0)
+            elif event.type == pygame.MOUSEBUTTONDOWN and self.app is not None:
+                self.pending.append(self.click(event))
+        while self.pending:
+            head = self.pending[0]
+            if not isinstance(head, Click):
+                return self.pending.pop(0)
+            action = head.press(self.app)
+            if action != NONE:
+                return action
+            self.pending.pop(0)  # that click has done all it does
         return self.repeater.poll(now)
+
+    def click(self, event):
+        """The click of ``event``, at its pixel of the 160x128 screen (the
+        window shows it larger)."""
+        width, height = self.pygame.display.get_surface().get_size()
+        x, y = event.pos
+        return Click(event.button, x * WIDTH // width, y * HEIGHT // height)
 
 
 class ScriptActions(ScriptPlayer):
@@ -356,6 +376,7 @@ class Hardware:
 
     def started(self, app):
         self.app = app
+        self.actions.app = app  # where the mouse's clicks land
 
     def finish(self, app):
         """After the loop: the final screenshot; the signals as they were."""
