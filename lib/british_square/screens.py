@@ -30,13 +30,14 @@ from british_square.par import par
 from british_square.sheet import (
     FIRST_CARD,
     SMALL_DONE,
-    SMALL_DOWN,
-    SMALL_FREE,
     SMALL_KING,
-    SMALL_UP,
+    SMALL_NONE,
     TEXT_GREY,
     TEXT_RED,
     TEXT_WHITE,
+    WAY_DOWN,
+    WAY_FREE,
+    WAY_UP,
 )
 from british_square.store import (
     BEST_TIME,
@@ -69,16 +70,17 @@ SCREEN_NAMES = (
 )  # fmt: skip
 
 # The texts of words.txt some screens pick from: by rule set, by the save's
-# notice (store.NOTICE_*), and the help's marks with the glyph beside each.
+# notice (store.NOTICE_*), and the help's marks with the glyphs beside each
+# (a column's way is two cells wide).
 RULES_TEXTS = ("rules_british", "rules_american", "rules_union")
 NOTICE_LINES = ("", "unreadable", "earlier")
 MARKS = (
-    ("up", SMALL_UP),
-    ("down", SMALL_DOWN),
-    ("free", SMALL_FREE),
-    ("king", SMALL_KING),
-    ("done", SMALL_DONE),
-    ("count", 9),  # the digit 9: a pile's count
+    ("up", WAY_UP, WAY_UP + 1),
+    ("down", WAY_DOWN, WAY_DOWN + 1),
+    ("free", WAY_FREE, WAY_FREE + 1),
+    ("king", SMALL_KING, SMALL_NONE),
+    ("done", SMALL_DONE, SMALL_NONE),
+    ("count", 9, SMALL_NONE),  # the digit 9: a pile's count
 )
 MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
 MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
@@ -449,10 +451,10 @@ class Screens:
             return
         text = "help_marks_piles" if game.columns != 4 else "help_marks"
         words.show(page, text)
-        for line, glyph in MARKS:  # each glyph beside the line that says what it means
+        for line, glyph, right in MARKS:  # each mark beside the line that says what it means
             row = words.row(text, line)
             if row >= 0:
-                page.glyph(row, glyph)
+                page.glyph(row, glyph, right)
 
     def _help(self, action):
         if action == LEFT or action == RIGHT:
