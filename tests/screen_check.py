@@ -61,10 +61,14 @@ def read_bmp(path=SHEET):
 
 
 class Sprites:
-    """The sprite sheet as RGB565 values; ``None`` where transparent."""
+    """The sprite sheet as RGB565 values; ``None`` where transparent; with
+    ``four_colours``, clubs and diamonds as the four-colour setting draws them."""
 
-    def __init__(self, path=SHEET):
+    def __init__(self, path=SHEET, four_colours=False):
         self.width, self.height, self.pixels, palette = read_bmp(path)
+        if four_colours:
+            palette[sheet.CLUB_INK] = sheet.CLUB_GREEN
+            palette[sheet.DIAMOND_INK] = sheet.DIAMOND_BLUE
         self.colours = [rgb565(c) for c in palette]
 
     def pixel(self, x, y):

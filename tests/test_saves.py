@@ -20,7 +20,7 @@ from nvm_records import (
 )
 from words_text import body
 
-from british_square import screens
+from british_square import screens, sheet
 from british_square.app import BRIGHTNESS_LEVELS, App
 from british_square.controls import LEFT, NONE, RIGHT, START, A, B
 from british_square.desktop.notation import parse_position
@@ -223,6 +223,30 @@ def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
     assert again.settings.brightness == BRIGHTNESS_LEVELS[2] and again.levels == [
         BRIGHTNESS_LEVELS[2]
     ]
+
+
+def suit_inks(app):
+    """The colours of clubs and diamonds in each of the view's palettes."""
+    return {(p[sheet.CLUB_INK], p[sheet.DIAMOND_INK]) for p in app.view.palettes}
+
+
+def test_four_colour_suits_are_kept_and_drawn_from_power_on(boot):
+    two = (sheet.PALETTE[sheet.INK], sheet.PALETTE[sheet.RED])
+    four = (sheet.CLUB_GREEN, sheet.DIAMOND_BLUE)
+    nvm = CountingNVM()
+    app = boot(nvm, Game.new_deal(3))
+    assert not app.settings.four_colours and suit_inks(app) == {two}
+    press(app, A)
+    menu_choose(app, "4-colour suits: ")  # the menu stays, and says it
+    assert app.settings.four_colours and suit_inks(app) == {four}
+    assert "\n4-colour suits: on " in page_text(app)
+    wait(app, 20)
+    assert nvm.writes == 1  # a setting is a rest point: the session's first save
+    again = boot(nvm)  # power off and on: the cards come in four colours
+    assert again.settings.four_colours and suit_inks(again) == {four}
+    press(again, A)
+    menu_choose(again, "4-colour suits: ")
+    assert not again.settings.four_colours and suit_inks(again) == {two}
 
 
 def test_no_save_per_move_and_two_hours_of_play_keep_to_the_rate_limit(boot):

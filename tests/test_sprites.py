@@ -92,6 +92,9 @@ def test_two_colour_suits_are_as_the_sheet_draws_them():
     # in two colours clubs are inked as spades and diamonds as hearts
     assert sheet.PALETTE[sheet.CLUB_INK] == sheet.PALETTE[sheet.INK]
     assert sheet.PALETTE[sheet.DIAMOND_INK] == sheet.PALETTE[sheet.RED]
+    for rgb in (sheet.CLUB_GREEN, sheet.DIAMOND_BLUE):  # exact in RGB565 too
+        value = rgb565(rgb)
+        assert (value >> 11) << 19 | ((value >> 5) & 0x3F) << 10 | (value & 0x1F) << 3 == rgb
 
 
 # Machado, Oliveira and Fernandes (2009): how a colour looks with each kind of
@@ -145,6 +148,32 @@ def contrast(a, b):
     """WCAG's contrast ratio of two linear RGB colours."""
     la, lb = (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2] for c in (a, b))
     return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+FOUR_COLOURS = (sheet.CLUB_GREEN, sheet.PALETTE[sheet.INK], sheet.PALETTE[sheet.RED],
+                sheet.DIAMOND_BLUE)  # fmt: skip
+
+
+def test_four_colour_suits_stay_apart_for_colour_blind_players():
+    import math
+
+    # every two suits at least 30 CIELAB units apart (colours 10 apart are
+    # told apart at a glance) as typical vision and each dichromacy see them
+    for vision in VISIONS:
+        seen = [lab(seen_as(rgb, vision)) for rgb in FOUR_COLOURS]
+        for i in range(4):
+            for j in range(i + 1, 4):
+                assert math.dist(seen[i], seen[j]) >= 30, (vision, "CSHD"[i], "CSHD"[j])
+    # where a plain green clubs would be 13 from the red hearts for
+    # deuteranopes, and an orange diamonds 21
+    red = sheet.PALETTE[sheet.RED]
+    for plain, most in ((0x008000, 15), (0xF07800, 25)):
+        assert min(math.dist(lab(seen_as(plain, v)), lab(seen_as(red, v))) for v in VISIONS) < most
+    # and every suit reads on every look of the card face
+    faces = [sheet.PALETTE[sheet.FACE]] + [colours[0] for colours in sheet.HIGHLIGHTS[1:]]
+    for rgb in FOUR_COLOURS:
+        assert min(contrast(seen_as(rgb, "typical"), seen_as(f, "typical")) for f in faces) >= 2
+        assert contrast(seen_as(rgb, "typical"), seen_as(faces[0], "typical")) >= 4
 
 
 def way_mark(sprites, k):

@@ -306,6 +306,7 @@ class App(Table):
             settings.brightness = BRIGHTNESS_LEVELS[0]
         if settings.brightness != shown:
             self.set_backlight(settings.brightness)
+        self.view.colour_suits(settings.four_colours)
 
     def start_saved(self, saved, autoplay):
         """Start the game the store kept; False, and nothing of the record

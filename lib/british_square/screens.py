@@ -199,6 +199,7 @@ class Screens:
             self.on_off(settings.winnable_only),
             settings.brightness,
             self.on_off(settings.sound),
+            self.on_off(settings.four_colours),
         )
         self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
         # marks near the end of the first and last rows: more rows above, below
@@ -261,6 +262,10 @@ class Screens:
             self._choose(row)
         elif line == "sound":
             app.toggle("sound")
+            self._choose(row)
+        elif line == "suits":
+            app.toggle("four_colours")
+            app.view.colour_suits(app.settings.four_colours)
             self._choose(row)
         elif line == "help":
             self.help(0)

@@ -74,8 +74,8 @@ CURSOR = const(7)
 MARK = const(8)
 MARK_PIP = const(9)
 WAY = const(10)  # a column's way
-CLUB_INK = const(11)  # clubs: INK's colour
-DIAMOND_INK = const(12)  # diamonds: RED's colour
+CLUB_INK = const(11)  # clubs: INK's colour, or green with four colours
+DIAMOND_INK = const(12)  # diamonds: RED's colour, or blue with four colours
 COLOURS = 16
 
 # RGB888 colours, each exactly representable in RGB565 so read-back is exact.
@@ -94,6 +94,14 @@ PALETTE = (
     0x000000,  # CLUB_INK: as INK (two colours)
     0xD80000,  # DIAMOND_INK: as RED
 ) + (0,) * 3
+# Four-colour suits: CLUB_INK and DIAMOND_INK in these colours instead. A
+# bluish green and a blue: with black spades and red hearts, every two of
+# the four stay apart for the three kinds of colour blindness
+# (tests/test_sprites.py), where a plain green or an orange would fall
+# together with the red for some players.
+CLUB_GREEN = const(0x008870)
+DIAMOND_BLUE = const(0x3020C0)
+
 # Colours of the text screens and the panel (RGB888, exact in RGB565).
 TEXT_WHITE = const(0xF8F8F8)
 TEXT_YELLOW = const(0xF8E000)
