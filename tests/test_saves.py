@@ -105,13 +105,62 @@ def pass_time(app, ms, step=1000):
         later(app, step)
 
 
-def test_a_fresh_board_starts_a_new_game_saying_play(boot):
+HELP_KEYS = "\n".join(line.strip() for line in body("help_keys"))  # how to play
+
+
+def test_a_fresh_board_shows_how_to_play_then_starts_a_new_game_saying_play(boot):
     nvm = CountingNVM()
     app = boot(nvm)
+    # the very first start: the help's first page, once, and any key goes on
+    assert app.screens.current == screens.SCREEN_HELP
+    shown = page_text(app)
+    assert HELP_KEYS in shown and shown.endswith("\n" + TITLE_WORDS[-1])  # "Any key: go on"
+    wait(app, 1000)
+    assert nvm.writes == 0  # nothing to keep while it shows
+    press(app, B)
     assert app.screens.current == screens.SCREEN_TITLE
     assert "A: {}".format(TITLE_WORDS[0]) in page_text(app)
-    wait(app, 1000)
-    assert nvm.writes == 0  # nothing to keep yet
+    wait(app, 20)
+    assert nvm.writes == 1  # the help was shown: kept at once, the session's first rest
+    again = boot(nvm)  # power off and on
+    assert again.screens.current == screens.SCREEN_TITLE  # a board with a record
+    assert "A: {}".format(TITLE_WORDS[0]) in page_text(again)
+    # and the help is in the menu, as ever, its keys its own
+    press(again, A)
+    menu_choose(again, "Help")
+    assert again.screens.current == screens.SCREEN_HELP
+    assert page_text(again).endswith("\n" + "</> page  B: back")
+
+
+@pytest.mark.parametrize("key", [A, START, LEFT, RIGHT])
+def test_any_key_goes_on_from_the_first_starts_help(boot, key):
+    nvm = CountingNVM()
+    app = boot(nvm)
+    press(app, key)
+    assert app.screens.current == screens.SCREEN_TITLE
+    press(app, A)
+    assert not app.on_page  # the new game, from the title as ever
+
+
+def test_the_first_starts_help_shows_again_if_the_power_goes_before_a_key(boot):
+    nvm = CountingNVM()
+    boot(nvm)
+    again = boot(nvm)  # off while it showed: nothing kept, nothing seen for sure
+    assert again.screens.current == screens.SCREEN_HELP and nvm.writes == 0
+
+
+def test_a_game_named_at_start_up_is_past_the_first_start(boot):
+    # the desktop's and the VM's options name a game: it starts at its title,
+    # and once it has kept a record, the board is past its first start
+    nvm = CountingNVM()
+    app = boot(nvm, Game.new_deal(11))
+    assert app.screens.current == screens.SCREEN_TITLE
+    press(app, A)
+    play_some(app, 1)
+    press(app, START)
+    wait(app, 20)
+    assert nvm.writes == 1
+    assert boot(nvm).screens.current == screens.SCREEN_TITLE
 
 
 def test_leaving_the_cards_saves_and_power_on_resumes_exactly(boot):

@@ -28,6 +28,7 @@ from nvm_records import (
     valid_body,
 )
 from ui_runs import board_tree, keys_file, reported
+from words_text import body
 
 from british_square.desktop.notation import position_text
 from british_square.engine import Game
@@ -252,7 +253,31 @@ def test_a_record_at_the_sequence_limit_is_followed_on_the_vm(vm, booting_tree, 
     assert load(store).history_end == 2 and store.sequence == 1 and store.notice == 0
 
 
-# --------------------------------------- four-colour suits, and older records
+# ------------------------------------------- the first start, and older records
+
+
+@pytest.mark.vm
+def test_a_new_board_shows_how_to_play_once_on_the_vm(vm, booting_tree, tmp_path):
+    from screen_check import load_raw, text_mismatches
+
+    from british_square.layout import BODY_X, FOOTER_Y, TEXT_COLUMNS
+    from british_square.page import fitted
+    from british_square.sheet import TEXT_GREY
+
+    nvm_file = tmp_path / "nvm"  # no file: a new board's erased NVM
+    env = {"BSQ_SHOTS": str(tmp_path)}
+    notice, out = power_on(vm, booting_tree, nvm_file, "shot:first b shot:title a", **env)
+    assert notice == 0 and reported(out, "screens").split() == ["play", "title", "help"]
+    assert reported(out, "saves") == "1"  # kept at once, so that it is shown once
+    footer = fitted(body("title_words")[-1], TEXT_COLUMNS, centred=True)  # "Any key: go on"
+    first = load_raw(tmp_path / "first.rgb565")
+    assert text_mismatches(first, BODY_X, FOOTER_Y, footer, TEXT_GREY) == 0
+    assert text_mismatches(load_raw(tmp_path / "title.rgb565"), BODY_X, FOOTER_Y, footer, TEXT_GREY)
+    store = Store(bytearray(nvm_file.read_bytes()))
+    assert load(store) is None and store.notice == 0 and store.sequence == 1  # a record
+    # the next power-on: the title at once
+    notice, out = power_on(vm, booting_tree, nvm_file, "a")
+    assert notice == 0 and "help" not in reported(out, "screens").split()
 
 
 @pytest.mark.vm

@@ -40,7 +40,7 @@ NEEDED = (
     ("confirm_end", ()),
     ("about", ()),
     ("stats", ()),
-    ("title_words", ("play", "continue", "unreadable", "earlier")),
+    ("title_words", ("play", "continue", "unreadable", "earlier", "skip")),
 )  # fmt: skip
 
 

@@ -446,13 +446,18 @@ class Screens:
 
     # ----------------------------------------------------------------- help
 
-    def help(self, number):
-        """Two pages for the rule set in play: the keys, and what the marks mean."""
-        self._open(SCREEN_HELP, self._help)
+    def help(self, number, first=False):
+        """Two pages for the rule set in play: the keys, and what the marks
+        mean; ``first``: the first page on a new board's first start, before
+        the title, which any key goes on to."""
+        self._open(SCREEN_HELP, self._first_start if first else self._help)
         self.help_page = number
         page, game, words = self.page, self.app.game, self.words
         if number == 0:
-            words.show(page, "help_keys_union" if game.rules == UNION else "help_keys")
+            words.show(page, "help_keys_union" if game.rules == UNION else "help_keys", draw=False)
+            if first:
+                page.footer_line(words.line("title_words", "skip"))
+            page.draw()
             return
         text = "help_marks_piles" if game.columns != 4 else "help_marks"
         words.show(page, text)
@@ -466,6 +471,11 @@ class Screens:
             self.help(1 - self.help_page)
         elif action in (A, B, START):
             self.menu("help")
+
+    def _first_start(self, action):
+        app = self.app
+        app.setting_changed()  # saved now: a record says the first start is past
+        self.title()
 
     # ------------------------------------------------------------- the end
 
