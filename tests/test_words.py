@@ -81,7 +81,7 @@ def test_every_name_the_code_asks_for_is_in_the_file():
         assert name in texts
     assert named("rule_names") == list(engine.RULE_NAMES)
     assert set(screens.NOTICE_LINES[1:]) <= set(named("title_words"))
-    marks = [line for line, _, _ in screens.MARKS]
+    marks = [line for line, _ in screens.MARKS]
     assert set(named("help_marks_piles")) == set(marks)
 
 

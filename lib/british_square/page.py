@@ -243,10 +243,11 @@ class TextPage:
         card.hidden = False
         self.dirty = True
 
-    def glyph(self, row, glyph, right=sheet.SMALL_NONE):
-        """A small glyph (``sheet.SMALL_*``) beside body row ``row``, and
-        ``right`` of it another (the right half of a ``sheet.WAY_*``)."""
+    def glyph(self, row, glyph):
+        """A small glyph (``sheet.SMALL_*``) beside body row ``row``; a
+        column's way (``sheet.WAY_*``) takes two cells."""
         cell = _GLYPH_CELLS * 2 * row
         self.glyphs[cell] = sheet.small_tile(glyph)
+        right = glyph + 1 if glyph >= sheet.WAY_UP else sheet.SMALL_NONE
         self.glyphs[cell + 1] = sheet.small_tile(right)
         self.dirty = True

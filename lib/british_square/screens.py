@@ -31,7 +31,6 @@ from british_square.sheet import (
     FIRST_CARD,
     SMALL_DONE,
     SMALL_KING,
-    SMALL_NONE,
     TEXT_GREY,
     TEXT_RED,
     TEXT_WHITE,
@@ -70,17 +69,16 @@ SCREEN_NAMES = (
 )  # fmt: skip
 
 # The texts of words.txt some screens pick from: by rule set, by the save's
-# notice (store.NOTICE_*), and the help's marks with the glyphs beside each
-# (a column's way is two cells wide).
+# notice (store.NOTICE_*), and the help's marks with the glyph beside each.
 RULES_TEXTS = ("rules_british", "rules_american", "rules_union")
 NOTICE_LINES = ("", "unreadable", "earlier")
 MARKS = (
-    ("up", WAY_UP, WAY_UP + 1),
-    ("down", WAY_DOWN, WAY_DOWN + 1),
-    ("free", WAY_FREE, WAY_FREE + 1),
-    ("king", SMALL_KING, SMALL_NONE),
-    ("done", SMALL_DONE, SMALL_NONE),
-    ("count", 9, SMALL_NONE),  # the digit 9: a pile's count
+    ("up", WAY_UP),
+    ("down", WAY_DOWN),
+    ("free", WAY_FREE),
+    ("king", SMALL_KING),
+    ("done", SMALL_DONE),
+    ("count", 9),  # the digit 9: a pile's count
 )
 MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
 MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
@@ -461,10 +459,10 @@ class Screens:
             return
         text = "help_marks_piles" if game.columns != 4 else "help_marks"
         words.show(page, text)
-        for line, glyph, right in MARKS:  # each mark beside the line that says what it means
+        for line, glyph in MARKS:  # each glyph beside the line that says what it means
             row = words.row(text, line)
             if row >= 0:
-                page.glyph(row, glyph, right)
+                page.glyph(row, glyph)
 
     def _help(self, action):
         if action == LEFT or action == RIGHT:

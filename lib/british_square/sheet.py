@@ -40,18 +40,15 @@ TILE_GAP = const(62)  # stands for the hidden middle of a long built run (its to
 SMALL_W = const(5)
 SMALL_H = const(6)
 SMALL_PER_ROW = const(32)  # SHEET_W // SMALL_W
-_SMALL_BLOCK_COLUMNS = const(4)  # small tiles per row inside a block (a card tile)
-_SMALL_BLOCK_GLYPHS = const(16)  # and in a block: glyphs 0-15 in tile 0, 16-31 in tile 1
+_SMALL_BLOCK_COLUMNS = const(8)  # small tiles per row inside the block (card tiles 0 and 1)
 
 
 def small_tile(k):
-    """Small tile number (in ``SMALL_W`` x ``SMALL_H`` units) of the blocks' ``k``-th glyph."""
-    block, k = k // _SMALL_BLOCK_GLYPHS, k % _SMALL_BLOCK_GLYPHS
-    column = block * _SMALL_BLOCK_COLUMNS + k % _SMALL_BLOCK_COLUMNS
-    return (k // _SMALL_BLOCK_COLUMNS) * SMALL_PER_ROW + column
+    """Small tile number (in ``SMALL_W`` x ``SMALL_H`` units) of the block's ``k``-th glyph."""
+    return (k // _SMALL_BLOCK_COLUMNS) * SMALL_PER_ROW + k % _SMALL_BLOCK_COLUMNS
 
 
-# Glyphs of the small blocks, in order: digits 0-9, then these.
+# Glyphs of the small block, in order: digits 0-9, then these.
 SMALL_UP = const(10)  # a foundation's way: up, or down
 SMALL_DOWN = const(11)
 SMALL_NONE = const(12)  # transparent
