@@ -15,11 +15,19 @@ import sys
 
 import pytest
 from conftest import HW, LIB, ROOT
-from screen_check import expected_screen, load_png, load_raw, mismatches, text_mismatches
+from screen_check import (
+    Sprites,
+    expected_screen,
+    load_png,
+    load_raw,
+    mismatches,
+    text_mismatches,
+)
 from scripting import ScriptWriter
 from sessions import ABOUT_ROW, MENU
 from ui_runs import (
     board_tree,
+    four_colour_script,
     kept_game,
     keys_file,
     position_line,
@@ -107,6 +115,23 @@ def test_the_desktop_font_is_the_boards(vm, tmp_path):
         "".join(str(int(g[y][x])) for g in ours for x in range(FONT_W)) for y in range(TEXT_LINE)
     ]
     assert board == desktop
+
+
+def test_four_colour_suits_on_the_vm_are_the_desktops_pixels(vm, mpy_board, tmp_path):
+    # the palettes change in the board's own displayio, and draw as the desktop's
+    writer = four_colour_script()
+    keys = keys_file(tmp_path, writer.text())
+    (tmp_path / "desktop").mkdir()
+    result = vm.run_board(
+        mpy_board, "--deal", "7", "--keys-file", keys, "--shot", tmp_path, heap=HEAP
+    )
+    assert position_line(result.stdout) == position_text(writer.game)
+    screen = load_raw(tmp_path / "four.rgb565")
+    game = writer.snapshots["four"]
+    assert mismatches(screen, expected_screen(game, Sprites(four_colours=True))) == {}
+    assert mismatches(screen, expected_screen(game, Sprites()))  # not the two colours
+    run_desktop(["--deal", "7", "--keys-file", keys, "--shot", tmp_path / "desktop"])
+    assert screen == load_png(tmp_path / "desktop" / "four.png")
 
 
 def kept_statistics(path):

@@ -46,6 +46,15 @@ def menu_then(item, name, extra=""):
     return writer.text() + " " + extra + " shot:" + name
 
 
+def four_colours(deal, rules, moves, name):
+    """``moves`` moves into ``deal``, then four-colour suits from the menu."""
+    writer = ScriptWriter(Game.new_deal(deal, rules))
+    writer.play_some(moves)
+    writer.menu("4-colour suits: ")
+    writer.press("b")  # the menu stays after a setting: B, back to the cards
+    return writer.text() + " shot:" + name
+
+
 def after_moves(item, name):
     """A few moves, then ``item`` from the menu: the question before a game is left."""
     writer = ScriptWriter(Game.new_deal(7, BRITISH))
@@ -86,6 +95,8 @@ def screens(scratch):
     no_moves.shot("no-more-moves")  # B: the cards, the panel saying so
     stats = kept_statistics(Path(scratch) / "stats.nvm")
     return [
+        # a new board: nothing saved, no deal named (the help is the same for any)
+        ("first-start", ["--save", str(Path(scratch) / "new.nvm"), "--keys", "shot:first-start"]),
         ("title", ["--deal", "7", "--keys", "shot:title"]),
         ("play-british", ["--deal", "7", "--keys", played(7, BRITISH, 14, "play-british")]),
         (
@@ -94,6 +105,11 @@ def screens(scratch):
         ),
         ("play-union", ["--deal", "7", "--rules", "union", "--keys", played(7, UNION, 10, "x")]),
         ("menu", ["--deal", "7", "--keys", "a start shot:menu"]),
+        ("menu-suits", ["--deal", "7", "--keys", menu_then("4-colour suits: ", "menu-suits")]),
+        (
+            "four-colour",
+            ["--deal", "7", "--rules", "american", "--keys", four_colours(7, AMERICAN, 10, "x")],
+        ),
         ("help", ["--deal", "7", "--keys", menu_then("Help", "help")]),
         ("help-marks", ["--deal", "7", "--keys", menu_then("Help", "help-marks", "right")]),
         ("rules", ["--deal", "7", "--keys", menu_then("Rules: ", "rules")]),

@@ -138,7 +138,13 @@ class App(Table):
             self.start_game(game or Game.new_deal(self.random_deal(rules), rules))
         if store is not None:
             self.policy = SavePolicy(self.now)
-        self.screens.title(0 if store is None else store.notice)
+        # A new board's first start (no record in its NVM, nothing unreadable
+        # there, no game named by options): how to play, once, before the
+        # title; leaving it saves, and a board with a record is past it.
+        if store is not None and game is None and not store.sequence and not store.notice:
+            self.screens.help(0, first=True)
+        else:
+            self.screens.title(0 if store is None else store.notice)
 
     # ----------------------------------------------------------------- loop
 
@@ -320,6 +326,7 @@ class App(Table):
             settings.brightness = BRIGHTNESS_LEVELS[0]
         if settings.brightness != shown:
             self.set_backlight(settings.brightness)
+        self.view.colour_suits(settings.four_colours)
 
     def start_saved(self, saved, autoplay):
         """Start the game the store kept; False, and nothing of the record

@@ -22,7 +22,8 @@ NEEDED = (
     ("panel_over", ("home",)),
     ("title", ()),
     ("menu", ("back", "new", "deal", "restart", "undo", "redo", "hint", "rules",
-              "autoplay", "winnable", "brightness", "sound", "help", "stats", "about", "end")),
+              "autoplay", "winnable", "brightness", "sound", "suits", "help", "stats", "about",
+              "end")),
     ("on_off", ("off", "on", "none")),
     ("deal", ()),
     ("deal_refused", ()),
@@ -40,7 +41,7 @@ NEEDED = (
     ("confirm_end", ()),
     ("about", ()),
     ("stats", ()),
-    ("title_words", ("play", "continue", "unreadable", "earlier")),
+    ("title_words", ("play", "continue", "unreadable", "earlier", "skip")),
     ("end_words", ("stuck", "ended", "first", "moves_time", "moves", "time", "streak", "home",
                    "par_beaten", "won_all")),
 )  # fmt: skip

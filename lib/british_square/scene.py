@@ -323,17 +323,20 @@ class PlayScene:
                 self._put_covered(c, row, tile)
             tile = FIRST_CARD + game.top(c) if h else sheet.TILE_EMPTY
             self._put(c, tile, look, layout.card_y(c, rows - 1 if rows else 0))
-        # the direction strip: an arrow, and the count on the 16-pile layouts
+        # the direction strip: the way, two cells wide, and the count on the
+        # 16-pile layouts
         if not h:
-            arrow = sheet.SMALL_NONE
+            self._put_strip(c, 0, sheet.SMALL_NONE)
+            self._put_strip(c, 1, sheet.SMALL_NONE)
         else:
             way = game.direction(c)
-            arrow = sheet.SMALL_FREE
+            mark = sheet.WAY_FREE
             if way == BUILDS_UP:
-                arrow = sheet.SMALL_UP
+                mark = sheet.WAY_UP
             elif way == BUILDS_DOWN:
-                arrow = sheet.SMALL_DOWN
-        self._put_strip(c, 0, arrow)
+                mark = sheet.WAY_DOWN
+            self._put_strip(c, 0, mark)
+            self._put_strip(c, 1, mark + 1)
         if not layout.british:  # the count, right-aligned after a gap
             self._put_strip(c, 2, h // 10 if h >= 10 else sheet.SMALL_NONE)
             self._put_strip(c, 3, h % 10 if h else sheet.SMALL_NONE)

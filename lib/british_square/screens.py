@@ -30,13 +30,13 @@ from british_square.piles import RULE_NAMES, UNION
 from british_square.sheet import (
     FIRST_CARD,
     SMALL_DONE,
-    SMALL_DOWN,
-    SMALL_FREE,
     SMALL_KING,
-    SMALL_UP,
     TEXT_GREY,
     TEXT_RED,
     TEXT_WHITE,
+    WAY_DOWN,
+    WAY_FREE,
+    WAY_UP,
 )
 from british_square.sounds import BUZZ
 from british_square.store import (
@@ -77,9 +77,9 @@ SCREEN_NAMES = (
 RULES_TEXTS = ("rules_british", "rules_american", "rules_union")
 NOTICE_LINES = ("", "unreadable", "earlier")
 MARKS = (
-    ("up", SMALL_UP),
-    ("down", SMALL_DOWN),
-    ("free", SMALL_FREE),
+    ("up", WAY_UP),
+    ("down", WAY_DOWN),
+    ("free", WAY_FREE),
     ("king", SMALL_KING),
     ("done", SMALL_DONE),
     ("count", 9),  # the digit 9: a pile's count
@@ -206,6 +206,7 @@ class Screens:
             self.winnable_text(settings.rules),
             settings.brightness,
             self.on_off(settings.sound),
+            self.on_off(settings.four_colours),
         )
         self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
         # marks near the end of the first and last rows: more rows above, below
@@ -285,6 +286,10 @@ class Screens:
             self._choose(row)
         elif line == "sound":
             app.toggle("sound")
+            self._choose(row)
+        elif line == "suits":
+            app.toggle("four_colours")
+            app.view.colour_suits(app.settings.four_colours)
             self._choose(row)
         elif line == "help":
             self.help(0)
@@ -465,13 +470,18 @@ class Screens:
 
     # ----------------------------------------------------------------- help
 
-    def help(self, number):
-        """Two pages for the rule set in play: the keys, and what the marks mean."""
-        self._open(SCREEN_HELP, self._help)
+    def help(self, number, first=False):
+        """Two pages for the rule set in play: the keys, and what the marks
+        mean; ``first``: the first page on a new board's first start, before
+        the title, which any key goes on to."""
+        self._open(SCREEN_HELP, self._first_start if first else self._help)
         self.help_page = number
         page, game, words = self.page, self.app.game, self.words
         if number == 0:
-            words.show(page, "help_keys_union" if game.rules == UNION else "help_keys")
+            words.show(page, "help_keys_union" if game.rules == UNION else "help_keys", draw=False)
+            if first:
+                page.footer_line(words.line("title_words", "skip"))
+            page.draw()
             return
         text = "help_marks_piles" if game.columns != 4 else "help_marks"
         words.show(page, text)
@@ -485,6 +495,11 @@ class Screens:
             self.help(1 - self.help_page)
         elif action in (A, B, START):
             self.menu("help")
+
+    def _first_start(self, action):
+        app = self.app
+        app.setting_changed()  # saved now: a record says the first start is past
+        self.title()
 
     # ------------------------------------------------------------- the end
 

@@ -72,8 +72,9 @@ A record (little-endian)::
              6  2  length of the whole record, CRC included
              8  4  sequence number, 1 to LAST_SEQUENCE then 1 again: of two
                    records, the newer is the one the other reaches in fewer steps
-    settings 12 3  rule set; options (1 auto-play, 2 sound, 4 winnable deals only);
-                   brightness 0-100
+    settings 12 3  rule set; options (1 auto-play, 2 sound, 4 winnable deals only,
+                   8 four-colour suits: a record from before it, without 8, has
+                   them off); brightness 0-100
     stats    15 90 three rule sets x ten 3-byte counts (``Stats``)
     game    105 12 rules; deal number (2, 0 = none); play time in seconds (3);
                    hints used (2); moves done (2); moves kept, done and redo (2)
@@ -272,6 +273,7 @@ class Settings:
         self.brightness = 100  # percent
         self.sound = True
         self.winnable_only = False
+        self.four_colours = False  # clubs and diamonds in colours of their own
 
 
 class Store:
@@ -317,7 +319,7 @@ class Store:
         at = HEADER_SIZE
         buf[at] = s.rules
         options = (1 if s.autoplay else 0) | (2 if s.sound else 0)
-        buf[at + 1] = options | (4 if s.winnable_only else 0)
+        buf[at + 1] = options | (4 if s.winnable_only else 0) | (8 if s.four_colours else 0)
         buf[at + 2] = s.brightness
         at += SETTINGS_SIZE
         buf[at : at + STATS_SIZE] = self.stats.data
