@@ -20,7 +20,7 @@ from nvm_records import (
 )
 from words_text import body
 
-from british_square import screens, sheet
+from british_square import results, screens, sheet
 from british_square.app import BRIGHTNESS_LEVELS, App
 from british_square.controls import LEFT, NONE, RIGHT, START, A, B
 from british_square.desktop.notation import parse_position
@@ -28,13 +28,12 @@ from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, move
 from british_square.resume import load
+from british_square.save_policy import MIN_INTERVAL_S, PAUSE_S
 from british_square.store import (
     BEST_TIME,
     FEWEST_MOVES,
     HINTS,
     HOME_BEST,
-    MIN_INTERVAL_S,
-    PAUSE_S,
     PLAYED,
     SLOT_B,
     STATS_SIZE,
@@ -189,7 +188,7 @@ def test_a_game_over_is_not_resumed_but_its_statistics_are_kept(boot):
     nvm = CountingNVM()
     app = boot(nvm, parse_position(NEAR_WIN))
     press(app, A, B)  # the last card home: won
-    assert app.screens.current == screens.SCREEN_WON
+    assert app.screens.current == results.SCREEN_WON
     wait(app, 20)
     assert nvm.writes == 1  # the end of a game is a rest point
     again = boot(nvm)
@@ -228,7 +227,7 @@ def test_the_statistics_screen_shows_each_rule_set(boot):
     press(app, A, B)  # won: 1 played, 1 won
     press(app, B)  # from the celebration to the cards
     menu_choose(app, "Statistics")
-    assert app.screens.current == screens.SCREEN_STATS
+    assert app.screens.current == results.SCREEN_STATS
     text = page_text(app)
     assert "Statistics: British" in text
     rows = text.splitlines()

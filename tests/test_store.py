@@ -37,6 +37,7 @@ from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import Game
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, move
 from british_square.resume import consistent, load
+from british_square.save_policy import MIN_INTERVAL_S, PAUSE_S, SavePolicy
 from british_square.store import (
     BEST_TIME,
     CRC_SIZE,
@@ -49,18 +50,15 @@ from british_square.store import (
     HOME_TOTAL,
     LAST_SEQUENCE,
     MAGIC,
-    MIN_INTERVAL_S,
     NOTICE_EARLIER,
     NOTICE_UNREADABLE,
     PAR_REACHED,
-    PAUSE_S,
     PLAYED,
     STATS_SIZE,
     STREAK,
     STREAK_BEST,
     VERSION,
     WINS,
-    SavePolicy,
     Stats,
     Store,
 )

@@ -34,11 +34,11 @@ from british_square.desktop.notation import position_text
 from british_square.engine import Game
 from british_square.piles import AMERICAN
 from british_square.resume import load
+from british_square.save_policy import MIN_INTERVAL_S
 from british_square.store import (
     HAS_GAME,
     HAS_START,
     LAST_SEQUENCE,
-    MIN_INTERVAL_S,
     SLOT_B,
     STATS_SIZE,
     Store,

@@ -18,10 +18,11 @@ from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
 from british_square.layout import NO_STOP, Layout
 from british_square.par import par, random_par_deal, random_won_deal
+from british_square.save_policy import SavePolicy
 from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.screens import Screens
 from british_square.sheet import NORMAL
-from british_square.store import SavePolicy, Settings, Stats
+from british_square.store import Settings, Stats
 from british_square.table import (
     OUTCOME_ENDED,
     OUTCOME_PLAYING,
@@ -364,7 +365,7 @@ class App(Table):
 
     def rest(self):
         """A rest point (another screen, the end of a game, a setting, the
-        backlight dimmed): a save may be due (``store.SavePolicy``), at once
+        backlight dimmed): a save may be due (``save_policy.SavePolicy``), at once
         when the battery reads low."""
         if self.policy is not None:
             self.policy.rest(0 < self.battery_mv() < _LOW_BATTERY_MV)
