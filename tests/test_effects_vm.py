@@ -43,7 +43,9 @@ def test_a_long_session_with_the_speaker_and_lights_under_circuitpython(vm, mpy_
     board = board_tree(tmp_path / "board", mpy_cross)
     shutil.copytree(FAKES, board / "fakes")
     shutil.copy(SESSION, board)
-    keys = keys_file(tmp_path, session_script(WIN_SEED, 3000))
+    # a second's wait at the end: the last press's effect plays out, and the
+    # amplifier must be off after it
+    keys = keys_file(tmp_path, session_script(WIN_SEED, 3000) + " wait:1000")
     env = session_env(WIN_SEED, tmp_path, keys)  # no options, as a board runs
     out = vm.run(SESSION.name, path=(), cwd=board, heap="136K", env=env, timeout=900).stdout
     assert int(reported(out, "presses")) >= 3000
