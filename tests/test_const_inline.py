@@ -160,14 +160,5 @@ def test_the_names_a_module_binds_include_its_if_and_try_blocks_and_nothing_insi
         "X, (Y, Z) = 1, (2, 3)\nfor i in []: pass\nclass K:\n    attr = 1\n"
         "squares = [n * n for n in range(3)]\n"
     )
-    assert const_inline._module_names(tree) == {
-        "a",
-        "e",
-        "const",
-        "X",
-        "Y",
-        "Z",
-        "i",
-        "K",
-        "squares",
-    }
+    names = {"a", "e", "const", "X", "Y", "Z", "i", "K", "squares"}
+    assert const_inline._module_names(tree) == names
