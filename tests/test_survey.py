@@ -24,7 +24,8 @@ from british_square.desktop.survey import (
     summary,
     wilson,
 )
-from british_square.engine import BRITISH, Game
+from british_square.engine import Game
+from british_square.piles import BRITISH
 
 
 def wilson_by_definition(successes, n, z=1.959963984540054):
@@ -116,7 +117,9 @@ def test_redo_older_solves_again_only_what_an_older_solver_solved(tmp_path):
     out.write_text(json.dumps(old) + "\n")
     run_survey("union", range(1, 2), str(out), seconds=5, jobs=1, progress=False)
     assert len(out.read_text().splitlines()) == 1  # without redo_older, kept
-    s = run_survey("union", range(1, 2), str(out), seconds=5, jobs=1, progress=False, redo_older=True)
+    s = run_survey(
+        "union", range(1, 2), str(out), seconds=5, jobs=1, progress=False, redo_older=True
+    )
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [solver_version(r) for r in lines] == [1, SOLVER_VERSION]  # appended, the old kept
     assert s["won"] == 1 and read_results(str(out))[1]["result"] == "won"  # the last line counts
