@@ -38,7 +38,6 @@ ENGINE_MODULES = (
     "__init__",
     "cards",
     "deal",
-    "piles",
     "engine",
     "search",
     "desktop/__init__",

@@ -24,8 +24,7 @@ from british_square.desktop.survey import (
     summary,
     wilson,
 )
-from british_square.engine import Game
-from british_square.piles import BRITISH
+from british_square.engine import BRITISH, Game
 
 
 def wilson_by_definition(successes, n, z=1.959963984540054):
