@@ -51,8 +51,7 @@ class App(Table):
     """One player session on one machine, driven by its actions.
 
     ``hardware`` is the machine's adapter: its display, actions, clock,
-    font, backlight, speaker, lights and key names (docs/architecture.md,
-    "The hardware adapter", says what each is).
+    font, backlight, speaker and lights (hw/adapter.py says what each is).
     ``store`` (a ``store.Store``, or ``None``: nothing is kept) holds the
     save, the statistics and the settings; ``game`` is played instead of
     the saved game or a new deal; ``autoplay`` turns auto-play on.
@@ -86,9 +85,6 @@ class App(Table):
         try:  # the game's files on the drive, checked once
             files.check_sheet(sheet_path())
             self.words = files.open_words()
-            keys = getattr(hardware, "key_names", None)  # the desktop's; a board's are the file's
-            if keys:
-                self.words.keys = keys
         except DamagedFile as damage:
             show_damage(hardware.display, damage)
             raise SystemExit(2) from None
@@ -288,7 +284,6 @@ class App(Table):
             total = (free + gc.mem_alloc()) // 1024
             free //= 1024
         tenths = self.redraw_tenths
-        redraw = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else ""
         return (
             __version__,
             board,
@@ -296,7 +291,7 @@ class App(Table):
             total,
             "{} bytes".format(nvm) if nvm else "none",
             self.battery_text(millivolts) or "none",
-            redraw or "press " + self.words.key("A"),
+            "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else "press A",
         )
 
     def measure_redraw(self):
