@@ -22,6 +22,7 @@ its ``survey:start`` and ``survey:end`` marks.
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -142,16 +143,13 @@ def main(argv=None):
         for path, suffix in zip(paths, ("", "-par")):
             lines = read_results(path, name, keep="best")
             for record in lines.values():
-                record["par_budget"] = budget_text(record, name + suffix if suffix else name)
+                record["par_budget"] = budget_text(record, name + suffix)
             kept.append(lines)
         best = best_of(*kept)
         if best:
             by_rules[name] = best
             (Path(args.lib) / "par_{}.bin".format(name)).write_bytes(par_bytes(best))
-            counts = {}
-            for record in best.values():
-                counts[record["par_budget"]] = counts.get(record["par_budget"], 0) + 1
-            sources.append((title, counts))
+            sources.append((title, Counter(record["par_budget"] for record in best.values())))
     if not by_rules:
         parser.error("no survey results in {}".format(args.surveys))
     plot_distribution(by_rules, args.plot)

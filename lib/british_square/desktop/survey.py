@@ -128,7 +128,7 @@ def results_record(line):
         raise ValueError("'rules' is not one of {}".format(", ".join(RULE_NAMES)))
     if record.get("result") not in VERDICTS:
         raise ValueError("'result' is not one of {}".format(", ".join(VERDICTS)))
-    version = record.get("solver", 1)
+    version = solver_version(record)
     if type(version) is not int or not 1 <= version <= SOLVER_VERSION:
         raise ValueError("'solver' is not a version from 1 to {}".format(SOLVER_VERSION))
     return record

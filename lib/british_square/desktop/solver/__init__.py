@@ -77,14 +77,6 @@ __all__ = [
     "solve_plain",
 ]
 
-# Before the complete search, short searches hunt for a win among lines that
-# never move cards between columns more than ``limit`` times in a row (a
-# 16-pile game otherwise wanders for ever among rearrangements). A depth-first
-# search that buried a card it needed early on never comes back to that
-# choice in time, so the hunts are many short restarts (the first with the
-# plain move order, then with shuffled ties) rotating through the limits.
-# They prove nothing. British Square is (almost) never won: it hunts briefly
-# and gives the complete search, which can prove a loss, most of its time.
 # Written into every survey record, so results of a better solver can be
 # told from older ones in the same file (records without it are version 1).
 # 2: a deal not won also gets the plain search's line (PLAIN_LINE_NODES).
@@ -99,6 +91,14 @@ SOLVER_VERSION = 2
 # machine and every run), and keeps the better line.
 PLAIN_LINE_NODES = 600_000
 
+# Before the complete search, short searches hunt for a win among lines that
+# never move cards between columns more than ``limit`` times in a row (a
+# 16-pile game otherwise wanders for ever among rearrangements). A depth-first
+# search that buried a card it needed early on never comes back to that
+# choice in time, so the hunts are many short restarts (the first with the
+# plain move order, then with shuffled ties) rotating through the limits.
+# They prove nothing. British Square is (almost) never won: it hunts briefly
+# and gives the complete search, which can prove a loss, most of its time.
 HUNT_LIMITS = (12, 6, 16, 8, 24, 4)
 HUNT_FIRST_SECONDS = 0.15  # each limit once, in the plain order
 HUNT_SECONDS = 0.05  # each shuffled restart
