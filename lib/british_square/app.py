@@ -47,6 +47,39 @@ _LOW_BATTERY_MV = const(3500)  # a LiPo cell this low is nearly empty
 _REDRAW_MS = const(3000)  # the About screen's redraw benchmark runs this long
 
 
+def _load_save(store):
+    """The game ``store`` keeps, or ``None``; its loader let go. A function of
+    its own, so that no name holds the loader once it returns (a local of
+    ``App.__init__`` would keep its code, 5 KB, through the start-up)."""
+    from british_square import unload
+
+    try:
+        from british_square import resume
+
+        return resume.load(store)
+    except Exception:  # MemoryError too: no record may stop the board
+        store.forget()
+        return None
+    finally:
+        unload("british_square.resume", "british_square.position")
+
+
+def _open_files(hardware):
+    """The game's words, its files on the drive checked once (their checker
+    let go as ``_load_save``'s loader is). A damaged file ends the program,
+    on the screen and the console."""
+    from british_square import files, unload
+
+    try:
+        files.check_sheet(sheet_path())
+        return files.open_words()
+    except DamagedFile as damage:
+        show_damage(hardware.display, damage)
+        raise SystemExit(2) from None
+    finally:
+        unload("british_square.files")
+
+
 class App(Table):
     """One player session on one machine, driven by its actions.
 
@@ -70,25 +103,9 @@ class App(Table):
         self.store = store
         saved = None
         if store is not None:
-            from british_square import unload
-
-            try:
-                from british_square import resume
-
-                saved = resume.load(store)
-            except Exception:  # MemoryError too: no record may stop the board
-                store.forget()
-            unload("british_square.resume", "british_square.position")
+            saved = _load_save(store)
             gc.collect()
-        from british_square import files, unload
-
-        try:  # the game's files on the drive, checked once
-            files.check_sheet(sheet_path())
-            self.words = files.open_words()
-        except DamagedFile as damage:
-            show_damage(hardware.display, damage)
-            raise SystemExit(2) from None
-        unload("british_square.files")
+        self.words = _open_files(hardware)
         gc.collect()
         # One scratch buffer for the legal moves, the dead test and the hint:
         # each fills it within one call and keeps nothing there between two.
@@ -418,7 +435,10 @@ class App(Table):
         self.count_game()
         self.game = None
         self.probing = False
-        self.dead_test.game = None  # its copy of the old game, made again when needed
+        # the dead test's copy of the game: kept for a deal of the same rules,
+        # rather than made again mid-game in a heap in pieces
+        if self.dead_test.game is not None and self.dead_test.game.rules != rules:
+            self.dead_test.game = None
         gc.collect()
         self.start_game(Game.new_deal(number, rules))
         self.show_play()

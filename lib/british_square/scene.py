@@ -47,6 +47,10 @@ PANEL_TEXTS = ("panel", "panel_stuck", "panel_over")  # by PANEL_*: the texts of
 # the panel's numbers, right-aligned at the end of their lines: the stock's
 # and the cards home (a label of their own: a move changes them), the deal's
 _NUMBER_COLUMNS = const(3)
+# and always two lines (from the first number's), so that the label keeps
+# the bitmap it was made with: another count of lines would make a new one,
+# mid-game, in a heap in pieces
+_NUMBER_ROWS = const(2)
 _DEAL_COLUMNS = const(5)
 
 
@@ -108,7 +112,7 @@ class PlayScene:
         self.group.append(self.panel_numbers)
         # blank, as wide and tall as they will be: their bitmaps made now, once
         self.panel_words.text = "\n".join([" " * PANEL_COLUMNS] * PANEL_ROWS)
-        self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * 2)
+        self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * _NUMBER_ROWS)
         self.shown_numbers = [-1, -1, -1, -1, -1]  # stock, score, deal, rules, notice
         # the panel's lines of the two numbers, and the first line of their label
         self.stock_row = self.home_row = self.numbers_row = 0
@@ -348,8 +352,8 @@ class PlayScene:
         if shown[0] == game.stock_count and shown[1] == score:
             return
         shown[0], shown[1] = game.stock_count, score
-        # a line each from the first number's to the cards home's, right-aligned
-        rows = [" " * _NUMBER_COLUMNS] * (self.home_row - self.numbers_row + 1)
+        # a line each from the first number's, right-aligned
+        rows = [" " * _NUMBER_COLUMNS] * _NUMBER_ROWS
         if self.stock_row >= 0:
             rows[self.stock_row - self.numbers_row] = self._number(game.stock_count)
         rows[self.home_row - self.numbers_row] = self._number(score)
