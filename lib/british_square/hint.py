@@ -37,7 +37,7 @@ is a good move, not a proof. Every suggestion is a legal move of ``game``.
 """
 
 from british_square.cards import const
-from british_square.engine import COLUMN_CAPACITY, FOUNDATION, STOCK, move
+from british_square.engine import COLUMN_CAPACITY, FOUNDATION, STOCK, move, move_source, move_target
 from british_square.search import NEW_POSITION, DeadSearch, safe_move
 
 NO_HINT = const(-1)
@@ -53,8 +53,8 @@ def forward(game, m):
     """Is the legal move ``m`` a forward move (see the module's docstring)?
     Of moves into a space, only those into the first empty column are: the
     others lead to the same position with its columns in another order."""
-    source = m >> 8
-    target = m & 0xFF
+    source = move_source(m)
+    target = move_target(m)
     if target == FOUNDATION:
         return True
     height = game.height
@@ -108,13 +108,13 @@ class Hinter(DeadSearch):
         first_forward = other = back = NO_HINT
         last = game.peek()
         for i in range(count):
-            m = buffer[2 * i] << 8 | buffer[2 * i + 1]
+            m = move(buffer[2 * i], buffer[2 * i + 1])
             if buffer[2 * i + 1] == FOUNDATION:
                 return m
             if forward(game, m):
                 if first_forward == NO_HINT:
                     first_forward = m
-            elif last is not None and m == (last & 0xFF) << 8 | last >> 8:
+            elif last is not None and m == move(move_target(last), move_source(last)):
                 back = m  # it takes back the last move
             elif other == NO_HINT and not _reorders(game, m):
                 other = m
@@ -170,7 +170,7 @@ class Hinter(DeadSearch):
 def _reorders(game, m):
     """Does ``m`` only put a column's one card into a space: the same
     position, its columns in another order?"""
-    source = m >> 8
-    target = m & 0xFF
+    source = move_source(m)
+    target = move_target(m)
     height = game.height
     return source < STOCK and target < STOCK and height[source] == 1 and not height[target]
