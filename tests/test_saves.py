@@ -539,19 +539,19 @@ def test_the_loader_and_the_file_check_are_let_go_before_the_sprites_are_made(bo
     from british_square import app as app_module
 
     once = ("british_square.resume", "british_square.position", "british_square.files")
-    earlier = {name: sys.modules.get(name) for name in once}
+
+    def modules_held():
+        gc.collect()
+        return [o for o in gc.get_objects() if isinstance(o, types.ModuleType) and o.__name__ in once]
+
+    earlier = modules_held()  # copies other tests left (held by their apps or by pytest)
     for name in once:  # imported afresh by the app, so that only it can hold them
         monkeypatch.delitem(sys.modules, name, raising=False)
         monkeypatch.delattr(british_square, name.rpartition(".")[2], raising=False)
     held = []
 
     def view(*args):
-        gc.collect()
-        held.extend(
-            o.__name__
-            for o in gc.get_objects()
-            if isinstance(o, types.ModuleType) and o.__name__ in once and o is not earlier[o.__name__]
-        )
+        held.extend(o.__name__ for o in modules_held() if all(o is not e for e in earlier))
         return real_view(*args)
 
     real_view = app_module.View
