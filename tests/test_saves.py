@@ -542,7 +542,8 @@ def test_the_loader_and_the_file_check_are_let_go_before_the_sprites_are_made(bo
 
     def modules_held():
         gc.collect()
-        return [o for o in gc.get_objects() if isinstance(o, types.ModuleType) and o.__name__ in once]
+        found = gc.get_objects()
+        return [o for o in found if isinstance(o, types.ModuleType) and o.__name__ in once]
 
     earlier = modules_held()  # copies other tests left (held by their apps or by pytest)
     for name in once:  # imported afresh by the app, so that only it can hold them
