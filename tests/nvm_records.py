@@ -7,7 +7,8 @@ import binascii
 import random
 
 from british_square.desktop.notation import position_text
-from british_square.engine import BRITISH, FOUNDATION, MAX_MOVES, STOCK, WASTE, Game, move
+from british_square.engine import MAX_MOVES, Game
+from british_square.piles import BRITISH, FOUNDATION, STOCK, WASTE, move
 from british_square.store import (
     CRC_SIZE,
     FIELDS,

@@ -14,7 +14,6 @@ from pathlib import Path
 from conftest import ROOT  # noqa: E402
 
 from british_square import sheet
-from british_square.engine import BUILDS_DOWN, BUILDS_UP
 from british_square.layout import (
     FONT_W,
     MARK_CELLS,
@@ -24,6 +23,7 @@ from british_square.layout import (
     TEXT_LINE,
     Layout,
 )
+from british_square.piles import BUILDS_DOWN, BUILDS_UP
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD
 
 SHEET = ROOT / "lib" / "british_square" / sheet.SHEET_FILE

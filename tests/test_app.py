@@ -13,8 +13,9 @@ from british_square import screens
 from british_square.app import App
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, A, B
 from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
+from british_square.engine import Game
 from british_square.layout import NO_STOP
+from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
 from british_square.sheet import NORMAL, SELECTED, TARGET
 from british_square.table import OUTCOME_ENDED, OUTCOME_PLAYING, OUTCOME_STUCK, OUTCOME_WON
 

@@ -7,10 +7,11 @@ import pytest
 from conftest import LIB, ROOT
 from positions import sample_games
 
-from british_square.desktop.notation import move_text, parse_position, position_text
+from british_square.desktop.notation import parse_position, position_text
 from british_square.desktop.solver.moves import position_key
-from british_square.engine import BRITISH, STOCK, WASTE, Game, move
+from british_square.engine import Game
 from british_square.hint import BUDGET, NO_HINT, Hinter, forward
+from british_square.piles import BRITISH, STOCK, WASTE, move, move_text
 
 sys.path.insert(0, str(ROOT / "tools"))
 import hint_quality  # noqa: E402

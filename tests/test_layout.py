@@ -4,7 +4,6 @@ import pytest
 from scripting import route
 
 from british_square import sheet
-from british_square.engine import STOCK
 from british_square.layout import (
     BRITISH_ROWS,
     COLUMN_PITCH,
@@ -17,6 +16,7 @@ from british_square.layout import (
     STRIP_CELLS,
     Layout,
 )
+from british_square.piles import STOCK
 from british_square.sheet import CARD_H, CARD_W
 
 

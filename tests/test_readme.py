@@ -20,14 +20,14 @@ from conftest import ROOT
 from drives import make_compiler, make_drive, snapshot
 
 from british_square.desktop.notation import (
-    move_text,
     parse_move,
     parse_position,
     position_dict,
     position_text,
     rules_from_name,
 )
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game, move, move_target
+from british_square.engine import Game
+from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_target, move_text
 
 README = ROOT / "README.md"
 # The front door and the pages behind it: every shell example in them is run.

@@ -24,8 +24,9 @@ from british_square import screens
 from british_square.app import BRIGHTNESS_LEVELS, App
 from british_square.controls import LEFT, NONE, RIGHT, START, A, B
 from british_square.desktop.notation import parse_position
-from british_square.engine import AMERICAN, BRITISH, FOUNDATION, MAX_MOVES, STOCK, UNION, Game, move
+from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
+from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, move
 from british_square.resume import load
 from british_square.store import (
     BEST_TIME,

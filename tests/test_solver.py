@@ -27,7 +27,8 @@ from british_square.desktop.solver import (
 )
 from british_square.desktop.solver.dead_ends import dead_end
 from british_square.desktop.solver.moves import children, ordered_moves
-from british_square.engine import MAX_MOVES, STOCK, WASTE, Game
+from british_square.engine import MAX_MOVES, Game
+from british_square.piles import STOCK, WASTE
 from british_square.search import safe_move
 
 COLUMNS = {"british": 4, "american": 16, "union": 16}

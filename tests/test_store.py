@@ -32,7 +32,8 @@ from nvm_records import (
 
 from british_square.deal import MAX_DEAL
 from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import AMERICAN, BRITISH, FOUNDATION, UNION, Game, move
+from british_square.engine import Game
+from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, move
 from british_square.resume import consistent, load
 from british_square.store import (
     BEST_TIME,

@@ -28,7 +28,8 @@ from nvm_records import (
 from ui_runs import board_tree, kept_game, keys_file, reported
 
 from british_square.desktop.notation import position_text
-from british_square.engine import AMERICAN, Game
+from british_square.engine import Game
+from british_square.piles import AMERICAN
 from british_square.resume import load
 from british_square.store import (
     HAS_GAME,

@@ -22,8 +22,9 @@ from ui_runs import CODE, keys_file, position_line, run_desktop
 
 from british_square import sheet
 from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game, move
+from british_square.engine import Game
 from british_square.layout import ACES_PITCH, ACES_X, ACES_Y
+from british_square.piles import FOUNDATION, STOCK, WASTE, move
 from british_square.sheet import FIRST_CARD
 
 

@@ -30,8 +30,8 @@ from ui_runs import (
 
 from british_square.controls import LEFT, NONE
 from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import FOUNDATION, WASTE
 from british_square.layout import FONT_W, TEXT_LINE
+from british_square.piles import FOUNDATION, WASTE
 
 # The whole game, harness included, from an empty heap: the budget
 # (docs/memory.md).

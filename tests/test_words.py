@@ -7,7 +7,7 @@ import random
 import pytest
 from words_text import PACKAGE, WORDS, body, sections
 
-from british_square import engine, scene, screens
+from british_square import piles, scene, screens
 from british_square.files import NEEDED, TEXTS_AT_MOST, open_words
 from british_square.layout import BODY_ROWS, FIGURE_COLUMNS, PANEL_COLUMNS, TEXT_COLUMNS
 from british_square.words import LONGEST, DamagedFile
@@ -79,7 +79,7 @@ def test_every_name_the_code_asks_for_is_in_the_file():
     # the names the code picks from tables, by rule set, notice or glyph
     for name in screens.RULES_TEXTS + scene.PANEL_TEXTS:
         assert name in texts
-    assert named("rule_names") == list(engine.RULE_NAMES)
+    assert named("rule_names") == list(piles.RULE_NAMES)
     assert set(screens.NOTICE_LINES[1:]) <= set(named("title_words"))
     marks = [line for line, _ in screens.MARKS]
     assert set(named("help_marks_piles")) == set(marks)
@@ -90,7 +90,7 @@ def test_every_text_and_named_line_in_the_file_is_used():
     for name, lines in NEEDED:
         assert name in used, name
         for line in lines:
-            assert line in used or line in engine.RULE_NAMES, (name, line)
+            assert line in used or line in piles.RULE_NAMES, (name, line)
 
 
 def test_every_line_is_of_a_known_kind_and_fits():

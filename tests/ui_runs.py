@@ -15,7 +15,8 @@ from pathlib import Path
 from conftest import ROOT  # noqa: E402
 from scripting import ScriptWriter
 
-from british_square.engine import AMERICAN, Game
+from british_square.engine import Game
+from british_square.piles import AMERICAN
 
 CODE = ROOT / "code.py"
 sys.path.insert(0, str(ROOT / "tools"))

@@ -18,7 +18,8 @@ sys.path.insert(0, str(ROOT / "hw"))
 
 from scripting import ScriptWriter  # noqa: E402
 
-from british_square.engine import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE, Game  # noqa: E402
+from british_square.engine import Game  # noqa: E402
+from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE  # noqa: E402
 
 # One card left to go home; one card to go home before nothing can, while
 # 5H can still shuttle; a long British column and foundations on their way.

@@ -7,7 +7,7 @@ than a traceback, or garbage on the screen, when the file is used.
 
 from british_square import sheet
 from british_square.cards import const
-from british_square.engine import RULE_NAMES
+from british_square.piles import RULE_NAMES
 from british_square.words import BODY, CENTRED, END, FILE, KINDS, TEXT, DamagedFile, Words
 
 TEXTS_AT_MOST = const(40)  # a file with more "@" lines is not ours

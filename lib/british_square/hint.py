@@ -37,7 +37,7 @@ is a good move, not a proof. Every suggestion is a legal move of ``game``.
 """
 
 from british_square.cards import const
-from british_square.engine import COLUMN_CAPACITY, FOUNDATION, STOCK, move, move_source, move_target
+from british_square.piles import COLUMN_CAPACITY, FOUNDATION, STOCK, move, move_source, move_target
 from british_square.search import NEW_POSITION, DeadSearch, safe_move
 
 NO_HINT = const(-1)

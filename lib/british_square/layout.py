@@ -8,7 +8,7 @@ foundations; ``neighbour(stop, direction)`` is precomputed once per layout.
 
 from british_square.cards import const
 from british_square.controls import DOWN, LEFT, RIGHT, UP  # the cursor's directions
-from british_square.engine import FOUNDATION, STOCK, WASTE
+from british_square.piles import FOUNDATION, STOCK, WASTE
 from british_square.sheet import CARD_H, CARD_W
 
 SCREEN_W = const(160)

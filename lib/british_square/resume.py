@@ -19,7 +19,8 @@ the engine reached itself. The app catches anything else this raises
 import binascii
 
 from british_square.deal import MAX_DEAL
-from british_square.engine import BRITISH, UNION, Game
+from british_square.engine import Game
+from british_square.piles import BRITISH, UNION
 from british_square.store import (
     BEST_TIME,
     CRC_SIZE,

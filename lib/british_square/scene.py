@@ -14,7 +14,6 @@ import displayio
 
 from british_square import sheet
 from british_square.cards import NO_CARD, const
-from british_square.engine import BUILDS_DOWN, BUILDS_UP, FOUNDATION, RULE_NAMES, STOCK, WASTE
 from british_square.layout import (
     BRITISH_ROWS,
     FONT_W,
@@ -27,6 +26,7 @@ from british_square.layout import (
     TEXT_Y,
 )
 from british_square.page import TOP_RIGHT, fitted, label
+from british_square.piles import BUILDS_DOWN, BUILDS_UP, FOUNDATION, RULE_NAMES, STOCK, WASTE
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD, NORMAL
 
 _HIDDEN = const(255)

@@ -11,7 +11,6 @@ from british_square.cards import const
 from british_square.celebration import Celebration
 from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B
 from british_square.deal import MAX_DEAL, MIN_DEAL
-from british_square.engine import RULE_NAMES, UNION
 from british_square.layout import (
     ACES_PITCH,
     ACES_X,
@@ -27,6 +26,7 @@ from british_square.layout import (
     WON_BIG_Y,
 )
 from british_square.par import par
+from british_square.piles import RULE_NAMES, UNION
 from british_square.sheet import (
     FIRST_CARD,
     SMALL_DONE,

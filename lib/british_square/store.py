@@ -101,7 +101,7 @@ trusts nothing it reads.
 from adafruit_ticks import ticks_diff
 
 from british_square.cards import const
-from british_square.engine import move_source, move_target
+from british_square.piles import move_source, move_target
 
 # What ``resume.load`` leaves in ``Store.notice`` (the title says each in a line):
 NOTICE_UNREADABLE = const(1)  # nothing whole to load: a new game

@@ -12,7 +12,7 @@ moves: ``search.safe_move``, whose docstring argues it (board code: the
 board's hint sends the same cards home first).
 """
 
-from british_square.engine import COLUMN_CAPACITY, FOUNDATION, STOCK, WASTE
+from british_square.piles import COLUMN_CAPACITY, FOUNDATION, STOCK, WASTE
 from british_square.search import safe_move
 
 
