@@ -145,6 +145,15 @@ def test_every_module_in_the_packages_top_folder_runs_on_a_board():
     assert sorted(top - board_modules()) == ["__main__"], "move them to desktop/"
 
 
+MOST_LINES = 500  # a module a reader takes in at one sitting (issue 21)
+
+
+def test_no_module_of_the_package_is_over_500_lines():
+    lines = {name: len(path.read_text().splitlines()) for name, path in package_modules().items()}
+    long = {name: count for name, count in lines.items() if count > MOST_LINES}
+    assert not long, "split them by job: {}".format(long)
+
+
 TESTS = ROOT / "tests"
 
 
