@@ -72,9 +72,10 @@ def keys_file(folder, script):
     return path
 
 
-def run_desktop(args, timeout=180):
-    """``code.py --headless`` in a subprocess; its CompletedProcess."""
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+def run_desktop(args, timeout=180, env=None):
+    """``code.py --headless`` in a subprocess (``env``: more environment);
+    its CompletedProcess."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", **(env or {}))
     result = subprocess.run(
         [sys.executable, str(CODE), "--headless", *map(str, args)],
         capture_output=True,

@@ -3,9 +3,12 @@
     .venv/bin/python tools/screenshots.py [--scale 3] [--out docs]
 
 Each screen is reached the way a player would: a key script run by
-``code.py --headless`` (see ``hw/keyscript.py``).
+``code.py --headless`` (see ``hw/keyscript.py``). The screens name the
+board's buttons, as a board shows them (``BSQ_BOARD_BUTTONS``), but for the
+desktop's pictures (``DESKTOP``), which name its keys.
 """
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -26,6 +29,7 @@ from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE  # 
 WON_POSITION = "british AC/-/-/- - - 25,26,26,26"
 NO_MOVES_POSITION = "british KC/5H/6H/6H - AS 0,0,0,0"
 LONG_POSITION = "british 9C8C7S.6S/AH2H3H4H.5H6H7H8H9HTHJHQHKH/QH/- 4C - 13,14,0,26"
+DESKTOP = ("desktop-title", "desktop-help")  # docs/desktop.md: the window's keys named
 
 
 def played(deal, rules, moves, name):
@@ -97,6 +101,8 @@ def screens(scratch):
         ("no-more-moves", ["--position", NO_MOVES_POSITION, "--keys", no_moves.text()]),
         ("statistics", ["--deal", "7", "--save", stats, "--keys", menu_then("Statistics", "x")]),
         ("about", ["--deal", "7", "--keys", menu_then("About", "about")]),
+        ("desktop-title", ["--deal", "7", "--keys", "shot:desktop-title"]),
+        ("desktop-help", ["--deal", "7", "--keys", menu_then("Help", "desktop-help")]),
     ]
 
 
@@ -110,7 +116,10 @@ def main(argv):
                 args = [a.replace("shot:x", "shot:" + name) for a in args]
                 command = [sys.executable, str(ROOT / "code.py"), "--headless", "--scale", scale]
                 command += args + ["--shot", scratch]
-                subprocess.run(command, check=True, capture_output=True, timeout=300)
+                env = dict(os.environ, BSQ_BOARD_BUTTONS="1")
+                if name in DESKTOP:
+                    del env["BSQ_BOARD_BUTTONS"]
+                subprocess.run(command, check=True, capture_output=True, timeout=300, env=env)
                 shot = Path(scratch) / (name + ".png")
                 if not shot.exists():
                     raise SystemExit("no {} screenshot: check its key script".format(name))

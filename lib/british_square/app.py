@@ -66,25 +66,31 @@ def _load_save(store):
 
 def _open_files(hardware):
     """The game's words, its files on the drive checked once (their checker
-    let go as ``_load_save``'s loader is). A damaged file ends the program,
-    on the screen and the console."""
+    let go as ``_load_save``'s loader is), the buttons named as ``hardware``
+    names them. A damaged file ends the program, on the screen and the
+    console."""
     from british_square import files, unload
 
     try:
         files.check_sheet(sheet_path())
-        return files.open_words()
+        words = files.open_words()
     except DamagedFile as damage:
         show_damage(hardware.display, damage)
         raise SystemExit(2) from None
     finally:
         unload("british_square.files")
+    keys = getattr(hardware, "key_names", None)  # the desktop's; a board's are the file's
+    if keys:
+        words.keys = keys
+    return words
 
 
 class App(Table):
     """One player session on one machine, driven by its actions.
 
     ``hardware`` is the machine's adapter: its display, actions, clock,
-    font, backlight, speaker and lights (hw/adapter.py says what each is).
+    font, backlight, speaker, lights and key names (docs/architecture.md,
+    "The hardware adapter", says what each is).
     ``store`` (a ``store.Store``, or ``None``: nothing is kept) holds the
     save, the statistics and the settings; ``game`` is played instead of
     the saved game or a new deal; ``autoplay`` turns auto-play on.
@@ -292,6 +298,7 @@ class App(Table):
             total = (free + gc.mem_alloc()) // 1024
             free //= 1024
         tenths = self.redraw_tenths
+        redraw = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else ""
         return (
             __version__,
             board,
@@ -299,7 +306,7 @@ class App(Table):
             total,
             "{} bytes".format(nvm) if nvm else "none",
             self.battery_text(millivolts) or "none",
-            "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else "press A",
+            redraw or "press " + self.words.key("A"),
         )
 
     def measure_redraw(self):

@@ -100,16 +100,17 @@ def open_words(path=None):
 
 def _printable(raw, size):
     """Are the first ``size`` bytes of ``raw`` plain ASCII the font has, with
-    braces only as "{}"?"""
+    braces only in pairs, none inside another: "{}" or "{A}"?"""
+    inside = False
     for i in range(size):
         byte = raw[i]
         if byte < 32 or byte > 126:
             return False
-        if byte == 123 and (i + 1 == size or raw[i + 1] != 125):  # "{" not "{}"
-            return False
-        if byte == 125 and raw[i - 1] != 123:
-            return False
-    return True
+        if byte == 123 or byte == 125:  # "{" opens, "}" closes
+            if inside == (byte == 123):
+                return False
+            inside = not inside
+    return not inside
 
 
 def check_sheet(path):
