@@ -68,19 +68,21 @@ def forward(game, m):
     cells = game.cells
     i = source * COLUMN_CAPACITY + h - 1  # the card moved
     f = game.foundations
-    card = cells[i]
-    rank = card % 13 + 1
-    when = rank if f[card // 13] < rank else 27 - rank  # cards home of its suit once it goes
+    when = _home_at(cells[i], f)
     lands_over = False  # on a card that goes home before it
     if height[target]:
-        under = cells[target * COLUMN_CAPACITY + height[target] - 1]
-        rank = under % 13 + 1
-        lands_over = (rank if f[under // 13] < rank else 27 - rank) < when
+        lands_over = _home_at(cells[target * COLUMN_CAPACITY + height[target] - 1], f) < when
     if h <= game.base[source]:  # a dealt card, or the one that filled a space
         return game.columns == 4 or (height[target] > 0 and not lands_over)
-    under = cells[i - 1]  # built on a card of its own suit
-    rank = under % 13 + 1
-    return (rank if f[under // 13] < rank else 27 - rank) < when and not lands_over
+    # built on a card of its own suit
+    return _home_at(cells[i - 1], f) < when and not lands_over
+
+
+def _home_at(card, foundations):
+    """How many cards of its suit are home once ``card`` goes there: its rank
+    on the way up, 27 less its rank on the way down (its foundation past it)."""
+    rank = card % 13 + 1
+    return rank if foundations[card // 13] < rank else 27 - rank
 
 
 class Hinter(DeadSearch):

@@ -12,7 +12,7 @@ from array import array
 
 from british_square.cards import const
 from british_square.engine import MAX_MOVES, Game
-from british_square.piles import COLUMN_CAPACITY, FOUNDATION
+from british_square.piles import COLUMN_CAPACITY, FOUNDATION, move
 
 # The dead test's verdicts (``DeadSearch.step``).
 ALIVE = const(0)
@@ -228,7 +228,7 @@ def safe_move(game, buffer, count):
             source = buffer[2 * i]
             card = game.top(source)
             if f[card // 13] >= 13:
-                return source << 8 | FOUNDATION
+                return move(source, FOUNDATION)
     return -1
 
 
