@@ -196,7 +196,7 @@ def test_the_statistics_screen_shows_each_rule_set(boot):
 
 def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
     nvm = CountingNVM()
-    app = boot(nvm, Game.new_deal(3))
+    app = boot(nvm, Game.new_deal(3, UNION))  # (in British, Winnable only says "none")
     press(app, A)
     menu_choose(app, "Auto-play: ")  # the menu stays; a setting is a rest point
     for item in ("Brightness: ", "Winnable only: ", "Sound: "):

@@ -167,7 +167,7 @@ def test_the_menu_on_the_vm_shows_its_words_in_the_fonts_glyphs(text_screens):
     from british_square.sheet import TEXT_WHITE, TEXT_YELLOW
 
     screen = load_raw(text_screens / "vm" / "menu.rgb565")
-    title = fitted("Menu", TEXT_COLUMNS, centred=True)
+    title = fitted("Menu: 1 moves, 0:00", TEXT_COLUMNS, centred=True)  # a card dealt
     assert text_mismatches(screen, BODY_X, TITLE_Y, title, TEXT_YELLOW) == 0
     for row, line in enumerate(MENU[:8]):
         line = line.replace("{}", "British" if "Rules" in line else "")
@@ -195,12 +195,13 @@ def test_won_and_no_more_moves(vm, mpy_board, tmp_path):
     writer.move(WASTE << 8 | FOUNDATION)  # the ace home: then no card can go home
     nvm = kept_game(tmp_path / "stuck.nvm", parse_position(start))
     stuck = vm.run_board(
-        mpy_board, "--keys", writer.text() + " wait:300 shot:end",
+        mpy_board, "--keys", writer.text() + " wait:300 shot:over b shot:end",
         "--shot", tmp_path, heap=HEAP, env=nvm,
     )  # fmt: skip
     assert position_line(stuck.stdout) == position_text(writer.game)
     screen = load_raw(tmp_path / "end.rgb565")
-    assert mismatches(screen, expected_screen(writer.game)) == {}  # the cards stay in sight
+    assert mismatches(screen, expected_screen(writer.game)) == {}  # B: the cards stay in sight
+    assert "over" in reported(stuck.stdout, "screens").split()  # Game over said why first
 
 
 def test_keypad_overflow_under_the_vm(vm, tmp_path):

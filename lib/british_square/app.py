@@ -17,7 +17,7 @@ from british_square.deal import random_deal
 from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
 from british_square.layout import NO_STOP, Layout
-from british_square.par import par, random_won_deal
+from british_square.par import par, random_par_deal, random_won_deal
 from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.screens import Screens
 from british_square.sheet import NORMAL
@@ -112,7 +112,11 @@ class App(Table):
         self.last_press = self.now
         self.last_tick = self.now
         self.hints_used = 0  # in this game
+        self.bettered = 0  # the records this game bettered (``Stats.add_game``), once counted
         self.probing = False  # the dead test is under way
+        self.finishing = False  # Finish is sending the cards home, one by one
+        self.finish_offered = False  # this game: Finish was offered (once)
+        self.finish_due = 0
         self.layout = Layout(4)  # arranged for each game's columns (start_game)
         self.cursor = 0
         self.held = NO_STOP
@@ -170,6 +174,9 @@ class App(Table):
             self.dimmed = False
             self.set_backlight(self.settings.brightness)
             return
+        if self.finishing:  # a press stops Finish: the player plays on
+            self.finishing = False
+            return
         if self.on_page:
             self.screens.handle(action)
         else:
@@ -177,15 +184,15 @@ class App(Table):
             self.play_action(action)
 
     def resting(self):
-        """Nothing timed is under way (a flash, the dead test, the celebration)."""
+        """Nothing timed is under way (a flash, the dead test, Finish, the celebration)."""
         if self.on_page:
             return not self.screens.celebration.on
-        return self.flash_stop == NO_STOP and not self.probing
+        return self.flash_stop == NO_STOP and not (self.probing or self.finishing)
 
     def tick(self, now):
         """Timed changes: the backlight dimming, the end of a flash, a step of
-        the dead test, a frame of the celebration. Each belongs to one screen
-        and stops when it goes."""
+        the dead test or of Finish, a frame of the celebration. Each belongs
+        to one screen and stops when it goes."""
         elapsed = ticks_diff(now, self.last_tick)
         self.last_tick = now
         if not self.dimmed and ticks_diff(now, self.last_press) >= _DIM_AFTER_MS:
@@ -208,6 +215,8 @@ class App(Table):
             self.end_flash()
         if self.probing:
             self.probe_dead()
+        if self.finishing:
+            self.finish_step(now)
 
     def set_backlight(self, percent):
         """The backlight at ``percent``, where the machine has one."""
@@ -357,7 +366,7 @@ class App(Table):
         self.counted = True
         score = game.score()
         found = par(game.rules, game.deal_number)
-        self.stats.add_game(
+        self.bettered = self.stats.add_game(
             game.rules,
             score,
             self.outcome == OUTCOME_WON,
@@ -375,6 +384,7 @@ class App(Table):
             if self.game is not None:
                 self.count_game()  # left after a move: played, and not won
             self.counted = False
+            self.bettered = 0
             self.seconds = 0
             self.play_ms = 0
             self.hints_used = 0
@@ -382,6 +392,7 @@ class App(Table):
         self.game = game
         self.settings.rules = game.rules
         self.probing = False
+        self.finishing = self.finish_offered = False
         self.held = NO_STOP
         self.flash_stop = NO_STOP
         self.cursor = 0
@@ -397,13 +408,11 @@ class App(Table):
         self.scene.show_cursor(self.cursor)
 
     def random_deal(self, rules):
-        """A deal number for a new game: any, or with "winnable deals only"
-        one the solver won under ``rules`` (any, where it won none)."""
-        if self.settings.winnable_only:
-            number = random_won_deal(rules)
-            if number:
-                return number
-        return random_deal()
+        """A deal number for a new game: one with par under ``rules`` (so
+        the game has a target; any deal where none has), and with "winnable
+        deals only" one the solver won (where it won any)."""
+        number = random_won_deal(rules) if self.settings.winnable_only else 0
+        return number or random_par_deal(rules) or random_deal()
 
     def new_random_deal(self):
         """A new deal under the rules in play (``random_deal``)."""

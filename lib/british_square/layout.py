@@ -62,7 +62,7 @@ DEAL_MARK_Y = const(DEAL_DIGITS_Y + 38)
 # The celebration: "You won!" at scale 2, then the kings bounce in the band
 # between it and the line of text at body row WON_LINE_ROW.
 WON_BIG_Y = const(14)
-WON_LINE_ROW = const(7)
+WON_LINE_ROW = const(6)
 KINGS_TOP = const(WON_BIG_Y + 26)
 KINGS_BOTTOM = BODY_Y + TEXT_LINE * WON_LINE_ROW - CARD_H - 1
 

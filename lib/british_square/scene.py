@@ -14,7 +14,7 @@ import displayio
 
 from british_square import sheet
 from british_square.cards import NO_CARD, const
-from british_square.engine import BUILDS_DOWN, BUILDS_UP, FOUNDATION, RULE_NAMES, STOCK, WASTE
+from british_square.engine import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
 from british_square.layout import (
     BRITISH_ROWS,
     FONT_W,
@@ -44,9 +44,10 @@ PANEL_NUMBERS = const(0)
 PANEL_STUCK = const(1)  # no card can go home any more
 PANEL_ENDED = const(2)  # the player ended the game
 PANEL_TEXTS = ("panel", "panel_stuck", "panel_over")  # by PANEL_*: the texts of words.txt
-# the panel's numbers, right-aligned at the end of their lines: the stock's
-# and the cards home (a label of their own: a move changes them), the deal's
-_NUMBER_COLUMNS = const(3)
+# the panel's numbers, right-aligned at the end of their lines: the stock's,
+# the cards home and the moves (a label of their own: a move changes them),
+# the deal's
+_NUMBER_COLUMNS = const(4)
 _DEAL_COLUMNS = const(5)
 
 
@@ -108,10 +109,13 @@ class PlayScene:
         self.group.append(self.panel_numbers)
         # blank, as wide and tall as they will be: their bitmaps made now, once
         self.panel_words.text = "\n".join([" " * PANEL_COLUMNS] * PANEL_ROWS)
-        self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * 2)
-        self.shown_numbers = [-1, -1, -1, -1, -1]  # stock, score, deal, rules, notice
-        # the panel's lines of the two numbers, and the first line of their label
-        self.stock_row = self.home_row = self.numbers_row = 0
+        self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * 3)
+        # stock, score, deal, rules, notice, moves
+        self.shown_numbers = [-1, -1, -1, -1, -1, -1]
+        # the panel's lines of the numbers (-1: not on this text), and the
+        # first and last lines of their label
+        self.stock_row = self.home_row = self.moves_row = 0
+        self.numbers_row = self.numbers_end = 0
         self.cursor = self._card_grid(sheet.TILE_CURSOR)
         self.cursor.hidden = True
         self.group.append(self.cursor)
@@ -335,34 +339,38 @@ class PlayScene:
             self._put_strip(c, 3, h % 10 if h else sheet.SMALL_NONE)
 
     def show_numbers(self, game, notice=PANEL_NUMBERS):
-        """The panel: stock count, cards home, deal number and rules, or a
+        """The panel: stock count, cards home, moves and deal number, or a
         notice with the cards home. Its words are read (from flash) only when
-        the rules, the notice or the deal change; a move changes at most the
-        stock's number and the cards home, a small label of their own."""
+        the rules, the notice or the deal change; a move changes the numbers,
+        a small label of their own."""
         shown = self.shown_numbers
         score = game.score()
         if shown[3] != game.rules or shown[4] != notice or shown[2] != game.deal_number:
             shown[2], shown[3], shown[4] = game.deal_number, game.rules, notice
             shown[0] = shown[1] = -1
             self._show_panel_words(game, PANEL_TEXTS[notice])
-        if shown[0] == game.stock_count and shown[1] == score:
+        moves = game.history_count
+        if shown[0] == game.stock_count and shown[1] == score and shown[5] == moves:
             return
-        shown[0], shown[1] = game.stock_count, score
-        # a line each from the first number's to the cards home's, right-aligned
-        rows = [" " * _NUMBER_COLUMNS] * (self.home_row - self.numbers_row + 1)
-        if self.stock_row >= 0:
-            rows[self.stock_row - self.numbers_row] = self._number(game.stock_count)
-        rows[self.home_row - self.numbers_row] = self._number(score)
+        shown[0], shown[1], shown[5] = game.stock_count, score, moves
+        # a line each from the first number's to the last's, right-aligned
+        rows = [" " * _NUMBER_COLUMNS] * (self.numbers_end - self.numbers_row + 1)
+        for row, value in (
+            (self.stock_row, game.stock_count),
+            (self.home_row, score),
+            (self.moves_row, moves),
+        ):
+            if row >= 0:
+                rows[row - self.numbers_row] = self._number(value)
         self.panel_numbers.text = "\n".join(rows)
         self.dirty = True
 
     def _show_panel_words(self, game, text):
-        """The panel's words: ``text`` of words.txt, the rule set's name in
-        it, the deal's number at the end of its line; the numbers' label
-        moved to end the lines of the stock and the cards home."""
+        """The panel's words: ``text`` of words.txt, the deal's number at the
+        end of its line; the numbers' label moved to end the lines of the
+        stock, the cards home and the moves."""
         words = self.words
-        rules = words.line("rule_names", RULE_NAMES[game.rules])
-        lines = words.text(text, (rules,)).split("\n")
+        lines = words.text(text).split("\n")
         deal = words.row(text, "deal")
         if deal >= 0:  # "-": set up from a position, no deal number
             number = str(game.deal_number) if game.deal_number else "-"
@@ -373,7 +381,9 @@ class PlayScene:
         self.panel_words.color = self.panel_numbers.color = colour
         self.stock_row = words.row(text, "stock")  # -1: a notice, no stock to count
         self.home_row = words.row(text, "home")
+        self.moves_row = words.row(text, "moves")
         self.numbers_row = self.stock_row if self.stock_row >= 0 else self.home_row
+        self.numbers_end = max(self.home_row, self.moves_row)
         right = self.layout.text_x + FONT_W * PANEL_COLUMNS
         self.panel_numbers.anchored_position = (right, TEXT_Y + TEXT_LINE * self.numbers_row)
 

@@ -26,7 +26,7 @@ from british_square.layout import (
     TITLE_BIG_Y,
     WON_BIG_Y,
 )
-from british_square.par import par
+from british_square.par import par, won_deal_count
 from british_square.sheet import (
     FIRST_CARD,
     SMALL_DONE,
@@ -38,6 +38,7 @@ from british_square.sheet import (
     TEXT_RED,
     TEXT_WHITE,
 )
+from british_square.sounds import BUZZ
 from british_square.store import (
     BEST_TIME,
     FEWEST_MOVES,
@@ -49,6 +50,7 @@ from british_square.store import (
     STREAK_BEST,
     WINS,
 )
+from british_square.table import OUTCOME_ENDED
 
 _POWERS = (10000, 1000, 100, 10, 1)
 
@@ -64,8 +66,10 @@ SCREEN_OVER = const(7)
 SCREEN_CONFIRM = const(8)
 SCREEN_ABOUT = const(9)
 SCREEN_STATS = const(10)
+SCREEN_FINISH = const(11)
 SCREEN_NAMES = (
-    "play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about", "stats"
+    "play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about", "stats",
+    "finish",
 )  # fmt: skip
 
 # The texts of words.txt some screens pick from: by rule set, by the save's
@@ -109,6 +113,7 @@ class Screens:
         self.choice = 0  # rules: the rule set on show
         self.help_page = 0
         self.no_hint = False  # the last hint asked for found nothing: the menu says so
+        self.won_deals = [-1, -1, -1]  # per rule set, deals the solver won (-1: not counted yet)
         self.pending = _ASK_RANDOM  # the confirmation: what for, and where B goes back to
         self.pending_number = 0
         self.pending_rules = 0
@@ -176,8 +181,9 @@ class Screens:
     # ----------------------------------------------------------------- menu
 
     def menu(self, line="back"):
-        """The menu, the bar behind its row named ``line`` (words.txt's "menu");
-        the rows scroll when there are more than the page holds."""
+        """The menu, the bar behind its row named ``line`` (words.txt's "menu"),
+        the game's moves and time in its title; the rows scroll when there
+        are more than the page holds."""
         self._open(SCREEN_MENU, self._menu)
         self.no_hint = False
         self._choose(self.words.row("menu", line))
@@ -188,13 +194,16 @@ class Screens:
             self.top = row
         elif row >= self.top + BODY_ROWS:
             self.top = row - BODY_ROWS + 1
-        settings, page = self.app.settings, self.page
+        app, page = self.app, self.page
+        settings = app.settings
         hint = ": nothing found" if self.no_hint else ""
         values = (
+            app.game.history_count,  # the title: this game's moves and time, while it pauses
+            clock_text(app.seconds),
             hint,
             self.rules_name(settings.rules),
             self.on_off(settings.autoplay),
-            self.on_off(settings.winnable_only),
+            self.winnable_text(settings.rules),
             settings.brightness,
             self.on_off(settings.sound),
         )
@@ -213,6 +222,20 @@ class Screens:
 
     def on_off(self, flag):
         return self.words.line("on_off", "on" if flag else "off")
+
+    def winnable_count(self, rules):
+        """How many deals of ``rules`` the solver won: counted once (a scan
+        of the par file), for the menu."""
+        if self.won_deals[rules] < 0:
+            self.won_deals[rules] = won_deal_count(rules)
+        return self.won_deals[rules]
+
+    def winnable_text(self, rules):
+        """The Winnable only row's value: on or off, or "none" where no deal
+        of ``rules`` is known to be winnable (British Square)."""
+        if not self.winnable_count(rules):
+            return self.words.line("on_off", "none")
+        return self.on_off(self.app.settings.winnable_only)
 
     def _menu(self, action):
         app = self.app
@@ -252,8 +275,11 @@ class Screens:
             app.toggle("autoplay")
             self._choose(row)
         elif line == "winnable":
-            app.toggle("winnable_only")
-            self._choose(row)
+            if self.winnable_count(game.rules):
+                app.toggle("winnable_only")
+                self._choose(row)
+            else:  # nothing to choose among: the row says "none"
+                app.beep(BUZZ)
         elif line == "brightness":
             app.next_brightness()
             self._choose(row)
@@ -292,7 +318,7 @@ class Screens:
             "{}.{}".format(tenths // 10, tenths % 10),
             "{}, {}".format(count(rules, STREAK), count(rules, STREAK_BEST)),
             count(rules, FEWEST_MOVES) or "-",
-            "{}:{:02d}".format(seconds // 60, seconds % 60) if seconds else "-",
+            clock_text(seconds) if seconds else "-",
             "{}, {}".format(count(rules, PAR_REACHED), count(rules, HINTS)),
         )
         self.words.show(self.page, "stats", values)
@@ -463,28 +489,75 @@ class Screens:
     # ------------------------------------------------------------- the end
 
     def won(self):
-        """The celebration (``celebration.Celebration``) under "You won!", until a key."""
+        """The celebration (``celebration.Celebration``) under "You won!",
+        until a key: the moves and the time, and the best it bettered."""
         self._open(SCREEN_WON, self._end)
-        page = self.page
+        app, page, words = self.app, self.page, self.words
         page.place_big(0, SCREEN_W // 2, WON_BIG_Y)
         page.footer.color = TEXT_WHITE
-        self.words.show(page, "won")
-        self.celebration.start(self.app.now)
+        bettered = app.bettered
+        found = par(app.game.rules, app.game.deal_number)
+        if app.stats.get(app.game.rules, WINS) == 1 and bettered:
+            said = words.line("end_words", "first")
+        elif bettered & (1 << FEWEST_MOVES) and bettered & (1 << BEST_TIME):
+            said = words.line("end_words", "moves_time")
+        elif bettered & (1 << FEWEST_MOVES):
+            said = words.line("end_words", "moves")
+        elif bettered & (1 << BEST_TIME):
+            said = words.line("end_words", "time")
+        elif bettered & (1 << STREAK_BEST):
+            said = words.line("end_words", "streak").format(app.stats.get(app.game.rules, STREAK))
+        elif 0 < found < 104:
+            said = words.line("end_words", "par_beaten").format(found)
+        else:
+            said = words.line("end_words", "won_all")
+        words.show(page, "won", (app.game.history_count, clock_text(app.seconds), said))
+        self.celebration.start(app.now)
 
     def over(self):
-        """The game ended where it stood: its score."""
+        """The game is over where it stands, and why (no card can go home,
+        or the player ended it): the cards home against par, the moves, the
+        time and the hints, a new best, and A for a new deal."""
         self._open(SCREEN_OVER, self._end)
-        app = self.app
+        app, words = self.app, self.words
         game = app.game
+        score = game.score()
         found = par(game.rules, game.deal_number)
         if not found:
             said = "not surveyed"
-        elif game.score() >= found:
+        elif score >= found:
             said = "{}, reached!".format(found)
         else:
             said = "{} cards home".format(found)
-        values = (game.score(), _deal_text(game), self.rules_name(game.rules), said, app.hints_used)
-        self.words.show(self.page, "over", values)
+        why = words.line("end_words", "ended" if app.outcome == OUTCOME_ENDED else "stuck")
+        # a stuck game is counted when it is left; its best is known now
+        best = app.bettered & (1 << HOME_BEST) or score > app.stats.get(game.rules, HOME_BEST)
+        best = words.line("end_words", "home").format(score) if best else ""
+        values = (
+            why,
+            score,
+            said,
+            game.history_count,
+            clock_text(app.seconds),
+            app.hints_used,
+            best,
+            _deal_text(game),
+            self.rules_name(game.rules),
+        )
+        words.show(self.page, "over", values)
+
+    def finish(self):
+        """Every card left can go home, whatever the order: A plays it out
+        (``Table.finish``), B leaves it to the player."""
+        self._open(SCREEN_FINISH, self._finish)
+        self.page.footer.color = TEXT_WHITE
+        self.words.show(self.page, "finish", (self.app.game.cards_left(),))
+
+    def _finish(self, action):
+        if action == A:
+            self.app.finish()
+        elif action == B or action == START:
+            self.app.show_play()
 
     def _end(self, action):
         app = self.app
@@ -494,6 +567,11 @@ class Screens:
             app.show_play()
         elif action == START:
             self.menu()
+
+
+def clock_text(seconds):
+    """``seconds`` as minutes and seconds: "4:05", "75:00"."""
+    return "{}:{:02d}".format(seconds // 60, seconds % 60)
 
 
 def _deal_text(game):

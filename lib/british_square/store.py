@@ -217,32 +217,40 @@ class Stats:
     def _add(self, rules, field, amount):
         self._set(rules, field, self.get(rules, field) + amount)
 
-    def add_game(self, rules, score, won, moves, seconds, reached_par, hints) -> None:
+    def add_game(self, rules, score, won, moves, seconds, reached_par, hints) -> int:
         """Count one game of ``rules`` that had a move: ``score`` cards home,
         ``won`` or not (lost, ended and abandoned games are not), ``moves``
-        played, ``seconds`` of play, whether it ``reached_par``, ``hints`` used."""
+        played, ``seconds`` of play, whether it ``reached_par``, ``hints`` used.
+        Return the records it bettered: ``1 << field`` for each of
+        ``HOME_BEST``, ``STREAK_BEST``, ``FEWEST_MOVES`` and ``BEST_TIME``."""
+        bettered = 0
         self._add(rules, PLAYED, 1)
         self._add(rules, HOME_TOTAL, score)
         if score > self.get(rules, HOME_BEST):
             self._set(rules, HOME_BEST, score)
+            bettered = 1 << HOME_BEST
         if won:
             self._add(rules, WINS, 1)
             streak = self.get(rules, STREAK) + 1
             self._set(rules, STREAK, streak)
             if streak > self.get(rules, STREAK_BEST):
                 self._set(rules, STREAK_BEST, streak)
+                bettered |= 1 << STREAK_BEST
             fewest = self.get(rules, FEWEST_MOVES)
             if not fewest or moves < fewest:
                 self._set(rules, FEWEST_MOVES, moves)
+                bettered |= 1 << FEWEST_MOVES
             seconds = seconds or 1  # 0 means "no win yet"
             best = self.get(rules, BEST_TIME)
             if not best or seconds < best:
                 self._set(rules, BEST_TIME, seconds)
+                bettered |= 1 << BEST_TIME
         else:
             self._set(rules, STREAK, 0)
         if reached_par:
             self._add(rules, PAR_REACHED, 1)
         self._add(rules, HINTS, hints)
+        return bettered
 
     def percent_won(self, rules: int) -> int:
         """Games won, in whole percent of those played (0 before the first)."""
