@@ -5,9 +5,13 @@ plays a key script (``--keys``) and writes PNG screenshots (``--shot``), then
 ends: it never waits for a person. Desktop only: CPython, pygame, Blinka.
 
 Keys: arrows move; Z or Space = A; X or Backspace = B; U or Tab = Select
-(undo); Enter or Esc = Start (menu). Closing the window quits; so do SIGINT
-(Ctrl-C) and SIGTERM, window or headless, keeping the game as a close does
-(exit status 130 or 143).
+(undo); Enter or Esc = Start (menu). The screens name the keys
+(``KEY_NAMES``), or with ``BSQ_BOARD_BUTTONS=1`` in the environment the
+board's buttons, for pictures of a board (an option would cost the VM's
+runs the heap of its name). The mouse (``pointer``): a click on a pile is
+the cursor there and A; a right click puts a held card back. Closing the
+window quits; so do SIGINT (Ctrl-C) and SIGTERM, window or headless,
+keeping the game as a close does (exit status 130 or 143).
 """
 
 import os
@@ -16,6 +20,7 @@ import sys
 import time
 
 from keyscript import ScriptPlayer, env_number, script_source
+from pointer import Click
 from storage import (
     FileNVM,
     check_folder,
@@ -28,6 +33,7 @@ from storage import (
 from british_square.controls import (
     DOWN,
     LEFT,
+    NONE,
     QUIT,
     REST_S,
     RIGHT,
@@ -42,6 +48,10 @@ from british_square.layout import SCREEN_H as HEIGHT  # noqa: E402
 from british_square.layout import SCREEN_W as WIDTH  # noqa: E402
 
 WINDOW_SCALE = 4
+# What the screens call each button here (words.txt's "{A}"...): one of its
+# keys in ``KeyboardActions``' map (Esc, the desktop's key for a menu, not
+# Enter), short enough for every footer's 26 columns.
+KEY_NAMES = {"A": "Z", "B": "X", "Select": "U", "Start": "Esc", "Stick/pad": "Arrows"}
 DEFAULT_SHOT = "shots/play.png"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NO_SCREEN = """No screen to open a window on: running headless; the screen goes to
@@ -130,11 +140,13 @@ def shot_paths(shot):
 
 
 class KeyboardActions:
-    """Actions from pygame keyboard events, in the order they happened; QUIT
-    once ``stopped`` (a signal)."""
+    """Actions from pygame keyboard and mouse events, in the order they
+    happened (a click as the presses it makes on ``app``, the game under
+    way: ``pointer.Click``); QUIT once ``stopped`` (a signal)."""
 
     finished = False
     stopped = False
+    app = None
 
     def __init__(self):
         import pygame
@@ -154,7 +166,7 @@ class KeyboardActions:
             pygame.K_RETURN: START,
             pygame.K_ESCAPE: START,
         }
-        self.pending = []
+        self.pending = []  # actions, and clicks (``Click``) still to play
         self.repeater = Repeater()
 
     def poll(self, now):
@@ -172,9 +184,24 @@ class KeyboardActions:
                 self.pending.append(action)
             elif event.type == pygame.KEYUP and event.key in self.keymap:
                 self.repeater.release(self.keymap[event.key])
-        if self.pending:
-            return self.pending.pop(0)
+            elif event.type == pygame.MOUSEBUTTONDOWN and self.app is not None:
+                self.pending.append(self.click(event))
+        while self.pending:
+            head = self.pending[0]
+            if not isinstance(head, Click):
+                return self.pending.pop(0)
+            action = head.press(self.app)
+            if action != NONE:
+                return action
+            self.pending.pop(0)  # that click has done all it does
         return self.repeater.poll(now)
+
+    def click(self, event):
+        """The click of ``event``, at its pixel of the 160x128 screen (the
+        window shows it larger)."""
+        width, height = self.pygame.display.get_surface().get_size()
+        x, y = event.pos
+        return Click(event.button, x * WIDTH // width, y * HEIGHT // height)
 
 
 class ScriptActions(ScriptPlayer):
@@ -249,6 +276,8 @@ class Hardware:
             os.environ["SDL_AUDIODRIVER"] = "dummy"
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         self.scale = int(options.get("scale") or 1)
+        # the keys the screens name for the buttons (None: the board's names)
+        self.key_names = None if os.environ.get("BSQ_BOARD_BUTTONS") else KEY_NAMES
         self.shot = options.get("shot")
         if self.headless and not self.shot:
             self.shot = DEFAULT_SHOT  # headless always leaves a picture behind
@@ -347,6 +376,7 @@ class Hardware:
 
     def started(self, app):
         self.app = app
+        self.actions.app = app  # where the mouse's clicks land
 
     def finish(self, app):
         """After the loop: the final screenshot; the signals as they were."""

@@ -8,7 +8,7 @@ import gc
 import sys
 
 from british_square import unload
-from british_square.engine import RULE_NAMES
+from british_square.piles import RULE_NAMES
 
 _VALUES = ("rules", "deal", "position", "keys", "keys-file", "shot", "scale", "save")
 _PATHS = ("keys-file", "shot", "save")  # an empty one would mean none, or the folder here
@@ -134,7 +134,7 @@ def report(game, status):
     # The position, for tests and bug reports, once the game, its screens and
     # the adapter are gone (only the engine stays): the text module then finds
     # room however the session left the heap (in pieces, on the VM).
-    engine = ("engine", "cards", "deal")
+    engine = ("engine", "piles", "cards", "deal")
     unload(
         "vm",
         "keyscript",

@@ -10,14 +10,14 @@ import random
 from collections import Counter
 
 from british_square.desktop.notation import (
-    move_text,
     parse_move,
     parse_position,
     play_text,
     position_dict,
     position_text,
 )
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game, move, move_source, move_target
+from british_square.engine import Game
+from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_source, move_target, move_text
 from british_square.search import dead_search
 
 RULES = ("british", "american", "union")

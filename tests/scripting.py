@@ -11,17 +11,9 @@ the script plays its own moves to the end.
 from words_text import body
 
 from british_square.controls import ACTION_NAMES
-from british_square.engine import (
-    FOUNDATION,
-    STOCK,
-    WASTE,
-    Game,
-    IllegalMoveError,
-    move,
-    move_source,
-    move_target,
-)
+from british_square.engine import Game, IllegalMoveError
 from british_square.layout import Layout
+from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_source, move_target
 
 
 def route(layout, start, goal):

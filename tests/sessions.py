@@ -33,7 +33,8 @@ from pathlib import Path
 from ui_runs import kept_game
 from words_text import body
 
-from british_square.engine import AMERICAN, BRITISH, UNION, Game, move, move_source, move_target
+from british_square.engine import Game
+from british_square.piles import AMERICAN, BRITISH, UNION, move, move_source, move_target
 
 MENU = body("menu")  # the menu's rows
 # A on the About screen runs a three-second redraw benchmark: sessions leave

@@ -9,12 +9,13 @@ import pytest
 from app_harness import MENU, Clock, FakeHardware, cell_text, menu_choose, page_text, press, wait
 from words_text import body
 
-from british_square import screens
+from british_square import results, screens
 from british_square.app import App
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, A, B
 from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, Game, move
+from british_square.engine import Game
 from british_square.layout import NO_STOP
+from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
 from british_square.sheet import NORMAL, SELECTED, TARGET
 from british_square.sounds import BUZZ
 from british_square.store import HOME_BEST
@@ -155,7 +156,7 @@ def test_end_game_scores_the_game_as_it_stands(make_app):
     menu_choose(app, "End game")
     assert app.screens.current == screens.SCREEN_CONFIRM and "End this game?" in page_text(app)
     press(app, A)
-    assert app.outcome == OUTCOME_ENDED and app.screens.current == screens.SCREEN_OVER
+    assert app.outcome == OUTCOME_ENDED and app.screens.current == results.SCREEN_OVER
     assert "Cards home: 1 of 104" in page_text(app)
     press(app, B)  # the board, to look at
     before = position_text(app.game)
@@ -199,7 +200,7 @@ def test_no_more_moves_is_a_notice_beside_the_cards_and_play_goes_on(make_app):
     app.play(move(WASTE, FOUNDATION))
     assert app.outcome == OUTCOME_PLAYING and app.probing
     wait(app, 200)
-    assert app.outcome == OUTCOME_STUCK and app.screens.current == screens.SCREEN_OVER
+    assert app.outcome == OUTCOME_STUCK and app.screens.current == results.SCREEN_OVER
     text = page_text(app)
     assert text.split("\n")[:2] == ["Game over", "No card can go home now."]
     assert "Cards home: 1 of 104" in text and "1 moves in 0:00" in text
@@ -234,7 +235,7 @@ def test_leaving_the_cards_ends_a_flash_and_a_held_card(make_app):
 def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
     app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
     press(app, A, B)
-    assert app.outcome == OUTCOME_WON and app.screens.current == screens.SCREEN_WON
+    assert app.outcome == OUTCOME_WON and app.screens.current == results.SCREEN_WON
     from british_square.layout import (
         BODY_Y,
         KINGS_BOTTOM,
@@ -266,7 +267,7 @@ def test_the_loop_rests_only_when_nothing_timed_is_under_way(make_app):
     assert app.probing and not app.resting()  # the dead test runs a step a turn
     wait(app, 400)
     assert not app.probing and app.resting()
-    assert app.screens.current == screens.SCREEN_OVER  # no card can go home: game over
+    assert app.screens.current == results.SCREEN_OVER  # no card can go home: game over
     press(app, B)  # back to the cards
     press(app, B)  # refused: the flash must end on time
     assert not app.resting()
@@ -482,14 +483,14 @@ def test_the_menu_says_the_games_moves_and_time(make_app):
 def test_finish_is_offered_once_the_rest_is_certain_and_plays_it_out(make_app):
     app = make_app(parse_position("british 3C/2C/-/- - AC 23,26,26,26"))
     press(app, A, B)  # the cards; 3C home: the 2C and the AC can follow in any order
-    assert app.screens.current == screens.SCREEN_FINISH
+    assert app.screens.current == results.SCREEN_FINISH
     assert "All 2 cards left can" in page_text(app)
     press(app, A)  # finish: back on the cards, a card home every 150 ms
     assert not app.on_page and app.finishing and not app.resting()
     wait(app, 10)
     assert app.game.score() == 103 and app.finishing  # the first at once
     wait(app, 300)
-    assert app.outcome == OUTCOME_WON and app.screens.current == screens.SCREEN_WON
+    assert app.outcome == OUTCOME_WON and app.screens.current == results.SCREEN_WON
     assert not app.finishing and "3 moves in 0:00" in page_text(app)
 
 
@@ -502,7 +503,7 @@ def test_finish_declined_is_not_offered_again_and_a_press_stops_it(make_app):
     assert not app.on_page and app.game.score() == 102
     app.restart()  # the same deal again: offered again, and a press stops it
     press(app, B)
-    assert app.screens.current == screens.SCREEN_FINISH
+    assert app.screens.current == results.SCREEN_FINISH
     press(app, A)
     wait(app, 10)
     press(app, LEFT)  # stops Finish, and does nothing else

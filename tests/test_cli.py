@@ -17,7 +17,8 @@ from refusals import refused
 
 from british_square.desktop.cli import main
 from british_square.desktop.notation import parse_move, parse_position, position_text
-from british_square.engine import Game, move_text
+from british_square.engine import Game
+from british_square.piles import move_text
 
 
 def cli(*args, stdin=None):

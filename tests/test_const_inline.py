@@ -121,3 +121,44 @@ def test_a_rewrite_that_leaves_a_private_name_reached_is_refused(tmp_path, monke
     }
     with pytest.raises(DeployError, match="still used by name"):
         const_inline.board_sources(texts, ROOT)
+
+
+def test_a_constant_imported_from_a_module_that_only_imports_it_stops_the_deploy(tmp_path):
+    # engine imports STOCK from piles: on the board engine holds _STOCK, so
+    # "from engine import STOCK" would be an ImportError there, not on the desktop
+    package = tmp_path / "lib" / "british_square"
+    package.mkdir(parents=True)
+    sources = {
+        "piles": "from british_square.cards import const\nSTOCK = const(16)\n",
+        "engine": "from british_square.piles import STOCK\ndef top():\n    return STOCK\n",
+        "scene": "from british_square.engine import STOCK, top\n",
+    }
+    for name, text in sources.items():
+        (package / (name + ".py")).write_text(text)
+    texts = {
+        "lib/british_square/{}.py".format(name): ("british_square." + name, text)
+        for name, text in sources.items()
+    }
+    with pytest.raises(DeployError) as refused:
+        const_inline.board_sources(texts, tmp_path)
+    assert str(refused.value).splitlines()[1:] == [
+        "  lib/british_square/scene.py: british_square.engine.STOCK"
+        " (defined in british_square.piles)"
+    ]
+    texts["lib/british_square/scene.py"] = (
+        "british_square.scene",
+        "from british_square.engine import top\nfrom british_square.piles import STOCK\n",
+    )
+    scene = const_inline.board_sources(texts, tmp_path)["lib/british_square/scene.py"]
+    assert scene.splitlines()[1] == "_STOCK = const(16)"
+
+
+def test_the_names_a_module_binds_include_its_if_and_try_blocks_and_nothing_inside_a_def():
+    tree = const_inline.ast.parse(
+        "import a.b\nfrom c import d as e\ntry:\n    from m import const\nexcept ImportError:\n"
+        "    def const(v):\n        inner = v\n        return inner\n"
+        "X, (Y, Z) = 1, (2, 3)\nfor i in []: pass\nclass K:\n    attr = 1\n"
+        "squares = [n * n for n in range(3)]\n"
+    )
+    names = {"a", "e", "const", "X", "Y", "Z", "i", "K", "squares"}
+    assert const_inline._module_names(tree) == names

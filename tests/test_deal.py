@@ -14,7 +14,8 @@ from pysol_cards.random import shuffle
 from pysol_cards.random_base import RandomBase
 
 from british_square.deal import shuffled_talon
-from british_square.engine import AMERICAN, BRITISH, UNION, Game
+from british_square.engine import Game
+from british_square.piles import AMERICAN, BRITISH, UNION
 
 DEALS = sorted(set(range(1, 201)) | set(random.Random(35).sample(range(1, 32000), 300)) | {31999})
 

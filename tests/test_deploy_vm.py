@@ -36,7 +36,8 @@ GAME_SCRIPT = """
 import gc
 import british_square
 from british_square import engine
-from british_square.engine import MAX_MOVES, Game, move
+from british_square.engine import MAX_MOVES, Game
+from british_square.piles import AMERICAN, BRITISH, UNION, move
 
 
 def cards(game):
@@ -67,7 +68,7 @@ def play(number, rules, buffer):
 
 
 buffer = bytearray(2 * MAX_MOVES)
-for rules in (engine.BRITISH, engine.AMERICAN, engine.UNION):
+for rules in (BRITISH, AMERICAN, UNION):
     for number in (1, 617, 31999):
         print(play(number, rules, buffer))
 print("FILES", british_square.__file__, engine.__file__)

@@ -6,16 +6,8 @@ from positions import game, sample_games, text
 
 from british_square.cards import NO_CARD, parse_card
 from british_square.desktop.notation import position_dict
-from british_square.engine import (
-    AMERICAN,
-    FOUNDATION,
-    STOCK,
-    WASTE,
-    Game,
-    IllegalMoveError,
-    move,
-    move_text,
-)
+from british_square.engine import Game, IllegalMoveError
+from british_square.piles import AMERICAN, FOUNDATION, STOCK, WASTE, move, move_text
 
 
 def state(g):

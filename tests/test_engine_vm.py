@@ -38,6 +38,7 @@ ENGINE_MODULES = (
     "__init__",
     "cards",
     "deal",
+    "piles",
     "engine",
     "search",
     "desktop/__init__",

@@ -3,8 +3,9 @@
 from conftest import LIB, ROOT
 from positions import sample_games
 
-from british_square.desktop.notation import move_text, parse_position, position_text
+from british_square.desktop.notation import parse_position, position_text
 from british_square.hint import BUDGET, NO_HINT, Hinter
+from british_square.piles import move_text
 
 HINT_COST = ROOT / "tests" / "vm" / "hint_cost.py"
 

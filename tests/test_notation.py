@@ -14,7 +14,6 @@ from british_square.desktop.notation import (
     game_from_dict,
     move_dict,
     move_from_dict,
-    move_text,
     parse_move,
     parse_number,
     parse_position,
@@ -23,7 +22,8 @@ from british_square.desktop.notation import (
     position_text,
     quoted,
 )
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game, IllegalMoveError, move
+from british_square.engine import Game, IllegalMoveError
+from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_text
 
 HAND_BUILT = [
     layout("british", "2C9D5S7H.8H9H", "-", "KD", "AS.2S", stock="3C4C", waste="QH"),

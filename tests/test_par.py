@@ -7,7 +7,8 @@ from conftest import LIB, ROOT
 
 from british_square import par as par_module
 from british_square.desktop.survey import read_results
-from british_square.engine import AMERICAN, BRITISH, RULE_NAMES, UNION, Game
+from british_square.engine import Game
+from british_square.piles import AMERICAN, BRITISH, RULE_NAMES, UNION
 
 SURVEYS = ROOT / "docs" / "survey"
 

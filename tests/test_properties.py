@@ -32,21 +32,14 @@ from british_square.desktop.notation import (
     game_from_dict,
     move_dict,
     move_from_dict,
-    move_text,
     parse_move,
     parse_position,
     position_dict,
     position_text,
 )
-from british_square.engine import (
-    ALIVE,
-    DEAD,
-    FOUNDATION,
-    UNKNOWN,
-    Game,
-    move_source,
-    move_target,
-)
+from british_square.engine import Game
+from british_square.piles import FOUNDATION, move_source, move_target, move_text
+from british_square.search import ALIVE, DEAD, UNKNOWN
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 EVERY_CARD_TWICE = {rank + suit: 2 for suit in SUITS for rank in RANKS}

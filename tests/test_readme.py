@@ -20,7 +20,6 @@ from conftest import ROOT
 from drives import make_compiler, make_drive, snapshot
 
 from british_square.desktop.notation import (
-    move_text,
     parse_move,
     parse_position,
     position_dict,
@@ -28,6 +27,7 @@ from british_square.desktop.notation import (
     rules_from_name,
 )
 from british_square.engine import Game
+from british_square.piles import move_text
 
 README = ROOT / "README.md"
 # The front door and the pages behind it: every shell example in them is run.

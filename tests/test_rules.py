@@ -24,24 +24,19 @@ from positions import (
 
 from british_square.cards import parse_card
 from british_square.desktop.notation import parse_move
-from british_square.engine import (
-    ALIVE,
+from british_square.engine import STATUS_LOST, STATUS_PLAYING, STATUS_WON, Game
+from british_square.piles import (
     BUILDS_DOWN,
     BUILDS_FREE,
     BUILDS_UP,
-    DEAD,
     FOUNDATION,
-    STATUS_LOST,
-    STATUS_PLAYING,
-    STATUS_WON,
     STOCK,
-    UNKNOWN,
     WASTE,
-    Game,
     move,
     move_source,
     move_target,
 )
+from british_square.search import ALIVE, DEAD, UNKNOWN
 
 HEARTS = 2
 # A..K then K..A of hearts: the order a foundation takes them (the waste's top is last).

@@ -4,8 +4,7 @@ import pytest
 from positions import dead_verdict, sample_games
 
 from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import ALIVE, DEAD, UNKNOWN
-from british_square.search import dead_search
+from british_square.search import ALIVE, DEAD, UNKNOWN, dead_search
 
 
 @pytest.mark.parametrize("every", [1, 3])

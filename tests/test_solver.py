@@ -27,7 +27,8 @@ from british_square.desktop.solver import (
 )
 from british_square.desktop.solver.dead_ends import dead_end
 from british_square.desktop.solver.moves import children, ordered_moves, safe_move
-from british_square.engine import MAX_MOVES, STOCK, WASTE, Game
+from british_square.engine import MAX_MOVES, Game
+from british_square.piles import STOCK, WASTE
 
 COLUMNS = {"british": 4, "american": 16, "union": 16}
 # foundation counts that make the cards near them matter: empty, mid up,

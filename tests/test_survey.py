@@ -24,7 +24,8 @@ from british_square.desktop.survey import (
     summary,
     wilson,
 )
-from british_square.engine import BRITISH, Game
+from british_square.engine import Game
+from british_square.piles import BRITISH
 
 
 def wilson_by_definition(successes, n, z=1.959963984540054):

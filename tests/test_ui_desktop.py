@@ -18,12 +18,13 @@ from screen_check import (
     rgb565,
 )
 from scripting import ScriptWriter
-from ui_runs import CODE, keys_file, position_line, run_desktop
+from ui_runs import CODE, four_colour_script, keys_file, position_line, run_desktop
 
 from british_square import sheet
 from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import FOUNDATION, STOCK, WASTE, Game, move
+from british_square.engine import Game
 from british_square.layout import ACES_PITCH, ACES_X, ACES_Y
+from british_square.piles import FOUNDATION, STOCK, WASTE, move
 from british_square.sheet import FIRST_CARD
 
 
@@ -41,6 +42,17 @@ def test_session_screens_match_the_engine(tmp_path):
         assert mismatches(screen, expected_screen(game, sprites)) == {}, name
     assert (tmp_path / "end.png").exists()
     assert position_line(result.stdout) == position_text(writer.game)
+
+
+def test_four_colour_suits_draw_clubs_and_diamonds_in_their_colours(tmp_path):
+    writer = four_colour_script()
+    keys = keys_file(tmp_path, writer.text())
+    run_desktop(["--deal", "7", "--keys-file", keys, "--shot", tmp_path])
+    screen = load_png(tmp_path / "four.png")
+    game = writer.snapshots["four"]
+    assert mismatches(screen, expected_screen(game, Sprites(four_colours=True))) == {}
+    two = mismatches(screen, expected_screen(game, Sprites()))
+    assert two and all("column" in pile or "waste" in pile or "foundation" in pile for pile in two)
 
 
 def test_no_keys_shows_the_title_and_ends(tmp_path):

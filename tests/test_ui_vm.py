@@ -15,11 +15,19 @@ import sys
 
 import pytest
 from conftest import HW, LIB, ROOT
-from screen_check import expected_screen, load_png, load_raw, mismatches, text_mismatches
+from screen_check import (
+    Sprites,
+    expected_screen,
+    load_png,
+    load_raw,
+    mismatches,
+    text_mismatches,
+)
 from scripting import ScriptWriter
 from sessions import ABOUT_ROW, MENU
 from ui_runs import (
     board_tree,
+    four_colour_script,
     kept_game,
     keys_file,
     position_line,
@@ -30,8 +38,8 @@ from ui_runs import (
 
 from british_square.controls import LEFT, NONE
 from british_square.desktop.notation import parse_position, position_text
-from british_square.engine import FOUNDATION, WASTE
 from british_square.layout import FONT_W, TEXT_LINE
+from british_square.piles import FOUNDATION, WASTE
 
 # The whole game, harness included, from an empty heap: the budget
 # (docs/memory.md).
@@ -109,6 +117,23 @@ def test_the_desktop_font_is_the_boards(vm, tmp_path):
     assert board == desktop
 
 
+def test_four_colour_suits_on_the_vm_are_the_desktops_pixels(vm, mpy_board, tmp_path):
+    # the palettes change in the board's own displayio, and draw as the desktop's
+    writer = four_colour_script()
+    keys = keys_file(tmp_path, writer.text())
+    (tmp_path / "desktop").mkdir()
+    result = vm.run_board(
+        mpy_board, "--deal", "7", "--keys-file", keys, "--shot", tmp_path, heap=HEAP
+    )
+    assert position_line(result.stdout) == position_text(writer.game)
+    screen = load_raw(tmp_path / "four.rgb565")
+    game = writer.snapshots["four"]
+    assert mismatches(screen, expected_screen(game, Sprites(four_colours=True))) == {}
+    assert mismatches(screen, expected_screen(game, Sprites()))  # not the two colours
+    run_desktop(["--deal", "7", "--keys-file", keys, "--shot", tmp_path / "desktop"])
+    assert screen == load_png(tmp_path / "desktop" / "four.png")
+
+
 def kept_statistics(path):
     sys.path.insert(0, str(ROOT / "tools"))
     from screenshots import kept_statistics as keep
@@ -136,7 +161,7 @@ TEXT_SHOTS = ("title", "menu", "help", "marks", "rules", "stats", "deal", "confi
 @pytest.fixture(scope="module")
 def text_screens(vm, mpy_board, tmp_path_factory):
     """The screens of text under the VM (RGB565 dumps) and on the desktop
-    (PNGs), the same statistics kept on both."""
+    (PNGs, naming the board's buttons), the same statistics kept on both."""
     folder = tmp_path_factory.mktemp("text_screens")
     nvm = folder / "kept.nvm"
     kept_statistics(nvm)
@@ -148,7 +173,10 @@ def text_screens(vm, mpy_board, tmp_path_factory):
     )  # fmt: skip
     kept_statistics(nvm)  # as it was (the VM saved on leaving the cards)
     desktop = folder / "desktop"
-    run_desktop(["--deal", "7", "--save", nvm, "--keys-file", keys, "--shot", desktop])
+    run_desktop(
+        ["--deal", "7", "--save", nvm, "--keys-file", keys, "--shot", desktop],
+        env={"BSQ_BOARD_BUTTONS": "1"},
+    )
     return folder
 
 
@@ -178,6 +206,31 @@ def test_the_menu_on_the_vm_shows_its_words_in_the_fonts_glyphs(text_screens):
         assert text_mismatches(screen, BODY_X, y, text, TEXT_WHITE) == 0, line
     # and a line it does not show is found wrong
     assert text_mismatches(screen, BODY_X, BODY_Y, fitted("New game", TEXT_COLUMNS), TEXT_WHITE)
+
+
+def test_the_vm_names_the_boards_buttons_where_the_desktop_names_its_keys(text_screens, tmp_path):
+    from british_square.layout import BODY_X, BODY_Y, FOOTER_Y, TEXT_COLUMNS
+    from british_square.page import fitted
+    from british_square.sheet import TEXT_WHITE
+
+    def says(screen, y, text, centred=False):
+        line = fitted(text, TEXT_COLUMNS, centred=centred)
+        return text_mismatches(screen, BODY_X, y, line, TEXT_WHITE) == 0
+
+    title = load_raw(text_screens / "vm" / "title.rgb565")
+    assert says(title, FOOTER_Y, "A: play    Start: menu", centred=True)
+    assert not says(title, FOOTER_Y, "Z: play    Esc: menu", centred=True)
+    help_keys = load_raw(text_screens / "vm" / "help.rgb565")
+    assert says(help_keys, BODY_Y, "Stick/pad: move the cursor")
+    assert says(help_keys, BODY_Y + TEXT_LINE * 6, "Start: menu")
+    # the desktop's own screens, the same script: its keys
+    keys = keys_file(tmp_path, text_screens_script())
+    run_desktop(["--deal", "7", "--keys-file", keys, "--shot", tmp_path])
+    title = load_png(tmp_path / "title.png")
+    assert says(title, FOOTER_Y, "Z: play    Esc: menu", centred=True)
+    help_keys = load_png(tmp_path / "help.png")
+    assert says(help_keys, BODY_Y, "Arrows: move the cursor")
+    assert says(help_keys, BODY_Y + TEXT_LINE * 6, "Esc: menu")
 
 
 def test_won_and_no_more_moves(vm, mpy_board, tmp_path):

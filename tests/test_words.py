@@ -3,16 +3,38 @@ for them by, and what the reader does with a file that is not the game's."""
 
 import ast
 import random
+import re
+import sys
 
 import pytest
+from conftest import HW
 from words_text import PACKAGE, WORDS, body, sections
 
-from british_square import engine, scene, screens
+from british_square import piles, scene, screens
 from british_square.files import NEEDED, TEXTS_AT_MOST, open_words
 from british_square.layout import BODY_ROWS, FIGURE_COLUMNS, PANEL_COLUMNS, TEXT_COLUMNS
 from british_square.words import LONGEST, DamagedFile
 
 DAMAGED = "words.txt is damaged: make deploy mends it"
+sys.path.insert(0, str(HW))  # hw/ is not a package
+from desktop import KEY_NAMES  # noqa: E402  (the desktop's names of the buttons)
+
+BUTTON = re.compile(r"{([^}]+)}")  # "{A}": a button, named as the machine names it
+
+
+def buttons_named():
+    """Every button a text of words.txt names ("{A}" ...)."""
+    return {
+        button
+        for lines in sections().values()
+        for _, _, text, figure in lines
+        for button in BUTTON.findall(text + figure)
+    }
+
+
+def widest(text):
+    """``text`` with each button as the longer of its names, the board's or the desktop's."""
+    return BUTTON.sub(lambda found: max(found[1], KEY_NAMES[found[1]], key=len), text)
 
 
 def named(name):
@@ -79,7 +101,7 @@ def test_every_name_the_code_asks_for_is_in_the_file():
     # the names the code picks from tables, by rule set, notice or glyph
     for name in screens.RULES_TEXTS + scene.PANEL_TEXTS:
         assert name in texts
-    assert named("rule_names") == list(engine.RULE_NAMES)
+    assert named("rule_names") == list(piles.RULE_NAMES)
     assert set(screens.NOTICE_LINES[1:]) <= set(named("title_words"))
     marks = [line for line, _ in screens.MARKS]
     assert set(named("help_marks_piles")) == set(marks)
@@ -90,7 +112,7 @@ def test_every_text_and_named_line_in_the_file_is_used():
     for name, lines in NEEDED:
         assert name in used, name
         for line in lines:
-            assert line in used or line in engine.RULE_NAMES, (name, line)
+            assert line in used or line in piles.RULE_NAMES, (name, line)
 
 
 def test_every_line_is_of_a_known_kind_and_fits():
@@ -99,13 +121,13 @@ def test_every_line_is_of_a_known_kind_and_fits():
         rows = 0
         for kind, _, text, figure in lines:
             assert kind in "^_*~|", "{}: {!r}".format(name, kind + text)
-            filled = text.replace("{}", "American" if "Rules" in text else longest)
+            filled = widest(text).replace("{}", "American" if "Rules" in text else longest)
             width = 13 if kind == "*" else TEXT_COLUMNS
             if name.startswith("panel") or name == "rule_names":
                 width = PANEL_COLUMNS
             assert len(filled) <= width, "{}: {!r}".format(name, text)
             if figure:  # figures are short: counts, kilobytes, a board's name
-                figure = figure.replace("{}", "999")
+                figure = widest(figure).replace("{}", "999")
                 assert kind == "|" and len(figure) <= FIGURE_COLUMNS, (name, figure)
                 assert len(filled) + 1 + len(figure) <= TEXT_COLUMNS, (name, text, figure)
             rows += kind in "~|"
@@ -177,6 +199,31 @@ def test_show_puts_each_line_where_it_goes_placeholders_in_order():
     assert words.text("panel") == "Stock\nHome\nMoves\nDeal"
 
 
+def test_every_button_the_texts_name_has_a_name_on_the_desktop():
+    assert buttons_named() == set(KEY_NAMES)
+    assert {"A", "B", "Select", "Start"} <= buttons_named()
+
+
+def test_a_button_is_named_as_the_machine_names_it_the_boards_without_names():
+    words = open_words(str(WORDS))
+    page = Page()
+    words.show(page, "confirm_abandon", (12, 3))
+    assert page.seen[-2:] == [("footer", "A: yes    B: no"), "drawn"]
+    assert (5, " B: no, back to it", "", False, 0) in page.seen
+    assert words.key("Start") == "Start"
+    words.keys = KEY_NAMES  # as the desktop's adapter gives them
+    page = Page()
+    words.show(page, "confirm_abandon", (12, 3))
+    assert page.seen[-2:] == [("footer", "Z: yes    X: no"), "drawn"]
+    assert (1, " 12 moves played,", "", False, 0) in page.seen  # the values still in order
+    assert (2, " 3 of 104 cards home.", "", False, 0) in page.seen
+    assert (5, " X: no, back to it", "", False, 0) in page.seen
+    assert words.key("Start") == "Esc" and words.key("Stick/pad") == "Arrows"
+    page = Page()
+    words.show(page, "title", ("", "", "7", "British", "play"))
+    assert page.seen[-2] == ("footer", "Z: play    Esc: menu")
+
+
 @pytest.mark.parametrize("name", ["help_keys", "help_keys_union"])
 def test_help_says_what_fills_a_space(name):
     lines = body(name)
@@ -232,6 +279,9 @@ def test_more_texts_than_the_game_has_are_damaged(tmp_path):
         (b"^Deal number\n", b"Deal number\n"),  # a line of no known kind
         (b"^Deal number\n", b"^\xc3\xa9Deal number\n"),  # a character the font lacks
         (b"^Deal number\n", b"^Deal number {\n"),  # a brace that is no placeholder
+        (b"^Deal number\n", b"^Deal number {A\n"),  # a button's name not closed
+        (b"^Deal number\n", b"^Deal number A}\n"),  # nor opened
+        (b"^Deal number\n", b"^Deal number {{A}}\n"),  # one inside another
         (b"^Deal number\n", b"^" + b"M" * LONGEST + b"\n"),  # too long to read
         (b"^Deal number\n", b"^Deal number\n\n"),  # an empty line
         (b"@end\n", b"@end\n|more\n"),  # something after the end

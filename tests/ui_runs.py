@@ -15,7 +15,8 @@ from pathlib import Path
 from conftest import ROOT  # noqa: E402
 from scripting import ScriptWriter
 
-from british_square.engine import AMERICAN, Game
+from british_square.engine import Game
+from british_square.piles import AMERICAN
 
 CODE = ROOT / "code.py"
 sys.path.insert(0, str(ROOT / "tools"))
@@ -50,6 +51,18 @@ def session_writer():
     return writer
 
 
+def four_colour_script():
+    """Deal 7 from its title, a dozen moves, four-colour suits turned on in
+    the menu (B back to the cards), a shot of the cards and of the title."""
+    writer = ScriptWriter(Game.new_deal(7))
+    writer.play_some(12)
+    writer.menu("4-colour suits: ")
+    writer.press("b")
+    writer.shot("four")
+    writer.press("start", "b")  # the menu's B: back to the cards
+    return writer
+
+
 def position_line(output):
     """The ``position:`` line code.py prints at the end."""
     found = re.search(r"^position: (.*)$", output, re.M)
@@ -71,9 +84,10 @@ def keys_file(folder, script):
     return path
 
 
-def run_desktop(args, timeout=180):
-    """``code.py --headless`` in a subprocess; its CompletedProcess."""
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+def run_desktop(args, timeout=180, env=None):
+    """``code.py --headless`` in a subprocess (``env``: more environment);
+    its CompletedProcess."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", **(env or {}))
     result = subprocess.run(
         [sys.executable, str(CODE), "--headless", *map(str, args)],
         capture_output=True,

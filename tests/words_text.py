@@ -1,6 +1,8 @@
 """words.txt read as plain text, for the tests: its texts by name, and a
 text's body lines as the screens show them (placeholders left in)."""
 
+import re
+
 from conftest import LIB
 
 PACKAGE = LIB / "british_square"
@@ -28,5 +30,8 @@ def sections(path=WORDS):
 
 
 def body(name):
-    """The body lines of text ``name``, without their names and figures."""
-    return [text for kind, _, text, _ in sections()[name] if kind in "|~"]
+    """The body lines of text ``name``, without their names and figures,
+    each button as a board names it ("{A}" is "A"; "{}" stays)."""
+    return [
+        re.sub(r"{([^}]+)}", r"\1", text) for kind, _, text, _ in sections()[name] if kind in "|~"
+    ]

@@ -20,7 +20,8 @@ sys.path.insert(0, str(ROOT / "lib"))
 from british_square.desktop.notation import rules_from_name  # noqa: E402
 from british_square.desktop.solver import UNKNOWN, WON, solve_plain  # noqa: E402
 from british_square.desktop.survey import parse_range, read_results  # noqa: E402
-from british_square.engine import RULE_NAMES, Game  # noqa: E402
+from british_square.engine import Game  # noqa: E402
+from british_square.piles import RULE_NAMES  # noqa: E402
 
 SURVEYS = ROOT / "docs" / "survey"
 

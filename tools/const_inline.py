@@ -269,18 +269,72 @@ def still_named(sources: dict[str, str], consts: dict[str, dict[str, int]]) -> l
     return found
 
 
+def _module_names(tree: ast.Module) -> set[str]:
+    """The names a module binds at its top level, in ``if``/``try`` blocks
+    too (not inside its functions and classes)."""
+    found: set[str] = set()
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+            continue
+        if isinstance(node, (ast.Lambda, ast.comprehension)):
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def unbound_imports(
+    modules: dict[str, str], sources: dict[str, str], consts: dict[str, dict[str, int]]
+) -> list[str]:
+    """Where one of ``sources`` ({path: source}) imports from one of
+    ``modules`` ({module name: source, as the board gets it}) a name that
+    module does not bind: "file: module.NAME" lines, saying where a constant
+    is defined. A constant a module only imports is none of its names on
+    the board (the rewrite made it private there): it is imported from the
+    module that defines it."""
+    bound = {name: _module_names(ast.parse(text)) for name, text in modules.items()}
+    found = []
+    for path, text in sources.items():
+        for node in ast.walk(ast.parse(text)):
+            if not (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in bound):
+                continue
+            for alias in node.names:
+                full = node.module + "." + alias.name
+                if alias.name in bound[node.module] or full in modules or alias.name == "*":
+                    continue
+                home = [m for m, names in sorted(consts.items()) if alias.name in names]
+                where = " (defined in {})".format(home[0]) if home else ""
+                found.append("{}: {}{}".format(path, full, where))
+    return found
+
+
 def board_sources(
     texts: dict[str, tuple[str, str]], root: str | Path, others: dict[str, str] | None = None
 ) -> dict[str, str]:
     """{drive path: source to compile} for ``texts`` ({drive path: (module
     name, source)}, the game's and adapters' modules); DeployError when a
     constant made private is still reached by name there or in ``others``
-    (sources that go to the board as they are: code.py)."""
+    (sources that go to the board as they are: code.py), or a name is
+    imported from one of them that does not bind it on the board."""
     consts = package_consts(root)
     rewritten = {path: rewrite(text, consts, name) for path, (name, text) in texts.items()}
-    left = still_named({**rewritten, **(others or {})}, consts)
+    everything = {**rewritten, **(others or {})}
+    left = still_named(everything, consts)
     if left:
         raise DeployError(
             "constants made private for the board are still used by name:\n  " + "\n  ".join(left)
+        )
+    modules = {name: rewritten[path] for path, (name, _) in texts.items()}
+    unbound = unbound_imports(modules, everything, consts)
+    if unbound:
+        raise DeployError(
+            "names imported from a module that has none of that name on the board:\n  "
+            + "\n  ".join(unbound)
         )
     return rewritten

@@ -32,7 +32,7 @@ from british_square.deal import MAX_DEAL  # noqa: E402
 from british_square.desktop.notation import RULE_TITLES  # noqa: E402
 from british_square.desktop.solver import LOST, UNKNOWN, WON  # noqa: E402
 from british_square.desktop.survey import plot_distribution, rate_text, read_results, summary  # noqa: E402
-from british_square.engine import RULE_NAMES  # noqa: E402
+from british_square.piles import RULE_NAMES  # noqa: E402
 
 TABLE_START = "<!-- survey:start -->"
 TABLE_END = "<!-- survey:end -->"

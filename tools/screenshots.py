@@ -3,9 +3,12 @@
     .venv/bin/python tools/screenshots.py [--scale 3] [--out docs]
 
 Each screen is reached the way a player would: a key script run by
-``code.py --headless`` (see ``hw/keyscript.py``).
+``code.py --headless`` (see ``hw/keyscript.py``). The screens name the
+board's buttons, as a board shows them (``BSQ_BOARD_BUTTONS``), but for the
+desktop's pictures (``DESKTOP``), which name its keys.
 """
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -18,7 +21,8 @@ sys.path.insert(0, str(ROOT / "hw"))
 
 from scripting import ScriptWriter  # noqa: E402
 
-from british_square.engine import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE, Game  # noqa: E402
+from british_square.engine import Game  # noqa: E402
+from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE  # noqa: E402
 
 # Three cards left to go home, the rest certain once the first has gone; one
 # card to go home before nothing can, while 5H can still shuttle; a long
@@ -26,6 +30,7 @@ from british_square.engine import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE, G
 FINISH_POSITION = "british 3C/2C/-/- - AC 23,26,26,26"
 NO_MOVES_POSITION = "british KC/5H/6H/6H - AS 0,0,0,0"
 LONG_POSITION = "british 9C8C7S.6S/AH2H3H4H.5H6H7H8H9HTHJHQHKH/QH/- 4C - 13,14,0,26"
+DESKTOP = ("desktop-title", "desktop-help")  # docs/desktop.md: the window's keys named
 
 
 def played(deal, rules, moves, name):
@@ -39,6 +44,15 @@ def menu_then(item, name, extra=""):
     writer = ScriptWriter(Game.new_deal(7, BRITISH))
     writer.menu(item)
     return writer.text() + " " + extra + " shot:" + name
+
+
+def four_colours(deal, rules, moves, name):
+    """``moves`` moves into ``deal``, then four-colour suits from the menu."""
+    writer = ScriptWriter(Game.new_deal(deal, rules))
+    writer.play_some(moves)
+    writer.menu("4-colour suits: ")
+    writer.press("b")  # the menu stays after a setting: B, back to the cards
+    return writer.text() + " shot:" + name
 
 
 def after_moves(item, name):
@@ -81,6 +95,8 @@ def screens(scratch):
     no_moves.shot("no-more-moves")  # B: the cards, the panel saying so
     stats = kept_statistics(Path(scratch) / "stats.nvm")
     return [
+        # a new board: nothing saved, no deal named (the help is the same for any)
+        ("first-start", ["--save", str(Path(scratch) / "new.nvm"), "--keys", "shot:first-start"]),
         ("title", ["--deal", "7", "--keys", "shot:title"]),
         ("play-british", ["--deal", "7", "--keys", played(7, BRITISH, 14, "play-british")]),
         (
@@ -89,6 +105,11 @@ def screens(scratch):
         ),
         ("play-union", ["--deal", "7", "--rules", "union", "--keys", played(7, UNION, 10, "x")]),
         ("menu", ["--deal", "7", "--keys", "a start shot:menu"]),
+        ("menu-suits", ["--deal", "7", "--keys", menu_then("4-colour suits: ", "menu-suits")]),
+        (
+            "four-colour",
+            ["--deal", "7", "--rules", "american", "--keys", four_colours(7, AMERICAN, 10, "x")],
+        ),
         ("help", ["--deal", "7", "--keys", menu_then("Help", "help")]),
         ("help-marks", ["--deal", "7", "--keys", menu_then("Help", "help-marks", "right")]),
         ("rules", ["--deal", "7", "--keys", menu_then("Rules: ", "rules")]),
@@ -101,6 +122,8 @@ def screens(scratch):
         ("no-more-moves", ["--position", NO_MOVES_POSITION, "--keys", no_moves.text()]),
         ("statistics", ["--deal", "7", "--save", stats, "--keys", menu_then("Statistics", "x")]),
         ("about", ["--deal", "7", "--keys", menu_then("About", "about")]),
+        ("desktop-title", ["--deal", "7", "--keys", "shot:desktop-title"]),
+        ("desktop-help", ["--deal", "7", "--keys", menu_then("Help", "desktop-help")]),
     ]
 
 
@@ -114,7 +137,10 @@ def main(argv):
                 args = [a.replace("shot:x", "shot:" + name) for a in args]
                 command = [sys.executable, str(ROOT / "code.py"), "--headless", "--scale", scale]
                 command += args + ["--shot", scratch]
-                subprocess.run(command, check=True, capture_output=True, timeout=300)
+                env = dict(os.environ, BSQ_BOARD_BUTTONS="1")
+                if name in DESKTOP:
+                    del env["BSQ_BOARD_BUTTONS"]
+                subprocess.run(command, check=True, capture_output=True, timeout=300, env=env)
                 shot = Path(scratch) / (name + ".png")
                 if not shot.exists():
                     raise SystemExit("no {} screenshot: check its key script".format(name))

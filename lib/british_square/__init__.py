@@ -1,9 +1,9 @@
 """British Square: a two-deck patience for CircuitPython handhelds.
 
-The engine (``cards``, ``deal``, ``engine``) is pure Python that runs
-unchanged on CircuitPython and CPython; the view and app modules wrap it
-for displayio; ``desktop`` never goes to a board. Importing the package
-itself costs almost nothing.
+The engine (``cards``, ``deal``, ``piles``, ``engine``) is pure Python
+that runs unchanged on CircuitPython and CPython; the view and app modules
+wrap it for displayio; ``desktop`` never goes to a board. Importing the
+package itself costs almost nothing.
 """
 
 __version__ = "0.1.0"

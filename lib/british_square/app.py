@@ -18,10 +18,11 @@ from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
 from british_square.layout import NO_STOP, Layout
 from british_square.par import par, random_par_deal, random_won_deal
+from british_square.save_policy import SavePolicy
 from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.screens import Screens
 from british_square.sheet import NORMAL
-from british_square.store import SavePolicy, Settings, Stats
+from british_square.store import Settings, Stats
 from british_square.table import (
     OUTCOME_ENDED,
     OUTCOME_PLAYING,
@@ -51,7 +52,8 @@ class App(Table):
     """One player session on one machine, driven by its actions.
 
     ``hardware`` is the machine's adapter: its display, actions, clock,
-    font, backlight, speaker and lights (hw/adapter.py says what each is).
+    font, backlight, speaker, lights and key names (docs/architecture.md,
+    "The hardware adapter", says what each is).
     ``store`` (a ``store.Store``, or ``None``: nothing is kept) holds the
     save, the statistics and the settings; ``game`` is played instead of
     the saved game or a new deal; ``autoplay`` turns auto-play on.
@@ -85,6 +87,9 @@ class App(Table):
         try:  # the game's files on the drive, checked once
             files.check_sheet(sheet_path())
             self.words = files.open_words()
+            keys = getattr(hardware, "key_names", None)  # the desktop's; a board's are the file's
+            if keys:
+                self.words.keys = keys
         except DamagedFile as damage:
             show_damage(hardware.display, damage)
             raise SystemExit(2) from None
@@ -134,7 +139,13 @@ class App(Table):
             self.start_game(game or Game.new_deal(self.random_deal(rules), rules))
         if store is not None:
             self.policy = SavePolicy(self.now)
-        self.screens.title(0 if store is None else store.notice)
+        # A new board's first start (no record in its NVM, nothing unreadable
+        # there, no game named by options): how to play, once, before the
+        # title; leaving it saves, and a board with a record is past it.
+        if store is not None and game is None and not store.sequence and not store.notice:
+            self.screens.help(0, first=True)
+        else:
+            self.screens.title(0 if store is None else store.notice)
 
     # ----------------------------------------------------------------- loop
 
@@ -284,6 +295,7 @@ class App(Table):
             total = (free + gc.mem_alloc()) // 1024
             free //= 1024
         tenths = self.redraw_tenths
+        redraw = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else ""
         return (
             __version__,
             board,
@@ -291,7 +303,7 @@ class App(Table):
             total,
             "{} bytes".format(nvm) if nvm else "none",
             self.battery_text(millivolts) or "none",
-            "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else "press A",
+            redraw or "press " + self.words.key("A"),
         )
 
     def measure_redraw(self):
@@ -315,6 +327,7 @@ class App(Table):
             settings.brightness = BRIGHTNESS_LEVELS[0]
         if settings.brightness != shown:
             self.set_backlight(settings.brightness)
+        self.view.colour_suits(settings.four_colours)
 
     def start_saved(self, saved, autoplay):
         """Start the game the store kept; False, and nothing of the record
@@ -352,7 +365,7 @@ class App(Table):
 
     def rest(self):
         """A rest point (another screen, the end of a game, a setting, the
-        backlight dimmed): a save may be due (``store.SavePolicy``), at once
+        backlight dimmed): a save may be due (``save_policy.SavePolicy``), at once
         when the battery reads low."""
         if self.policy is not None:
             self.policy.rest(0 < self.battery_mv() < _LOW_BATTERY_MV)

@@ -7,7 +7,7 @@ than a traceback, or garbage on the screen, when the file is used.
 
 from british_square import sheet
 from british_square.cards import const
-from british_square.engine import RULE_NAMES
+from british_square.piles import RULE_NAMES
 from british_square.words import BODY, CENTRED, END, FILE, KINDS, TEXT, DamagedFile, Words
 
 TEXTS_AT_MOST = const(40)  # a file with more "@" lines is not ours
@@ -22,7 +22,8 @@ NEEDED = (
     ("panel_over", ("home",)),
     ("title", ()),
     ("menu", ("back", "new", "deal", "restart", "undo", "redo", "hint", "rules",
-              "autoplay", "winnable", "brightness", "sound", "help", "stats", "about", "end")),
+              "autoplay", "winnable", "brightness", "sound", "suits", "help", "stats", "about",
+              "end")),
     ("on_off", ("off", "on", "none")),
     ("deal", ()),
     ("deal_refused", ()),
@@ -40,7 +41,7 @@ NEEDED = (
     ("confirm_end", ()),
     ("about", ()),
     ("stats", ()),
-    ("title_words", ("play", "continue", "unreadable", "earlier")),
+    ("title_words", ("play", "continue", "unreadable", "earlier", "skip")),
     ("end_words", ("stuck", "ended", "first", "moves_time", "moves", "time", "streak", "home",
                    "par_beaten", "won_all")),
 )  # fmt: skip
@@ -103,16 +104,17 @@ def open_words(path=None):
 
 def _printable(raw, size):
     """Are the first ``size`` bytes of ``raw`` plain ASCII the font has, with
-    braces only as "{}"?"""
+    braces only in pairs, none inside another: "{}" or "{A}"?"""
+    inside = False
     for i in range(size):
         byte = raw[i]
         if byte < 32 or byte > 126:
             return False
-        if byte == 123 and (i + 1 == size or raw[i + 1] != 125):  # "{" not "{}"
-            return False
-        if byte == 125 and raw[i - 1] != 123:
-            return False
-    return True
+        if byte == 123 or byte == 125:  # "{" opens, "}" closes
+            if inside == (byte == 123):
+                return False
+            inside = not inside
+    return not inside
 
 
 def check_sheet(path):

@@ -14,7 +14,7 @@ is a good move, not a proof. Every suggestion is a legal move of ``game``.
 """
 
 from british_square.cards import const
-from british_square.engine import FOUNDATION, move, move_target
+from british_square.piles import FOUNDATION, move, move_target
 from british_square.search import NEW_POSITION, DeadSearch
 
 NO_HINT = const(-1)

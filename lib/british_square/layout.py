@@ -8,14 +8,14 @@ foundations; ``neighbour(stop, direction)`` is precomputed once per layout.
 
 from british_square.cards import const
 from british_square.controls import DOWN, LEFT, RIGHT, UP  # the cursor's directions
-from british_square.engine import FOUNDATION, STOCK, WASTE
+from british_square.piles import FOUNDATION, STOCK, WASTE
 from british_square.sheet import CARD_H, CARD_W
 
 SCREEN_W = const(160)
 SCREEN_H = const(128)
 
 COLUMN_PITCH = const(25)  # column to column: five small glyph cells, so a row's strips are one grid
-STRIP_CELLS = const(5)  # small glyph cells a column's strip spans: arrow, gap, two digits, gap
+STRIP_CELLS = const(5)  # small glyph cells a column's strip spans: the way (two), two digits, gap
 STRIP_ROW = const(4 * STRIP_CELLS)  # cells of a row's strip grid
 _BRITISH_TOP = const(7)  # first card row under the direction strip
 OVERLAP_STEP = const(9)  # rows of an overlapped card that show: its rank and suit
@@ -104,8 +104,8 @@ class Layout:
         # direction (and on 16 piles the count) of each column in its cells
         self.strip_rows = 1 if self.british else 4
         for row in range(self.strip_rows):
-            if self.british:  # the arrow centred above each column
-                self.strip_x[row], self.strip_y[row] = self.pile_x[0] + 7, 0
+            if self.british:  # the way (two cells) centred above each column
+                self.strip_x[row], self.strip_y[row] = self.pile_x[0] + 5, 0
             else:  # under each pile
                 self.strip_x[row] = self.pile_x[0]
                 self.strip_y[row] = self.pile_y[4 * row] + CARD_H + 1

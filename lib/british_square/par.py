@@ -12,7 +12,7 @@ from british_square.cards import const
 _DEALS = const(31999)
 _WON = const(104)
 _CHUNK = const(64)
-# engine.RULE_NAMES, as the files are named: par stands without the engine
+# piles.RULE_NAMES, as the files are named: par stands without the engine
 # (tests/test_par.py reads it alone in 16 KB and checks the names agree)
 _RULE_FILES = ("british", "american", "union")
 _one = bytearray(1)

@@ -7,14 +7,8 @@ from a start position) loads this check and not the whole text module.
 """
 
 from british_square.cards import card_name
-from british_square.engine import (
-    BRITISH,
-    COLUMN_CAPACITY,
-    RULE_NAMES,
-    TALON_CAPACITY,
-    Game,
-    pile_text,
-)
+from british_square.engine import Game
+from british_square.piles import BRITISH, COLUMN_CAPACITY, RULE_NAMES, TALON_CAPACITY, pile_text
 
 
 def quoted(value, most=40):

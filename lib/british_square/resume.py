@@ -19,7 +19,8 @@ the engine reached itself. The app catches anything else this raises
 import binascii
 
 from british_square.deal import MAX_DEAL
-from british_square.engine import BRITISH, UNION, Game
+from british_square.engine import Game
+from british_square.piles import BRITISH, UNION
 from british_square.store import (
     BEST_TIME,
     CRC_SIZE,
@@ -141,7 +142,7 @@ def _parse(store, raw):
     stats = raw[at + SETTINGS_SIZE : at + SETTINGS_SIZE + STATS_SIZE]
     flags = raw[5]
     # (brightness: the app takes only the levels its menu offers, else full)
-    if rules > UNION or options > 7 or brightness > 100 or not consistent(stats):
+    if rules > UNION or options > 15 or brightness > 100 or not consistent(stats):
         return False
     if flags & ~(HAS_GAME | HAS_START | PAIRED) or (flags & (HAS_GAME | HAS_START)) == HAS_START:
         return False
@@ -163,6 +164,7 @@ def _parse(store, raw):
     s.autoplay = bool(options & 1)
     s.sound = bool(options & 2)
     s.winnable_only = bool(options & 4)
+    s.four_colours = bool(options & 8)
     s.brightness = brightness
     store.stats.data[:] = stats
     store.seconds = seconds

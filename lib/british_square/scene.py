@@ -14,7 +14,6 @@ import displayio
 
 from british_square import sheet
 from british_square.cards import NO_CARD, const
-from british_square.engine import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
 from british_square.layout import (
     BRITISH_ROWS,
     FONT_W,
@@ -27,6 +26,7 @@ from british_square.layout import (
     TEXT_Y,
 )
 from british_square.page import TOP_RIGHT, fitted, label
+from british_square.piles import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD, NORMAL
 
 _HIDDEN = const(255)
@@ -323,17 +323,20 @@ class PlayScene:
                 self._put_covered(c, row, tile)
             tile = FIRST_CARD + game.top(c) if h else sheet.TILE_EMPTY
             self._put(c, tile, look, layout.card_y(c, rows - 1 if rows else 0))
-        # the direction strip: an arrow, and the count on the 16-pile layouts
+        # the direction strip: the way, two cells wide, and the count on the
+        # 16-pile layouts
         if not h:
-            arrow = sheet.SMALL_NONE
+            self._put_strip(c, 0, sheet.SMALL_NONE)
+            self._put_strip(c, 1, sheet.SMALL_NONE)
         else:
             way = game.direction(c)
-            arrow = sheet.SMALL_FREE
+            mark = sheet.WAY_FREE
             if way == BUILDS_UP:
-                arrow = sheet.SMALL_UP
+                mark = sheet.WAY_UP
             elif way == BUILDS_DOWN:
-                arrow = sheet.SMALL_DOWN
-        self._put_strip(c, 0, arrow)
+                mark = sheet.WAY_DOWN
+            self._put_strip(c, 0, mark)
+            self._put_strip(c, 1, mark + 1)
         if not layout.british:  # the count, right-aligned after a gap
             self._put_strip(c, 2, h // 10 if h >= 10 else sheet.SMALL_NONE)
             self._put_strip(c, 3, h % 10 if h else sheet.SMALL_NONE)

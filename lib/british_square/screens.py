@@ -1,5 +1,6 @@
-"""The screens besides the cards: title, menu, deal number, rules, help, the
-end of a game, and the question before a game in progress is thrown away.
+"""The screens besides the cards: title, menu, deal number, rules, help,
+About, and the question before a game in progress is thrown away; the end
+of a game and the statistics are ``results``', loaded while they show.
 
 Each draws itself on the text page (``page.TextPage``) and says what its
 keys do. Nothing here allocates sprites: the page is made once, at start-up.
@@ -7,11 +8,11 @@ keys do. Nothing here allocates sprites: the page is made once, at start-up.
 
 import gc
 
+from british_square import unload
 from british_square.cards import const
 from british_square.celebration import Celebration
 from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B
 from british_square.deal import MAX_DEAL, MIN_DEAL
-from british_square.engine import RULE_NAMES, UNION
 from british_square.layout import (
     ACES_PITCH,
     ACES_X,
@@ -24,49 +25,35 @@ from british_square.layout import (
     SCREEN_W,
     TITLE_BIG_PITCH,
     TITLE_BIG_Y,
-    WON_BIG_Y,
 )
 from british_square.par import par, won_deal_count
+from british_square.piles import RULE_NAMES, UNION
 from british_square.sheet import (
     FIRST_CARD,
     SMALL_DONE,
-    SMALL_DOWN,
-    SMALL_FREE,
     SMALL_KING,
-    SMALL_UP,
     TEXT_GREY,
     TEXT_RED,
     TEXT_WHITE,
+    WAY_DOWN,
+    WAY_FREE,
+    WAY_UP,
 )
 from british_square.sounds import BUZZ
-from british_square.store import (
-    BEST_TIME,
-    FEWEST_MOVES,
-    HINTS,
-    HOME_BEST,
-    PAR_REACHED,
-    PLAYED,
-    STREAK,
-    STREAK_BEST,
-    WINS,
-)
-from british_square.table import OUTCOME_ENDED
+from british_square.words import clock_text, deal_text
 
 _POWERS = (10000, 1000, 100, 10, 1)
 
-# The screens, as ``Screens.current`` names them (SCREEN_NAMES for people).
+# The screens, as ``Screens.current`` names them (SCREEN_NAMES for people);
+# a game's results (6, 7, 10, 11) are ``results``' screens.
 SCREEN_PLAY = const(0)
 SCREEN_TITLE = const(1)
 SCREEN_MENU = const(2)
 SCREEN_DEAL = const(3)
 SCREEN_RULES = const(4)
 SCREEN_HELP = const(5)
-SCREEN_WON = const(6)
-SCREEN_OVER = const(7)
 SCREEN_CONFIRM = const(8)
 SCREEN_ABOUT = const(9)
-SCREEN_STATS = const(10)
-SCREEN_FINISH = const(11)
 SCREEN_NAMES = (
     "play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about", "stats",
     "finish",
@@ -77,9 +64,9 @@ SCREEN_NAMES = (
 RULES_TEXTS = ("rules_british", "rules_american", "rules_union")
 NOTICE_LINES = ("", "unreadable", "earlier")
 MARKS = (
-    ("up", SMALL_UP),
-    ("down", SMALL_DOWN),
-    ("free", SMALL_FREE),
+    ("up", WAY_UP),
+    ("down", WAY_DOWN),
+    ("free", WAY_FREE),
     ("king", SMALL_KING),
     ("done", SMALL_DONE),
     ("count", 9),  # the digit 9: a pile's count
@@ -96,7 +83,8 @@ _ASK_END = const(4)
 
 
 class Screens:
-    """The screen on show when it is not the cards, for ``app`` (an ``App``)."""
+    """The screen on show when it is not the cards, for ``app`` (an ``App``);
+    the results of a game and the statistics are ``results.Results``'."""
 
     def __init__(self, app):
         self.app = app
@@ -135,9 +123,32 @@ class Screens:
         app.view.show_page()
 
     def leave(self):
-        """The screen on show goes (the cards are back, or another screen opens)."""
+        """The screen on show goes (the cards are back, or another screen
+        opens), and the results screens' code with it."""
         self.current = SCREEN_PLAY
         self.celebration.stop()
+        unload("british_square.results")
+
+    # -------------------------------------------- a game's results, on demand
+
+    def results(self):
+        """The results screens (``results.Results``), their module loaded now:
+        its 1.6 KB of code are on the heap only while one of them shows."""
+        from british_square.results import Results
+
+        return Results(self)
+
+    def won(self):
+        self.results().won()
+
+    def over(self):
+        self.results().over()
+
+    def finish(self):
+        self.results().finish()
+
+    def stats(self, rules):
+        self.results().stats(rules)
 
     def handle(self, action):
         """Do what ``action`` means on the screen on show."""
@@ -169,7 +180,7 @@ class Screens:
         battery = app.battery_text()
         battery = "Battery " + battery if battery else ""
         play = words.line("title_words", "continue" if app.in_progress() else "play")
-        values = (found, battery, _deal_text(game), self.rules_name(game.rules), play)
+        values = (found, battery, deal_text(game), self.rules_name(game.rules), play)
         words.show(page, "title", values)
 
     def _title(self, action):
@@ -206,6 +217,7 @@ class Screens:
             self.winnable_text(settings.rules),
             settings.brightness,
             self.on_off(settings.sound),
+            self.on_off(settings.four_colours),
         )
         self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
         # marks near the end of the first and last rows: more rows above, below
@@ -286,6 +298,10 @@ class Screens:
         elif line == "sound":
             app.toggle("sound")
             self._choose(row)
+        elif line == "suits":
+            app.toggle("four_colours")
+            app.view.colour_suits(app.settings.four_colours)
+            self._choose(row)
         elif line == "help":
             self.help(0)
         elif line == "stats":
@@ -297,37 +313,6 @@ class Screens:
                 self.ask(_ASK_END, SCREEN_MENU)
             else:
                 app.end_game()
-
-    # ----------------------------------------------------------- statistics
-
-    def stats(self, rules):
-        """The statistics of a rule set, a table: what each row counts, its
-        figure right-aligned beside it; left and right show the others."""
-        self._open(SCREEN_STATS, self._stats)
-        self.choice = rules
-        kept = self.app.stats
-        count = kept.get
-        won = count(rules, WINS)
-        seconds = count(rules, BEST_TIME)
-        tenths = kept.average_home_tenths(rules)
-        values = (
-            self.rules_name(rules),
-            count(rules, PLAYED),
-            "{} ({}%)".format(won, kept.percent_won(rules)),
-            count(rules, HOME_BEST),
-            "{}.{}".format(tenths // 10, tenths % 10),
-            "{}, {}".format(count(rules, STREAK), count(rules, STREAK_BEST)),
-            count(rules, FEWEST_MOVES) or "-",
-            clock_text(seconds) if seconds else "-",
-            "{}, {}".format(count(rules, PAR_REACHED), count(rules, HINTS)),
-        )
-        self.words.show(self.page, "stats", values)
-
-    def _stats(self, action):
-        if action == LEFT or action == RIGHT:
-            self.stats((self.choice + (1 if action == RIGHT else 2)) % 3)
-        elif action in (A, B, START):
-            self.menu("stats")
 
     # ---------------------------------------------------------------- about
 
@@ -465,13 +450,18 @@ class Screens:
 
     # ----------------------------------------------------------------- help
 
-    def help(self, number):
-        """Two pages for the rule set in play: the keys, and what the marks mean."""
-        self._open(SCREEN_HELP, self._help)
+    def help(self, number, first=False):
+        """Two pages for the rule set in play: the keys, and what the marks
+        mean; ``first``: the first page on a new board's first start, before
+        the title, which any key goes on to."""
+        self._open(SCREEN_HELP, self._first_start if first else self._help)
         self.help_page = number
         page, game, words = self.page, self.app.game, self.words
         if number == 0:
-            words.show(page, "help_keys_union" if game.rules == UNION else "help_keys")
+            words.show(page, "help_keys_union" if game.rules == UNION else "help_keys", draw=False)
+            if first:
+                page.footer_line(words.line("title_words", "skip"))
+            page.draw()
             return
         text = "help_marks_piles" if game.columns != 4 else "help_marks"
         words.show(page, text)
@@ -486,93 +476,7 @@ class Screens:
         elif action in (A, B, START):
             self.menu("help")
 
-    # ------------------------------------------------------------- the end
-
-    def won(self):
-        """The celebration (``celebration.Celebration``) under "You won!",
-        until a key: the moves and the time, and the best it bettered."""
-        self._open(SCREEN_WON, self._end)
-        app, page, words = self.app, self.page, self.words
-        page.place_big(0, SCREEN_W // 2, WON_BIG_Y)
-        page.footer.color = TEXT_WHITE
-        bettered = app.bettered
-        found = par(app.game.rules, app.game.deal_number)
-        if app.stats.get(app.game.rules, WINS) == 1 and bettered:
-            said = words.line("end_words", "first")
-        elif bettered & (1 << FEWEST_MOVES) and bettered & (1 << BEST_TIME):
-            said = words.line("end_words", "moves_time")
-        elif bettered & (1 << FEWEST_MOVES):
-            said = words.line("end_words", "moves")
-        elif bettered & (1 << BEST_TIME):
-            said = words.line("end_words", "time")
-        elif bettered & (1 << STREAK_BEST):
-            said = words.line("end_words", "streak").format(app.stats.get(app.game.rules, STREAK))
-        elif 0 < found < 104:
-            said = words.line("end_words", "par_beaten").format(found)
-        else:
-            said = words.line("end_words", "won_all")
-        words.show(page, "won", (app.game.history_count, clock_text(app.seconds), said))
-        self.celebration.start(app.now)
-
-    def over(self):
-        """The game is over where it stands, and why (no card can go home,
-        or the player ended it): the cards home against par, the moves, the
-        time and the hints, a new best, and A for a new deal."""
-        self._open(SCREEN_OVER, self._end)
-        app, words = self.app, self.words
-        game = app.game
-        score = game.score()
-        found = par(game.rules, game.deal_number)
-        if not found:
-            said = "not surveyed"
-        elif score >= found:
-            said = "{}, reached!".format(found)
-        else:
-            said = "{} cards home".format(found)
-        why = words.line("end_words", "ended" if app.outcome == OUTCOME_ENDED else "stuck")
-        # a stuck game is counted when it is left; its best is known now
-        best = app.bettered & (1 << HOME_BEST) or score > app.stats.get(game.rules, HOME_BEST)
-        best = words.line("end_words", "home").format(score) if best else ""
-        values = (
-            why,
-            score,
-            said,
-            game.history_count,
-            clock_text(app.seconds),
-            app.hints_used,
-            best,
-            _deal_text(game),
-            self.rules_name(game.rules),
-        )
-        words.show(self.page, "over", values)
-
-    def finish(self):
-        """Every card left can go home, whatever the order: A plays it out
-        (``Table.finish``), B leaves it to the player."""
-        self._open(SCREEN_FINISH, self._finish)
-        self.page.footer.color = TEXT_WHITE
-        self.words.show(self.page, "finish", (self.app.game.cards_left(),))
-
-    def _finish(self, action):
-        if action == A:
-            self.app.finish()
-        elif action == B or action == START:
-            self.app.show_play()
-
-    def _end(self, action):
+    def _first_start(self, action):
         app = self.app
-        if action == A:
-            app.new_random_deal()  # the game is over: nothing to lose
-        elif action == B:
-            app.show_play()
-        elif action == START:
-            self.menu()
-
-
-def clock_text(seconds):
-    """``seconds`` as minutes and seconds: "4:05", "75:00"."""
-    return "{}:{:02d}".format(seconds // 60, seconds % 60)
-
-
-def _deal_text(game):
-    return str(game.deal_number) if game.deal_number else "-"  # "-": set up from a position
+        app.setting_changed()  # saved now: a record says the first start is past
+        self.title()

@@ -9,7 +9,13 @@ until it needs it.
 from array import array
 
 from british_square.cards import const
-from british_square.engine import ALIVE, COLUMN_CAPACITY, DEAD, FOUNDATION, MAX_MOVES, UNKNOWN, Game
+from british_square.engine import MAX_MOVES, Game
+from british_square.piles import COLUMN_CAPACITY, FOUNDATION
+
+# The dead test's verdicts (``DeadSearch.step``).
+ALIVE = const(0)
+DEAD = const(1)
+UNKNOWN = const(2)
 
 # What ``DeadSearch._add`` says of a position.
 NEW_POSITION = const(0)  # not seen before: noted

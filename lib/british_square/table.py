@@ -9,20 +9,12 @@ settings and the saves).
 
 from british_square.cards import NO_CARD, const
 from british_square.controls import RIGHT, SELECT, START, A, B, ticks_add, ticks_diff
-from british_square.engine import (
-    DEAD,
-    FOUNDATION,
-    STATUS_LOST,
-    STOCK,
-    WASTE,
-    IllegalMoveError,
-    move,
-    move_source,
-    move_target,
-)
+from british_square.engine import STATUS_LOST, IllegalMoveError
 from british_square.hint import NO_HINT
 from british_square.layout import NO_STOP
+from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_source, move_target
 from british_square.scene import PANEL_STUCK
+from british_square.search import DEAD
 from british_square.sheet import REFUSED, SELECTED, TARGET
 from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
 

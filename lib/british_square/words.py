@@ -7,7 +7,9 @@ is read when a screen shows it, a line at a time through one buffer made at
 start-up, so no screen's words stay on the heap longer than the screen. The
 game asks for a text by its name (``show(page, "title", values)``) and for
 the lines it picks by theirs (``line("on_off", "on")``); ``files.NEEDED``
-lists them all, and a file that lacks one or holds another is damaged.
+lists them all, and a file that lacks one or holds another is damaged. A
+button in a text ("{A}: play") is named as the player's machine names it:
+the board's own on a board, the key on the desktop (``Words.keys``).
 """
 
 from british_square.cards import const
@@ -44,7 +46,11 @@ class Words:
     """The texts of ``words.txt``: ``show`` puts one on the text page; ``line``,
     ``row``, ``name_of_row``, ``rows`` and ``text`` read parts of one, once
     ``files.open_words`` has checked the file and filled in ``texts``.
-    ``DamagedFile`` if the file is missing."""
+    ``DamagedFile`` if the file is missing. ``keys`` names the buttons as the
+    machine's adapter does (its ``key_names``), or is ``None``: the board's
+    buttons, as the file names them."""
+
+    keys = None
 
     def __init__(self, path=None):
         self.raw = bytearray(LONGEST)  # the line read, as the file has it
@@ -121,19 +127,28 @@ class Words:
         return True
 
     def _filled(self, text):
-        if "{}" not in text:
+        if "{" not in text:
             return text
         values = self.values
-        parts = text.split("{}")
+        parts = text.split("{")
         text = parts[0]
         for part in parts[1:]:
-            if self.used < len(values):
+            end = part.find("}")
+            if end:  # "{A}": a button
+                text += self.key(part[:end])
+            elif self.used < len(values):
                 text += str(values[self.used])
                 self.used += 1
             else:
                 text += "{}"
-            text += part
+            text += part[end + 1 :]
         return text
+
+    def key(self, button):
+        """What the player presses for ``button`` ("A", "Start": the board's
+        names) on this machine: ``keys``' name for it, else the button's own."""
+        keys = self.keys
+        return keys.get(button, button) if keys else button
 
     # ------------------------------------------------------- what screens ask
 
@@ -201,3 +216,13 @@ class Words:
             if self.kind == BODY or self.kind == CENTRED:
                 lines.append(self.left)
         return "\n".join(lines)
+
+
+def clock_text(seconds):
+    """``seconds`` as minutes and seconds: "4:05", "75:00"."""
+    return "{}:{:02d}".format(seconds // 60, seconds % 60)
+
+
+def deal_text(game):
+    """The deal's number as a screen says it ("-": a game set up from a position)."""
+    return str(game.deal_number) if game.deal_number else "-"

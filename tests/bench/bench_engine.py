@@ -28,14 +28,8 @@ from engine_api import read_all  # noqa: E402
 from playout import policy_move  # noqa: E402
 
 from british_square import deal  # noqa: E402, F401  (imported up front: not part of a game's heap)
-from british_square.engine import (  # noqa: E402
-    MAX_MOVES,
-    RULE_NAMES,
-    STOCK,
-    WASTE,
-    Game,
-    move,
-)
+from british_square.engine import MAX_MOVES, Game  # noqa: E402
+from british_square.piles import RULE_NAMES, STOCK, WASTE, move  # noqa: E402
 from british_square.search import DeadSearch  # noqa: E402
 
 

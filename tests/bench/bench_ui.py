@@ -29,7 +29,8 @@ import keypad  # noqa: E402
 
 from british_square import app as app_module  # noqa: E402
 from british_square.controls import LEFT, RIGHT, SELECT, A, KeypadActions  # noqa: E402
-from british_square.engine import BRITISH, RULE_NAMES, STOCK, UNION, WASTE, Game  # noqa: E402
+from british_square.engine import Game  # noqa: E402
+from british_square.piles import BRITISH, RULE_NAMES, STOCK, UNION, WASTE  # noqa: E402
 from british_square.table import PROBE_STEP  # noqa: E402
 
 BENCH = "ui"

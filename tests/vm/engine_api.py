@@ -10,15 +10,8 @@ from benchlib import allocated
 
 from british_square.cards import NO_CARD
 from british_square.deal import shuffled_talon
-from british_square.engine import (
-    FOUNDATION,
-    MAX_MOVES,
-    STOCK,
-    WASTE,
-    Game,
-    IllegalMoveError,
-    move,
-)
+from british_square.engine import MAX_MOVES, Game, IllegalMoveError
+from british_square.piles import FOUNDATION, STOCK, WASTE, move
 
 
 def read_all(game):

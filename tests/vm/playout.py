@@ -9,8 +9,9 @@ must print the same lines.
 
 import sys
 
-from british_square.desktop.notation import move_text, position_text
-from british_square.engine import FOUNDATION, MAX_MOVES, RULE_NAMES, Game, move
+from british_square.desktop.notation import position_text
+from british_square.engine import MAX_MOVES, Game
+from british_square.piles import FOUNDATION, RULE_NAMES, move, move_text
 from british_square.search import dead_search
 
 

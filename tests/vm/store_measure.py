@@ -19,7 +19,8 @@ import binascii  # noqa: E402
 import adafruit_ticks  # noqa: E402, F401
 
 import british_square.deal  # noqa: E402, F401  (the game holds it, for its deals: not the store's)
-from british_square.engine import MAX_MOVES, UNION, Game  # noqa: E402
+from british_square.engine import MAX_MOVES, Game  # noqa: E402
+from british_square.piles import UNION  # noqa: E402
 
 gc.collect()
 below = gc.mem_alloc()
@@ -39,7 +40,9 @@ import microcontroller  # noqa: E402
 size, box = held(lambda: store.Store(microcontroller.nvm))
 print("heap_store_object", size)
 print("loaded", load(box), box.notice)
-policy = store.SavePolicy(0)
+from british_square.save_policy import SavePolicy  # noqa: E402
+
+policy = SavePolicy(0)
 print("alloc_policy_due", allocated(lambda: policy.due(1000)))
 
 

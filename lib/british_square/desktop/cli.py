@@ -22,17 +22,16 @@ from british_square.desktop.notation import (
     game_from_dict,
     move_dict,
     move_from_dict,
-    move_text,
     parse_move,
     parse_number,
     parse_position,
-    pile_text,
     position_dict,
     position_text,
     quoted,
     rules_from_name,
 )
-from british_square.engine import BUILDS_DOWN, BUILDS_UP, RULE_NAMES, Game
+from british_square.engine import Game
+from british_square.piles import BUILDS_DOWN, BUILDS_UP, RULE_NAMES, move_text, pile_text
 from british_square.search import dead_search
 
 PROG = "python3 -m british_square"

@@ -50,7 +50,7 @@ existing game: it builds a new one.
 """
 
 from british_square.cards import card_name, parse_card
-from british_square.engine import (
+from british_square.piles import (
     COLUMN_LETTERS,
     FOUNDATION,
     RULE_NAMES,
@@ -59,8 +59,6 @@ from british_square.engine import (
     move,
     move_source,
     move_target,
-    move_text,  # noqa: F401  (re-exported: the text formats are read from here)
-    pile_text,  # noqa: F401  (the same)
 )
 from british_square.position import build_game, quoted  # noqa: E402  (re-exported)
 

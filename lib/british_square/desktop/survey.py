@@ -18,7 +18,7 @@ import math
 import os
 
 from british_square.deal import MAX_DEAL, MIN_DEAL
-from british_square.desktop.notation import move_text, rules_from_name
+from british_square.desktop.notation import rules_from_name
 from british_square.desktop.solver import (
     LOST,
     PLAIN_LINE_NODES,
@@ -29,7 +29,8 @@ from british_square.desktop.solver import (
     solve,
     solve_plain,
 )
-from british_square.engine import RULE_NAMES, Game
+from british_square.engine import Game
+from british_square.piles import RULE_NAMES, move_text
 
 # z for a two-sided 95% interval
 _Z95 = 1.959963984540054

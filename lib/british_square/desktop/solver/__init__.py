@@ -57,7 +57,7 @@ from british_square.desktop.solver.solution import (
     check_line,
     clock,
 )
-from british_square.engine import BRITISH, STOCK, WASTE
+from british_square.piles import BRITISH, STOCK, WASTE
 
 __all__ = [
     "LOST",

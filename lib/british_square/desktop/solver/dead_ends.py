@@ -4,7 +4,7 @@ winning line, against what four columns can hold (the argument is at
 ``cannot_win``). ``dead_end`` is the same count carried on from the
 position before a card was dealt, as the search calls it after each deal."""
 
-from british_square.engine import BRITISH, COLUMN_CAPACITY
+from british_square.piles import BRITISH, COLUMN_CAPACITY
 
 # Copies of card ``r`` (1-13) of a suit on its foundation when it has ``n``
 # cards: one in the up half once ``n >= r``, the other once ``n >= 27 - r``.

@@ -11,7 +11,7 @@ differ only by which copy lies where are one position. Safe foundation
 moves: ``safe_move``, whose docstring argues it.
 """
 
-from british_square.engine import COLUMN_CAPACITY, FOUNDATION, STOCK, WASTE
+from british_square.piles import COLUMN_CAPACITY, FOUNDATION, STOCK, WASTE
 
 
 def position_key(game, symmetric=True):

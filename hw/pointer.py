@@ -1,0 +1,157 @@
+"""The desktop's mouse: a click becomes the presses a player would make.
+
+On the cards, a click moves the cursor to the pile under it, a step at a
+time along the layout's own links (``Layout.neighbour``), then presses A:
+on a card it picks the card up (the places it may go light green), on a
+lit place it puts the held card down, on the stock it deals. A right click
+puts a held card back (B) and does nothing else there. On the menu a click
+chooses the row under it; on the other screens of text a click is A and a
+right click B, but the question before a game is left takes only the keys
+and a right click ("no"): a stray click never throws a game away. A click
+on a dimmed screen wakes it, as a key does, and does nothing else.
+
+A click waits in the keyboard's queue, in order with the keys, and is
+turned into presses when its turn comes, from what the screen shows then.
+The steps of the way there (the cursor's, or the menu bar's) go to the app
+at once (``App.handle``, as the loop gives it a press), so that the window
+redraws once a click rather than once a step; the last press, A or B, is
+the action the keyboard's ``poll`` returns.
+Desktop only: nothing a board runs imports this; the game needs nothing
+for it but what a player's keys already do.
+"""
+
+from british_square.controls import DOWN, LEFT, NONE, RIGHT, UP, A, B
+from british_square.layout import BODY_ROWS, BODY_Y, NO_STOP, TEXT_LINE
+from british_square.screens import SCREEN_CONFIRM, SCREEN_MENU
+from british_square.sheet import CARD_H, CARD_W
+
+LEFT_BUTTON = 1  # pygame's numbers of the mouse buttons
+RIGHT_BUTTON = 3
+PILE_ROW_H = 32  # 16 piles: a row of them, a card and its strip (layout.Layout.arrange)
+MOST_PRESSES = 40  # more than any way across the cards or the menu takes
+
+
+def stop_at(layout, x, y):
+    """The stop (``Layout``'s numbering) of the pile drawn at screen pixel
+    (``x``, ``y``), or ``NO_STOP``. A British column is its whole strip of
+    screen, from its direction mark down; one of 16 piles is its card and
+    the strip under it; the waste includes the card peeking out under it."""
+    for column in range(layout.columns):
+        left, top = layout.pile_x[column], layout.pile_y[column]
+        if left <= x < left + CARD_W and (layout.british or top <= y < top + PILE_ROW_H):
+            return column
+    places = [
+        (layout.stock_stop, layout.stock_x, layout.stock_x + CARD_W, layout.stock_y),
+        (layout.waste_stop, layout.waste_under_x, layout.waste_x + CARD_W, layout.waste_y),
+    ]
+    for suit in range(4):
+        left, top = layout.foundation_x[suit], layout.foundation_y[suit]
+        places.append((layout.foundation_stop + suit, left, left + CARD_W, top))
+    for stop, left, right, top in places:
+        if left <= x < right and top <= y < top + CARD_H:
+            return stop
+    return NO_STOP
+
+
+def step_toward(layout, start, goal):
+    """The first direction of a shortest way from stop ``start`` to stop
+    ``goal`` along the layout's links; ``NONE`` if ``start`` is ``goal``
+    or no way leads there."""
+    first = {start: NONE}  # each stop reached: the direction that set out for it
+    frontier = [start]
+    while frontier and goal not in first:
+        reached = []
+        for stop in frontier:
+            for direction in (UP, DOWN, LEFT, RIGHT):
+                other = layout.neighbour(stop, direction)
+                if other not in first:
+                    first[other] = direction if stop == start else first[stop]
+                    reached.append(other)
+        frontier = reached
+    return first.get(goal, NONE)
+
+
+def menu_row_at(screens, y):
+    """The menu row (of all its rows, ``screens.row``'s numbering) drawn at
+    screen row ``y``, or -1."""
+    if y < BODY_Y:
+        return -1
+    row = (y - BODY_Y) // TEXT_LINE
+    if row >= BODY_ROWS or screens.top + row >= screens.menu_rows:
+        return -1
+    return screens.top + row
+
+
+class Click:
+    """A click waiting in the queue: its button and where on the 160x128
+    screen it landed; ``press`` plays it, once its turn in the queue comes."""
+
+    def __init__(self, button, x, y):
+        self.button = button
+        self.x = x
+        self.y = y
+        self.goal = None  # once its turn comes: what it aims at (``_aim``)
+        self.target = -1  # the stop or the menu row aimed at
+        self.count = 0  # presses given so far
+
+    def press(self, app):
+        """The press this click ends with on ``app`` (A or B), its way there
+        handled first; ``NONE``: the click is done."""
+        action = self._next(app)
+        while action <= RIGHT:  # a step of the way: handled now, drawn with the last press
+            app.handle(action)
+            action = self._next(app)
+        return action
+
+    def _next(self, app):
+        """The next press this click makes on ``app`` as it stands, or
+        ``NONE``: the click is done."""
+        self.count += 1
+        if self.count > MOST_PRESSES or self.goal == "done":
+            return NONE
+        if self.goal is None:
+            self.goal = self._aim(app)
+            if app.dimmed:  # the press that wakes the screen does nothing else
+                self.goal = "done"
+                return A
+        if self.goal == "stop":
+            if app.on_page:  # the cards went meanwhile
+                return NONE
+            way = step_toward(app.layout, app.cursor, self.target)
+            if way != NONE:
+                return way
+            return self._last(A) if app.cursor == self.target else NONE
+        if self.goal == "row":
+            screens = app.screens
+            if screens.current != SCREEN_MENU:
+                return NONE
+            if screens.row != self.target:
+                return DOWN if self.target > screens.row else UP
+            return self._last(A)
+        if self.goal == "key":
+            return self._last(self.target)
+        return NONE
+
+    def _last(self, action):
+        self.goal = "done"
+        return action
+
+    def _aim(self, app):
+        """What this click is for, on the screen on show: "stop" (a pile of
+        the cards), "row" (a menu row), "key" (an action) or "done" (nothing)."""
+        if self.button == RIGHT_BUTTON:
+            self.target = B
+            return "key" if app.on_page or app.held != NO_STOP else "done"
+        if self.button != LEFT_BUTTON:
+            return "done"
+        if not app.on_page:
+            self.target = stop_at(app.layout, self.x, self.y)
+            return "stop" if self.target != NO_STOP else "done"
+        screens = app.screens
+        if screens.current == SCREEN_MENU:
+            self.target = menu_row_at(screens, self.y)
+            return "row" if self.target >= 0 else "done"
+        if screens.current == SCREEN_CONFIRM:
+            return "done"
+        self.target = A
+        return "key"
