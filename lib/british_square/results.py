@@ -1,11 +1,9 @@
-"""The screens of a game's results: Won, Game over, Finish (the rest is
-certain) and the statistics kept.
+"""The screens of a game's results, a base of ``screens.Screens``: Won,
+Game over, Finish (the rest is certain) and the statistics kept.
 
-``Screens`` loads this module when one of them opens and lets it go when
-the screen goes (``Screens.results``, ``Screens.leave``): play and start-up,
-where the heap is fullest, do without its code (docs/memory.md). Each
-screen draws itself on the text page as the others do; what a game
-bettered comes from ``store.Stats.add_game`` (``App.bettered``).
+Each draws itself on the text page as the other screens do (``_open``,
+``menu`` and the rest are ``Screens``'); what a game bettered comes from
+``store.Stats.add_game`` (``App.bettered``).
 """
 
 from british_square.cards import const
@@ -25,7 +23,6 @@ from british_square.store import (
     WINS,
 )
 from british_square.table import OUTCOME_ENDED
-from british_square.words import clock_text, deal_text
 
 # The screens drawn here, among ``screens.SCREEN_NAMES``.
 SCREEN_WON = const(6)
@@ -35,27 +32,22 @@ SCREEN_FINISH = const(11)
 
 
 class Results:
-    """Won, Game over, Finish and Statistics on ``screens`` (a
-    ``screens.Screens``), made when one of them opens."""
-
-    def __init__(self, screens):
-        self.screens = screens
+    """Won, Game over, Finish and Statistics (a base of ``screens.Screens``)."""
 
     # ----------------------------------------------------------- statistics
 
     def stats(self, rules):
         """The statistics of a rule set, a table: what each row counts, its
         figure right-aligned beside it; left and right show the others."""
-        screens = self.screens
-        screens._open(SCREEN_STATS, self._stats)
-        screens.choice = rules
-        kept = screens.app.stats
+        self._open(SCREEN_STATS, self._stats)
+        self.choice = rules
+        kept = self.app.stats
         count = kept.get
         won = count(rules, WINS)
         seconds = count(rules, BEST_TIME)
         tenths = kept.average_home_tenths(rules)
         values = (
-            screens.rules_name(rules),
+            self.rules_name(rules),
             count(rules, PLAYED),
             "{} ({}%)".format(won, kept.percent_won(rules)),
             count(rules, HOME_BEST),
@@ -65,23 +57,21 @@ class Results:
             clock_text(seconds) if seconds else "-",
             "{}, {}".format(count(rules, PAR_REACHED), count(rules, HINTS)),
         )
-        screens.words.show(screens.page, "stats", values)
+        self.words.show(self.page, "stats", values)
 
     def _stats(self, action):
-        screens = self.screens
         if action == LEFT or action == RIGHT:
-            self.stats((screens.choice + (1 if action == RIGHT else 2)) % 3)
+            self.stats((self.choice + (1 if action == RIGHT else 2)) % 3)
         elif action in (A, B, START):
-            screens.menu("stats")
+            self.menu("stats")
 
     # ------------------------------------------------------------- the end
 
     def won(self):
         """The celebration (``celebration.Celebration``) under "You won!",
         until a key: the moves and the time, and the best it bettered."""
-        screens = self.screens
-        screens._open(SCREEN_WON, self._end)
-        app, page, words = screens.app, screens.page, screens.words
+        self._open(SCREEN_WON, self._end)
+        app, page, words = self.app, self.page, self.words
         page.place_big(0, SCREEN_W // 2, WON_BIG_Y)
         page.footer.color = TEXT_WHITE
         bettered = app.bettered
@@ -101,15 +91,14 @@ class Results:
         else:
             said = words.line("end_words", "won_all")
         words.show(page, "won", (app.game.history_count, clock_text(app.seconds), said))
-        screens.celebration.start(app.now)
+        self.celebration.start(app.now)
 
     def over(self):
         """The game is over where it stands, and why (no card can go home,
         or the player ended it): the cards home against par, the moves, the
         time and the hints, a new best, and A for a new deal."""
-        screens = self.screens
-        screens._open(SCREEN_OVER, self._end)
-        app, words = screens.app, screens.words
+        self._open(SCREEN_OVER, self._end)
+        app, words = self.app, self.words
         game = app.game
         score = game.score()
         found = par(game.rules, game.deal_number)
@@ -132,31 +121,38 @@ class Results:
             app.hints_used,
             best,
             deal_text(game),
-            screens.rules_name(game.rules),
+            self.rules_name(game.rules),
         )
-        words.show(screens.page, "over", values)
+        words.show(self.page, "over", values)
 
     def finish(self):
         """Every card left can go home, whatever the order: A plays it out
         (``Table.finish``), B leaves it to the player."""
-        screens = self.screens
-        screens._open(SCREEN_FINISH, self._finish)
-        screens.page.footer.color = TEXT_WHITE
-        screens.words.show(screens.page, "finish", (screens.app.game.cards_left(),))
+        self._open(SCREEN_FINISH, self._finish)
+        self.page.footer.color = TEXT_WHITE
+        self.words.show(self.page, "finish", (self.app.game.cards_left(),))
 
     def _finish(self, action):
-        screens = self.screens
         if action == A:
-            screens.app.finish()
+            self.app.finish()
         elif action == B or action == START:
-            screens.app.show_play()
+            self.app.show_play()
 
     def _end(self, action):
-        screens = self.screens
-        app = screens.app
+        app = self.app
         if action == A:
             app.new_random_deal()  # the game is over: nothing to lose
         elif action == B:
             app.show_play()
         elif action == START:
-            screens.menu()
+            self.menu()
+
+
+def clock_text(seconds):
+    """``seconds`` as minutes and seconds: "4:05", "75:00"."""
+    return "{}:{:02d}".format(seconds // 60, seconds % 60)
+
+
+def deal_text(game):
+    """The deal's number as a screen says it."""
+    return str(game.deal_number) if game.deal_number else "-"  # "-": set up from a position

@@ -1,6 +1,6 @@
 """The screens besides the cards: title, menu, deal number, rules, help,
-About, and the question before a game in progress is thrown away; the end
-of a game and the statistics are ``results``', loaded while they show.
+About, and the question before a game in progress is thrown away (the end
+of a game and the statistics are ``results.Results``, its base).
 
 Each draws itself on the text page (``page.TextPage``) and says what its
 keys do. Nothing here allocates sprites: the page is made once, at start-up.
@@ -8,7 +8,6 @@ keys do. Nothing here allocates sprites: the page is made once, at start-up.
 
 import gc
 
-from british_square import unload
 from british_square.cards import const
 from british_square.celebration import Celebration
 from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B
@@ -28,6 +27,11 @@ from british_square.layout import (
 )
 from british_square.par import par, won_deal_count
 from british_square.piles import RULE_NAMES, UNION
+from british_square.results import (
+    Results,
+    clock_text,
+    deal_text,
+)
 from british_square.sheet import (
     FIRST_CARD,
     SMALL_DONE,
@@ -40,12 +44,11 @@ from british_square.sheet import (
     WAY_UP,
 )
 from british_square.sounds import BUZZ
-from british_square.words import clock_text, deal_text
 
 _POWERS = (10000, 1000, 100, 10, 1)
 
 # The screens, as ``Screens.current`` names them (SCREEN_NAMES for people);
-# a game's results (6, 7, 10, 11) are ``results``' screens.
+# those of a game's results (6, 7, 10, 11) are ``results``'.
 SCREEN_PLAY = const(0)
 SCREEN_TITLE = const(1)
 SCREEN_MENU = const(2)
@@ -82,9 +85,9 @@ _ASK_RULES = const(3)  # deal ``pending_number`` under ``pending_rules``
 _ASK_END = const(4)
 
 
-class Screens:
+class Screens(Results):
     """The screen on show when it is not the cards, for ``app`` (an ``App``);
-    the results of a game and the statistics are ``results.Results``'."""
+    the results of a game and the statistics are ``Results``'."""
 
     def __init__(self, app):
         self.app = app
@@ -123,32 +126,9 @@ class Screens:
         app.view.show_page()
 
     def leave(self):
-        """The screen on show goes (the cards are back, or another screen
-        opens), and the results screens' code with it."""
+        """The screen on show goes (the cards are back, or another screen opens)."""
         self.current = SCREEN_PLAY
         self.celebration.stop()
-        unload("british_square.results")
-
-    # -------------------------------------------- a game's results, on demand
-
-    def results(self):
-        """The results screens (``results.Results``), their module loaded now:
-        its 1.6 KB of code are on the heap only while one of them shows."""
-        from british_square.results import Results
-
-        return Results(self)
-
-    def won(self):
-        self.results().won()
-
-    def over(self):
-        self.results().over()
-
-    def finish(self):
-        self.results().finish()
-
-    def stats(self, rules):
-        self.results().stats(rules)
 
     def handle(self, action):
         """Do what ``action`` means on the screen on show."""

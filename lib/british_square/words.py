@@ -216,13 +216,3 @@ class Words:
             if self.kind == BODY or self.kind == CENTRED:
                 lines.append(self.left)
         return "\n".join(lines)
-
-
-def clock_text(seconds):
-    """``seconds`` as minutes and seconds: "4:05", "75:00"."""
-    return "{}:{:02d}".format(seconds // 60, seconds % 60)
-
-
-def deal_text(game):
-    """The deal's number as a screen says it ("-": a game set up from a position)."""
-    return str(game.deal_number) if game.deal_number else "-"
