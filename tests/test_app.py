@@ -411,6 +411,18 @@ def test_a_hint_picks_up_the_card_and_lights_where_it_goes(make_app):
     assert app.game.foundations[2] == 1 and app.held == NO_STOP
 
 
+def test_a_hint_to_deal_lights_the_stock_and_a_deals(make_app):
+    app = make_app(Game.new_deal(1))  # a British deal's first move is a deal
+    press(app, A)
+    menu_choose(app, "Hint")
+    assert not app.on_page and app.hints_used == 1
+    layout = app.layout
+    assert app.held == layout.pile_stop(STOCK) and app.cursor == layout.pile_stop(WASTE)
+    assert app.scene.looks[app.held] == SELECTED and app.scene.looks[app.cursor] == TARGET
+    press(app, A)
+    assert app.game.stock_count == 87 and app.game.waste_count == 1 and app.held == NO_STOP
+
+
 def test_a_hint_that_finds_nothing_says_so_and_changes_nothing(make_app):
     app = make_app(parse_position("british KC/KD/KH/JS - - 0,0,0,0"))
     press(app, A)

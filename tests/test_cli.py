@@ -13,11 +13,13 @@ import pytest
 from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from positions import sample_games
 from refusals import refused
 
 from british_square.desktop.cli import main
-from british_square.desktop.notation import parse_move, parse_position, position_text
+from british_square.desktop.notation import move_dict, parse_move, parse_position, position_text
 from british_square.engine import Game
+from british_square.hint import NO_HINT, Hinter
 from british_square.piles import move_text
 
 
@@ -115,6 +117,10 @@ def test_play_names_which_move_of_the_list_is_illegal():
         ([], "COMMAND"),
         (["show", "-", "--json"], "--json"),
         (["moves", "--js", "-"], "--js"),
+        (["hint", "british nonsense"], "2 fields"),
+        (["hint", "{not json"], "bad JSON position"),
+        (["hint"], "POSITION"),
+        (["hint", "-", "--budget", "5"], "--budget"),
     ],
 )
 def test_bad_positions_and_usage_are_one_error_line_and_status_2(args, named):
@@ -132,7 +138,7 @@ def test_help_prints_the_usage_and_exits_0(args):
 
 def test_help_lists_every_command():
     usage = cli("--help").stdout
-    for command in ("deal", "moves", "play", "show"):
+    for command in ("deal", "moves", "play", "show", "hint", "solve", "survey"):
         assert "\n    {} ".format(command) in usage
 
 
@@ -169,6 +175,30 @@ def test_an_illegal_move_is_named_as_game_play_names_it():
     assert refused(cli("play", position, "SW", "Wa", "aF"), "error: move 2 of 3: illegal move 'Wa'")
 
 
+def test_hint_prints_the_boards_hint_in_both_formats():
+    for game in sample_games(12):
+        position = position_text(game)
+        hinter = Hinter()
+        m = hinter.suggest(game)
+        text = cli("hint", position)
+        assert text.returncode == 0 and text.stderr == ""
+        assert text.stdout == ("(no legal move)" if m == NO_HINT else move_text(m)) + "\n"
+        as_json = json.loads(cli("hint", position, "--json").stdout)
+        hinted = None if m == NO_HINT else move_dict(m)
+        assert as_json == {"hint": hinted, "positions": hinter.positions}
+
+
+def test_hint_reads_standard_input_and_says_when_there_is_no_move():
+    stuck = "british KC/KD/KH/JS - - 0,0,0,0"
+    assert cli("hint", "-", stdin=stuck).stdout == "(no legal move)\n"
+    assert json.loads(cli("hint", stuck, "--json").stdout) == {"hint": None, "positions": 0}
+    dealt = cli("deal", "1", "--json").stdout
+    assert json.loads(cli("hint", "-", "--json", stdin=dealt).stdout)["hint"] == {
+        "from": "stock",
+        "to": "waste",
+    }
+
+
 def test_show_runs_the_dead_test():
     shown = cli("show", "british AC.2C3C4C/8S.7S/8S/2H - - 0,0,0,0")
     assert shown.returncode == 0 and "dead test: dead" in shown.stdout
@@ -183,7 +213,7 @@ def test_show_reads_standard_input_and_draws_the_square():
 
 
 words = st.sampled_from(
-    ["deal", "moves", "play", "show", "--json", "--rules", "union", "17", "SW", "aF", "-h"]
+    ["deal", "moves", "play", "show", "hint", "--json", "--rules", "union", "17", "SW", "aF", "-h"]
     + [position_text(Game.new_deal(17))]
     + ['{"from": "stock", "to": "waste"}', '{"columns": [[], [], [], []]}']
 )
@@ -251,6 +281,7 @@ COMMANDS = [
     ["moves", "british 5H/9C/-/- 2C - 0,0,0,0"],
     ["play", "british 5H/9C/-/- 2C - 0,0,0,0", "SW"],
     ["show", "british 5H/9C/-/- 2C - 0,0,0,0"],
+    ["hint", "british 5H/9C/-/- 2C - 0,0,0,0"],
     ["solve", "--deal", "1", "--budget", "0.05"],
     ["survey", "--rules", "union", "--deals", "1", "--budget", "1", "--jobs", "1", "--quiet"],
     ["--help"],

@@ -27,7 +27,7 @@ from british_square.desktop.notation import (
     rules_from_name,
 )
 from british_square.engine import Game
-from british_square.piles import move_text
+from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_target
 
 README = ROOT / "README.md"
 # The front door and the pages behind it: every shell example in them is run.
@@ -219,6 +219,19 @@ def check_show_stdin(command, match, tmp_path):
     assert succeeded(run(command)) == succeeded(run(same))
 
 
+def check_hint(command, match, tmp_path):
+    """Prints the board's hint for deal N: its only move, the deal."""
+    game = Game.new_deal(int(match["deal"]))
+    assert game.moves() == [move(STOCK, WASTE)]
+    assert succeeded(run(command)).strip() == "SW"
+
+
+def check_hint_position(command, match, tmp_path):
+    """Prints the board's hint for the position: the card that can go home."""
+    m = parse_move(succeeded(run(command)).strip(), parse_position(match["position"]))
+    assert move_target(m) == FOUNDATION
+
+
 def check_cli_help(command, match, tmp_path):
     """Prints the usage of every subcommand and exits 0."""
     out = succeeded(run(command))
@@ -286,6 +299,8 @@ EXAMPLES = (
     (CLI + r" moves " + DEAL, check_moves),
     (CLI + r" play " + DEAL + r"(?P<moves>(?: \w\w)+)", check_play),
     (CLI + r" show " + DEAL, check_show),
+    (CLI + r" hint " + DEAL, check_hint),
+    (CLI + r' hint "(?P<position>[^"$]+)"', check_hint_position),
     (CLI + r" deal (?P<deal>\d+) --json \| " + CLI + r" show -", check_show_stdin),
     (CLI + r" solve --deal (?P<deal>\d+) --rules (?P<rules>\w+)", check_solve_deal),
     (CLI + r' solve "(?P<position>[^"]+)" --json', check_solve_position),

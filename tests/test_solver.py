@@ -26,9 +26,10 @@ from british_square.desktop.solver import (
     solve_plain,
 )
 from british_square.desktop.solver.dead_ends import dead_end
-from british_square.desktop.solver.moves import children, ordered_moves, safe_move
+from british_square.desktop.solver.moves import children, ordered_moves
 from british_square.engine import MAX_MOVES, Game
 from british_square.piles import STOCK, WASTE
+from british_square.search import safe_move
 
 COLUMNS = {"british": 4, "american": 16, "union": 16}
 # foundation counts that make the cards near them matter: empty, mid up,

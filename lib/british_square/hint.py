@@ -1,12 +1,35 @@
-"""A hint on the board: a short, bounded search for a move that helps.
+"""A hint on the board: a legal move that helps, whenever there is a move.
 
 ``Hinter(budget)`` is made once (its memory, as the dead test's: a copy of
 the game, a table of position hashes and a path: about 3 KB for the
-default budget); ``suggest(game)`` searches the lines of up to ``DEPTH``
-moves from ``game``'s position (on the copy: ``game`` is never touched), looks at no
-more than ``budget`` positions, and returns the first move of the line that
-brought the most cards home (the shortest of those), or ``NO_HINT`` when no
-line it saw brought one home: then it has found nothing useful, and says so.
+default budget); ``suggest(game)`` works on the copy (``game`` is never
+touched) and returns, in this order of preference:
+
+1. a card that can go home: one that is safe to send (``search.safe_move``)
+   before any other;
+2. the first move of the shortest line of up to ``DEPTH`` forward moves that
+   brings the most cards home, after looking at no more than ``budget``
+   positions;
+3. the first forward move (the deal comes after every other: good play
+   deals late);
+4. when there is no forward move (the stock is out), a move that changes
+   more than the order of the columns, the one that takes back the last
+   move only if nothing else is left;
+5. ``NO_HINT`` only when there is no legal move at all.
+
+A forward move (``forward``) is one of: a card home; a card from the stock
+(a deal, or a fill of a space); the waste's card played; a base card taken
+off a British Square column (uncovering the one under it, or leaving a
+space); the one card of one of the sixteen piles, or a card built on a
+card that goes home before it, moved onto a card that goes home after it;
+and in Union Square such a built card moved into a space. Each lowers, in
+this order of importance, the cards not yet home, the stock, the waste,
+then a count of cards out of order (built cards over a card that goes home
+before them, and base cards: in British Square the first count once and
+the second twice, with sixteen piles the other way round), so no line of
+forward moves comes back to a position, and hints followed one after
+another never go round in circles while the stock lasts (there is always
+a forward move then: the deal).
 
 It is a heuristic, not the desktop solver: lines are cut at ``DEPTH`` moves
 and repeats are pruned by two hashes (``search.position_keys``), so a hint
@@ -14,15 +37,50 @@ is a good move, not a proof. Every suggestion is a legal move of ``game``.
 """
 
 from british_square.cards import const
-from british_square.piles import FOUNDATION, move, move_target
-from british_square.search import NEW_POSITION, DeadSearch
+from british_square.piles import COLUMN_CAPACITY, FOUNDATION, STOCK, move, move_source, move_target
+from british_square.search import NEW_POSITION, DeadSearch, safe_move
 
 NO_HINT = const(-1)
 DEPTH = const(8)
-# About one second of a SAMD51 (285 000 empty-loop units): on the VM a
-# request looked at its 60 positions in at most about 220 000 units
-# (British Square requests stop far sooner), see tests/vm/hint_cost.py.
+# Well under a second of a SAMD51 (285 000 empty-loop units): on the VM the
+# costliest request of tests/vm/hint_cost.py's 60 positions took about
+# 105 000 units of processor time (Union Square; British Square's, at most
+# 40 000); tests/test_hint.py holds every request to under 260 000.
 BUDGET = const(60)
+
+
+def forward(game, m):
+    """Is the legal move ``m`` a forward move (see the module's docstring)?
+    Of moves into a space, only those into the first empty column are: the
+    others lead to the same position with its columns in another order."""
+    source = move_source(m)
+    target = move_target(m)
+    if target == FOUNDATION:
+        return True
+    height = game.height
+    if target < STOCK and not height[target]:
+        for c in range(target):
+            if not height[c]:
+                return False
+    if source >= STOCK:
+        return True  # a deal, or the stock's or the waste's card played
+    h = height[source]
+    cells = game.cells
+    i = source * COLUMN_CAPACITY + h - 1  # the card moved
+    f = game.foundations
+    card = cells[i]
+    rank = card % 13 + 1
+    when = rank if f[card // 13] < rank else 27 - rank  # cards home of its suit once it goes
+    lands_over = False  # on a card that goes home before it
+    if height[target]:
+        under = cells[target * COLUMN_CAPACITY + height[target] - 1]
+        rank = under % 13 + 1
+        lands_over = (rank if f[under // 13] < rank else 27 - rank) < when
+    if h <= game.base[source]:  # a dealt card, or the one that filled a space
+        return game.columns == 4 or (height[target] > 0 and not lands_over)
+    under = cells[i - 1]  # built on a card of its own suit
+    rank = under % 13 + 1
+    return (rank if f[under // 13] < rank else 27 - rank) < when and not lands_over
 
 
 class Hinter(DeadSearch):
@@ -35,10 +93,40 @@ class Hinter(DeadSearch):
         self.positions = 0  # positions looked at by the last request
 
     def suggest(self, game, budget=BUDGET):
-        """The hinted move for ``game`` (a move int), or ``NO_HINT``, after at
-        most ``budget`` positions (the game's dead test is a ``Hinter`` with a
-        larger table: a hint borrows it between two of its runs)."""
-        budget = min(budget, self.budget)
+        """The hinted move for ``game`` (a move int), or ``NO_HINT`` when it
+        has no legal move, after at most ``budget`` positions (the game's
+        dead test is a ``Hinter`` with a larger table: a hint borrows it
+        between two of its runs)."""
+        self.positions = 0
+        buffer = self.buffer
+        count = game.legal_moves(buffer)
+        if not count:
+            return NO_HINT
+        m = safe_move(game, buffer, count)
+        if m >= 0:
+            return m
+        first_forward = other = back = NO_HINT
+        last = game.peek()
+        for i in range(count):
+            m = move(buffer[2 * i], buffer[2 * i + 1])
+            if buffer[2 * i + 1] == FOUNDATION:
+                return m
+            if forward(game, m):
+                if first_forward == NO_HINT:
+                    first_forward = m
+            elif last is not None and m == move(move_target(last), move_source(last)):
+                back = m  # it takes back the last move
+            elif other == NO_HINT and not _reorders(game, m):
+                other = m
+        if first_forward == NO_HINT:
+            return other if other != NO_HINT else back if back != NO_HINT else m
+        best = self._search(game, min(budget, self.budget))
+        self.positions = self.seen
+        return best if best != NO_HINT else first_forward
+
+    def _search(self, game, budget):
+        """The first move of the shortest line of forward moves that brings
+        the most cards home, or ``NO_HINT`` if none of those seen does."""
         self.start(game)  # a copy, its hash noted
         probe = self.game
         buffer = self.buffer
@@ -55,6 +143,8 @@ class Hinter(DeadSearch):
                 i = 2 * next_index
                 m = buffer[i] << 8 | buffer[i + 1]  # move(), inlined: the hot loop (see engine)
                 next_index += 1
+                if not forward(probe, m):
+                    continue
                 flag = probe.apply(m)
                 if self._add(probe) != NEW_POSITION:  # seen, or the budget is spent
                     probe.retract(m, flag)
@@ -66,17 +156,21 @@ class Hinter(DeadSearch):
                     best_gain, best_depth = gain, depth
                     path = self.path  # its first level: the line's first move (see _down)
                     best_move = move(path[0] & 0x1F, (path[0] >> 5 | path[1] << 3) & 0x1F)
-                    if depth == 1 and move_target(m) == FOUNDATION:
-                        break  # nothing beats a card home now: stop looking
                 moved = True
                 break
             if moved:
-                if best_depth == 1:
-                    break
                 continue
             if not depth:
                 break
             depth -= 1
             next_index = self._back(probe, depth)
-        self.positions = self.seen
         return best_move
+
+
+def _reorders(game, m):
+    """Does ``m`` only put a column's one card into a space: the same
+    position, its columns in another order?"""
+    source = move_source(m)
+    target = move_target(m)
+    height = game.height
+    return source < STOCK and target < STOCK and height[source] == 1 and not height[target]

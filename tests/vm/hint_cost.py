@@ -1,51 +1,64 @@
-"""Hint cost on the VM: heap of a Hinter and a request, and time in empty-loop units.
+"""Hint cost on the VM: the heap of a Hinter and a request, and the work a request does.
 
-Prints one line per position: rules, positions looked at, loop units, heap bytes."""
+    hint_cost.py [DEALS]                      one line per position: rules, deal,
+                                              moves in, positions looked at, heap bytes
+    hint_cost.py RULES DEAL MOVES_IN REPEATS  that position's request REPEATS times
+                                              (0: only the set-up); prints its positions
+    hint_cost.py loop TURNS                   TURNS turns of an empty loop
+
+Positions are 0, 12, 40 and 80 moves into a fixed playout of deals 1..DEALS
+(default 3) of each rule set: move ``(7 * n + 3) % count`` at move n, the
+same whatever the hint says, so two versions of the hint meet the same
+positions. Time is for the caller to measure as processor time of the whole
+run (tests/test_hint.py): the VM's clock is the wall's, and on a busy
+machine a wall-clock request counts the other programs' turns too."""
 
 import gc
 import sys
-import time
 
-from british_square.engine import Game
+from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
 
-now = time.monotonic_ns
+MOVES_IN = (0, 12, 40, 80)
+buffer = bytearray(2 * MAX_MOVES)
 
 
-def loop_unit():
-    best = None
-    for _ in range(5):
-        t = now()
-        for _ in range(20000):
-            pass
-        d = (now() - t) / 20000
-        best = d if best is None or d < best else best
-    return best
+def position(rules, deal, moves_in):
+    """The game ``moves_in`` moves into the playout of ``deal``, or None if it ends sooner."""
+    game = Game.new_deal(deal, rules)
+    for played in range(moves_in):
+        count = game.legal_moves(buffer)
+        if not count:
+            return None
+        i = 2 * ((7 * played + 3) % count)
+        game.play(buffer[i] << 8 | buffer[i + 1])
+    return game
 
 
-deals = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-for rules in range(3):
-    gc.collect()
-    free = gc.mem_free()
+if len(sys.argv) > 2 and sys.argv[1] == "loop":
+    for _ in range(int(sys.argv[2])):
+        pass
+elif len(sys.argv) > 4:
+    rules, deal, moves_in, repeats = (int(a) for a in sys.argv[1:5])
     hinter = Hinter()
-    made = free - gc.mem_free()
-    for deal in range(1, deals + 1):
-        game = Game.new_deal(deal, rules)
-        moves = 0
-        # a few moves in: play the hints themselves, dealing when there is none
-        for _ in range(12):
-            m = hinter.suggest(game)
-            if m < 0:
-                if not game.stock_count:
-                    break
-                m = 16 << 8 | 17
-            game.play(m)
-            moves += 1
+    game = position(rules, deal, moves_in)
+    for _ in range(repeats):
+        hinter.suggest(game)
+    print(hinter.positions)
+else:
+    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    for rules in range(3):
         gc.collect()
         free = gc.mem_free()
-        unit = loop_unit()
-        t = now()
-        hinter.suggest(game)
-        cost = (now() - t) / unit
-        used = free - gc.mem_free()
-        print(rules, hinter.positions, int(cost), made + used)
+        hinter = Hinter()
+        made = free - gc.mem_free()
+        for deal in range(1, deals + 1):
+            for moves_in in MOVES_IN:
+                game = position(rules, deal, moves_in)
+                if game is None:
+                    break
+                gc.collect()
+                free = gc.mem_free()
+                hinter.suggest(game)
+                used = free - gc.mem_free()
+                print(rules, deal, moves_in, hinter.positions, made + used)

@@ -36,7 +36,7 @@ from british_square.search import dead_search
 
 PROG = "python3 -m british_square"
 DESCRIPTION = """\
-Deal, list moves, play, show and solve British Square positions; survey deals.
+Deal, list moves, play, show, hint and solve British Square positions; survey deals.
 
 POSITION is the one-line position text (quote it) or a JSON object (text
 starting with "{"), or "-" to read either from standard input. MOVE is the
@@ -235,24 +235,21 @@ def make_parser():
         "--rules", choices=RULE_NAMES, default=RULE_NAMES[0], help="rule set (default: british)"
     )
 
-    moves = commands.add_parser(
-        "moves", parents=[as_json], help="list the legal moves of a position", allow_abbrev=False
-    )
-    moves.add_argument("position", metavar="POSITION")
+    def position_command(name, help_text, parents=(as_json,)):
+        """A command that takes a POSITION."""
+        command = commands.add_parser(
+            name, parents=list(parents), help=help_text, allow_abbrev=False
+        )
+        command.add_argument("position", metavar="POSITION")
+        return command
 
-    play = commands.add_parser(
-        "play",
-        parents=[as_json],
-        help="play moves from a position and print the position reached",
-        allow_abbrev=False,
-    )
-    play.add_argument("position", metavar="POSITION")
+    position_command("moves", "list the legal moves of a position")
+    play = position_command("play", "play moves from a position and print the position reached")
     play.add_argument("moves", metavar="MOVE", nargs="*")
-
-    show_command = commands.add_parser(
-        "show", help="draw a position as text, for people", allow_abbrev=False
+    position_command("show", "draw a position as text, for people", parents=())
+    position_command(
+        "hint", "the move Menu > Hint suggests on the board (same search, same budget)"
     )
-    show_command.add_argument("position", metavar="POSITION")
 
     solve_command = commands.add_parser(
         "solve",
@@ -349,6 +346,20 @@ def solve_command(args):
         out(" ".join(line) or "(no moves)")
 
 
+def hint_command(game, as_json):
+    """Print the board's hint (``hint.Hinter``, as the game makes it, with its
+    default budget): the move, or that there is no legal move."""
+    from british_square.hint import NO_HINT, Hinter
+
+    hinter = Hinter()
+    m = hinter.suggest(game)
+    if as_json:
+        found = None if m == NO_HINT else move_dict(m)
+        out(json.dumps({"hint": found, "positions": hinter.positions}))
+    else:
+        out("(no legal move)" if m == NO_HINT else move_text(m))
+
+
 def survey_command(args):
     from british_square.desktop.survey import parse_range, run_survey, summary_text
 
@@ -381,6 +392,8 @@ def main(argv):
     game = read_position(args.position)
     if args.command == "show":
         out(show(game))
+    elif args.command == "hint":
+        hint_command(game, args.json)
     elif args.command == "moves":
         if args.json:
             out(json.dumps([move_dict(m) for m in game.moves()]))

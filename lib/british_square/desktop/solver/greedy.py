@@ -6,9 +6,10 @@ search still decides losses."""
 
 import heapq
 
-from british_square.desktop.solver.moves import ordered_moves, position_key, safe_move
+from british_square.desktop.solver.moves import ordered_moves, position_key
 from british_square.desktop.solver.solution import UNKNOWN, WON, Setup, Solution, check_line, clock
 from british_square.piles import AMERICAN, COLUMN_CAPACITY, FOUNDATION, STOCK, WASTE
+from british_square.search import safe_move
 
 # American is won far more often by a noisy greedy search than by the
 # depth-first hunts: a best-first search on ``_estimate`` that, after

@@ -8,10 +8,12 @@ the key sorts the columns. Of several empty columns a card may go to, only
 the first is tried, for the same reason. The two decks are merged at the
 root: a card is one value for both copies (cards.py), so positions that
 differ only by which copy lies where are one position. Safe foundation
-moves: ``safe_move``, whose docstring argues it.
+moves: ``search.safe_move``, whose docstring argues it (board code: the
+board's hint sends the same cards home first).
 """
 
 from british_square.piles import COLUMN_CAPACITY, FOUNDATION, STOCK, WASTE
+from british_square.search import safe_move
 
 
 def position_key(game, symmetric=True):
@@ -36,39 +38,6 @@ def position_key(game, symmetric=True):
     wc = game.waste_count
     parts.append(bytes((game.stock_count, wc)) + game.waste[:wc])
     return b"".join(parts)
-
-
-def safe_move(game, buffer, count):
-    """A foundation move among the ``count`` moves in ``buffer`` that no other
-    move can beat, or -1.
-
-    Why it is safe: say suit s has 13 or more cards home, so it is going
-    down and wants rank r = 26 - count; of suit s only one copy of each rank
-    r, r-1, ..., A is left (the positions never hold a third copy). Let X be
-    the playable r. Take any line L from here and build a line L' from the
-    position with X home: drop every move of a card L' already has home; when
-    L puts a card on a card L' has home (it can only be the next lower card of
-    suit s: every higher one is home), send it home instead; play every other
-    move as L does. Suit s cannot advance in L before X goes home, and what
-    L' has home of suit s is always a run from the top of what is left, so
-    each card L' sends home is the one its foundation wants. Columns in L'
-    are those of L less cards L' has home, which lie at their tops (only
-    suit s cards are ever put on suit s cards) or are X on its original card
-    (nothing of suit s can go on X there: r+1 is home, r-1 is that card), so
-    every other move has the same source card, target and direction in L'.
-    L' therefore brings home at least as many cards as L, at every step.
-
-    The up half has no such rule: a 2 parked on an ace can beat sending the
-    ace home when the other ace is needed elsewhere, so those moves are
-    searched like the rest."""
-    f = game.foundations
-    for i in range(count):
-        if buffer[2 * i + 1] == FOUNDATION:
-            source = buffer[2 * i]
-            card = game.top(source)
-            if f[card // 13] >= 13:
-                return source << 8 | FOUNDATION
-    return -1
 
 
 def ordered_moves(game, buffer, count, first_empty_only, rng=None):
