@@ -27,7 +27,7 @@ from british_square.desktop.notation import (
     rules_from_name,
 )
 from british_square.engine import Game
-from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_target
+from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_target, move_text
 
 README = ROOT / "README.md"
 # The front door and the pages behind it: every shell example in them is run.

@@ -10,7 +10,6 @@ sprite are made once, at start-up.
 
 import gc
 
-from british_square import __version__
 from british_square.cards import const
 from british_square.controls import NONE, QUIT, ticks_diff
 from british_square.deal import random_deal
@@ -48,6 +47,43 @@ _LOW_BATTERY_MV = const(3500)  # a LiPo cell this low is nearly empty
 _REDRAW_MS = const(3000)  # the About screen's redraw benchmark runs this long
 
 
+def _load_save(store):
+    """The game ``store`` keeps, or ``None``; its loader let go. A function of
+    its own, so that no name holds the loader once it returns (a local of
+    ``App.__init__`` would keep its code, 5 KB, through the start-up)."""
+    from british_square import unload
+
+    try:
+        from british_square import resume
+
+        return resume.load(store)
+    except Exception:  # MemoryError too: no record may stop the board
+        store.forget()
+        return None
+    finally:
+        unload("british_square.resume", "british_square.position")
+
+
+def _open_files(hardware):
+    """The game's files on the drive, checked once (their checker let go as
+    ``_load_save``'s loader is): the words, named with ``hardware``'s keys. A
+    damaged file ends the program, on the screen and the console."""
+    from british_square import files, unload
+
+    try:
+        files.check_sheet(sheet_path())
+        words = files.open_words()
+    except DamagedFile as damage:
+        show_damage(hardware.display, damage)
+        raise SystemExit(2) from None
+    finally:
+        unload("british_square.files")
+    keys = getattr(hardware, "key_names", None)  # the desktop's; a board's are the file's
+    if keys:
+        words.keys = keys
+    return words
+
+
 class App(Table):
     """One player session on one machine, driven by its actions.
 
@@ -72,28 +108,9 @@ class App(Table):
         self.store = store
         saved = None
         if store is not None:
-            from british_square import unload
-
-            try:
-                from british_square import resume
-
-                saved = resume.load(store)
-            except Exception:  # MemoryError too: no record may stop the board
-                store.forget()
-            unload("british_square.resume", "british_square.position")
+            saved = _load_save(store)
             gc.collect()
-        from british_square import files, unload
-
-        try:  # the game's files on the drive, checked once
-            files.check_sheet(sheet_path())
-            self.words = files.open_words()
-            keys = getattr(hardware, "key_names", None)  # the desktop's; a board's are the file's
-            if keys:
-                self.words.keys = keys
-        except DamagedFile as damage:
-            show_damage(hardware.display, damage)
-            raise SystemExit(2) from None
-        unload("british_square.files")
+        self.words = _open_files(hardware)
         gc.collect()
         # One scratch buffer for the legal moves, the dead test and the hint:
         # each fills it within one call and keeps nothing there between two.
@@ -282,29 +299,6 @@ class App(Table):
             return ""
         text = "{}.{:02d} V".format(millivolts // 1000, millivolts % 1000 // 10)
         return "low: " + text if millivolts < _LOW_BATTERY_MV else text
-
-    def about_values(self):
-        """What the About screen says: version, board, heap free and in all
-        (KB), NVM, battery, redraws a second."""
-        facts = self.hardware.facts
-        board, nvm, millivolts = facts() if facts else ("-", 0, 0)
-        free = total = "-"
-        if hasattr(gc, "mem_free"):  # CircuitPython's, not CPython's
-            gc.collect()
-            free = gc.mem_free()
-            total = (free + gc.mem_alloc()) // 1024
-            free //= 1024
-        tenths = self.redraw_tenths
-        redraw = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else ""
-        return (
-            __version__,
-            board,
-            free,
-            total,
-            "{} bytes".format(nvm) if nvm else "none",
-            self.battery_text(millivolts) or "none",
-            redraw or "press " + self.words.key("A"),
-        )
 
     def measure_redraw(self):
         """Full-screen redraws a second over the real display bus, for

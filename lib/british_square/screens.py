@@ -8,6 +8,7 @@ keys do. Nothing here allocates sprites: the page is made once, at start-up.
 
 import gc
 
+from british_square import __version__
 from british_square.cards import const
 from british_square.celebration import Celebration
 from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B
@@ -301,9 +302,33 @@ class Screens(Results):
         many full-screen redraws a second the display takes. Also printed to
         the serial console, to report."""
         self._open(SCREEN_ABOUT, self._about)
-        values = self.app.about_values()
+        values = self._about_values()
         self.words.show(self.page, "about", values)
         print("about:", ", ".join(str(value) for value in values))
+
+    def _about_values(self):
+        """What the About screen says: version, board, heap free and in all
+        (KB), NVM, battery, redraws a second."""
+        app = self.app
+        facts = app.hardware.facts
+        board, nvm, millivolts = facts() if facts else ("-", 0, 0)
+        free = total = "-"
+        if hasattr(gc, "mem_free"):  # CircuitPython's, not CPython's
+            gc.collect()
+            free = gc.mem_free()
+            total = (free + gc.mem_alloc()) // 1024
+            free //= 1024
+        tenths = app.redraw_tenths
+        redraw = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else ""
+        return (
+            __version__,
+            board,
+            free,
+            total,
+            "{} bytes".format(nvm) if nvm else "none",
+            app.battery_text(millivolts) or "none",
+            redraw or "press " + self.words.key("A"),
+        )
 
     def _about(self, action):
         if action == A:
