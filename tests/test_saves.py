@@ -597,3 +597,39 @@ def test_one_two_hour_session_writes_twice(boot):
     nvm = CountingNVM()
     longest = a_session(boot(nvm, first_deal(rng)), 120, rng)
     assert nvm.writes == 2 and longest <= MIN_INTERVAL_S * 1000 + 10_000
+
+
+def test_the_loader_and_the_file_check_are_let_go_before_the_sprites_are_made(boot, monkeypatch):
+    """What start-up runs once (the save's loader, the check of the game's
+    files) can be collected before the view is made: a name still holding
+    it would keep its code on the heap through the sprites and labels,
+    where a board's start-up needs the most room."""
+    import gc
+    import sys
+    import types
+
+    import british_square
+    from british_square import app as app_module
+
+    once = ("british_square.resume", "british_square.position", "british_square.files")
+    earlier = {name: sys.modules.get(name) for name in once}
+    for name in once:  # imported afresh by the app, so that only it can hold them
+        monkeypatch.delitem(sys.modules, name, raising=False)
+        monkeypatch.delattr(british_square, name.rpartition(".")[2], raising=False)
+    held = []
+
+    def view(*args):
+        gc.collect()
+        held.extend(
+            o.__name__
+            for o in gc.get_objects()
+            if isinstance(o, types.ModuleType) and o.__name__ in once and o is not earlier[o.__name__]
+        )
+        return real_view(*args)
+
+    real_view = app_module.View
+    monkeypatch.setattr(app_module, "View", view)
+    nvm = CountingNVM()
+    boot(nvm).save()
+    assert boot(nvm).game is not None  # a save was read
+    assert held == []
