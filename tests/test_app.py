@@ -213,6 +213,24 @@ def test_no_more_moves_is_a_notice_beside_the_cards_and_play_goes_on(make_app):
     assert app.outcome == OUTCOME_PLAYING and panel(app)[0] == "Stock"
 
 
+def test_the_panels_labels_keep_the_bitmaps_they_were_made_with(make_app):
+    """Normal, stuck and back: the panel's words and numbers fill the same
+    fields whatever it says, so a label never makes a new bitmap mid-game
+    (a board's heap is in pieces by then)."""
+    app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
+    labels = (app.scene.panel_words, app.scene.panel_numbers)
+    made = [label.bitmap for label in labels]
+    press(app, A)
+    app.play(move(WASTE, FOUNDATION))
+    wait(app, 200)
+    press(app, B)  # the cards, the panel stuck: "No more moves."
+    assert panel(app)[:2] == ["No more", "moves."]
+    assert [label.bitmap for label in labels] == made
+    press(app, SELECT)  # undo: the panel counts again
+    assert panel(app)[0] == "Stock"
+    assert all(label.bitmap is bitmap for label, bitmap in zip(labels, made))
+
+
 def test_a_dead_verdict_while_a_refused_drop_flashes(make_app):
     # issue 8's crash: the dead test ended while a refused drop still flashed red
     app = make_app(parse_position("american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"))

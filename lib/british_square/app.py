@@ -434,7 +434,10 @@ class App(Table):
         self.count_game()
         self.game = None
         self.probing = False
-        self.dead_test.game = None  # its copy of the old game, made again when needed
+        # the dead test's copy of the game: kept for a deal of the same rules,
+        # rather than made again mid-game in a heap in pieces
+        if self.dead_test.game is not None and self.dead_test.game.rules != rules:
+            self.dead_test.game = None
         gc.collect()
         self.start_game(Game.new_deal(number, rules))
         self.show_play()

@@ -48,6 +48,10 @@ PANEL_TEXTS = ("panel", "panel_stuck", "panel_over")  # by PANEL_*: the texts of
 # the cards home and the moves (a label of their own: a move changes them),
 # the deal's
 _NUMBER_COLUMNS = const(4)
+# and always three lines (from the first number's), so that the label keeps
+# the bitmap it was made with: another count of lines would make a new one,
+# mid-game, in a heap in pieces
+_NUMBER_ROWS = const(3)
 _DEAL_COLUMNS = const(5)
 
 
@@ -109,13 +113,13 @@ class PlayScene:
         self.group.append(self.panel_numbers)
         # blank, as wide and tall as they will be: their bitmaps made now, once
         self.panel_words.text = "\n".join([" " * PANEL_COLUMNS] * PANEL_ROWS)
-        self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * 3)
+        self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * _NUMBER_ROWS)
         # stock, score, deal, rules, notice, moves
         self.shown_numbers = [-1, -1, -1, -1, -1, -1]
         # the panel's lines of the numbers (-1: not on this text), and the
-        # first and last lines of their label
+        # first line of their label
         self.stock_row = self.home_row = self.moves_row = 0
-        self.numbers_row = self.numbers_end = 0
+        self.numbers_row = 0
         self.cursor = self._card_grid(sheet.TILE_CURSOR)
         self.cursor.hidden = True
         self.group.append(self.cursor)
@@ -356,8 +360,8 @@ class PlayScene:
         if shown[0] == game.stock_count and shown[1] == score and shown[5] == moves:
             return
         shown[0], shown[1], shown[5] = game.stock_count, score, moves
-        # a line each from the first number's to the last's, right-aligned
-        rows = [" " * _NUMBER_COLUMNS] * (self.numbers_end - self.numbers_row + 1)
+        # a line each from the first number's, right-aligned
+        rows = [" " * _NUMBER_COLUMNS] * _NUMBER_ROWS
         for row, value in (
             (self.stock_row, game.stock_count),
             (self.home_row, score),
@@ -386,7 +390,6 @@ class PlayScene:
         self.home_row = words.row(text, "home")
         self.moves_row = words.row(text, "moves")
         self.numbers_row = self.stock_row if self.stock_row >= 0 else self.home_row
-        self.numbers_end = max(self.home_row, self.moves_row)
         right = self.layout.text_x + FONT_W * PANEL_COLUMNS
         self.panel_numbers.anchored_position = (right, TEXT_Y + TEXT_LINE * self.numbers_row)
 
