@@ -138,7 +138,7 @@ def valid_body(game=None, seconds=1, hints=0):
 NONSENSE = {
     "rules 3 in the settings": lambda b: b.__setitem__(0, 3),
     "hints counted with no game played": lambda b: b.__setitem__(stat_at(BRITISH, HINTS), 1),
-    "unknown option bits": lambda b: b.__setitem__(1, 8),
+    "unknown option bits": lambda b: b.__setitem__(1, 16),
     "brightness 101": lambda b: b.__setitem__(2, 101),
     "more wins than games": lambda b: b.__setitem__(stat_at(BRITISH, WINS), 1),
     "a best score of 105": lambda b: b.__setitem__(stat_at(BRITISH, HOME_BEST), 105),
@@ -158,6 +158,33 @@ NONSENSE = {
     "a byte too many": lambda b: b.extend(b"\0"),
     "a byte too few": lambda b: b.__delitem__(-1),
 }
+
+
+# A record as the game wrote it before four-colour suits (Store.save of
+# commit 1f5c154, its options 1-7): American deal 113,
+# six moves (each the first legal move of those listed, the i-th of them
+# modulo their count) and the last taken back, 321 s and 2 hints; settings
+# American, auto-play on, sound off, winnable only on, brightness 60; one
+# American win of 265 moves in 754 s, par reached, a hint.
+V1_RECORD = bytes.fromhex(
+    "4253511a010185000100000001053c0000000000000000000000000000000000"
+    "0000000000000000000000000001000001000068000068000001000001000009"
+    "0100f20200010000010000000000000000000000000000000000000000000000"
+    "000000000000000000017100410100020005000600040e0b0c100b070b061210"
+    "060fd576bc"
+)
+
+
+def v1_record_game():
+    """The game ``V1_RECORD`` holds, played again."""
+    from british_square.piles import AMERICAN
+
+    game = Game.new_deal(113, AMERICAN)
+    for i in range(6):
+        moves = game.moves()
+        game.play(moves[i % len(moves)])
+    game.undo()
+    return game
 
 
 def started_after(deal, rules=BRITISH, actions=80, seed=0):

@@ -61,10 +61,14 @@ def read_bmp(path=SHEET):
 
 
 class Sprites:
-    """The sprite sheet as RGB565 values; ``None`` where transparent."""
+    """The sprite sheet as RGB565 values; ``None`` where transparent; with
+    ``four_colours``, clubs and diamonds as the four-colour setting draws them."""
 
-    def __init__(self, path=SHEET):
+    def __init__(self, path=SHEET, four_colours=False):
         self.width, self.height, self.pixels, palette = read_bmp(path)
+        if four_colours:
+            palette[sheet.CLUB_INK] = sheet.CLUB_GREEN
+            palette[sheet.DIAMOND_INK] = sheet.DIAMOND_BLUE
         self.colours = [rgb565(c) for c in palette]
 
     def pixel(self, x, y):
@@ -152,12 +156,13 @@ def expected_screen(game, sprites=None):
             tile = sprites.card_tile(FIRST_CARD + game.top(c))
             out.paint(tile, layout.pile_x[c], layout.pile_y[c], name)
         way = game.direction(c) if h else None
-        arrows = {BUILDS_UP: sheet.SMALL_UP, BUILDS_DOWN: sheet.SMALL_DOWN}
-        glyphs = [arrows.get(way, sheet.SMALL_FREE)]
+        ways = {BUILDS_UP: sheet.WAY_UP, BUILDS_DOWN: sheet.WAY_DOWN}
+        mark = ways.get(way, sheet.WAY_FREE)
+        glyphs = [mark, mark + 1]  # a column's way: two cells
         if not h:
-            glyphs = [sheet.SMALL_NONE]
+            glyphs = [sheet.SMALL_NONE, sheet.SMALL_NONE]
         if not layout.british and h:
-            glyphs += [sheet.SMALL_NONE, h // 10 if h >= 10 else sheet.SMALL_NONE, h % 10]
+            glyphs += [h // 10 if h >= 10 else sheet.SMALL_NONE, h % 10]
         for k, glyph in enumerate(glyphs):
             row, cell = divmod(layout.strip_cell(c, k), STRIP_ROW)
             x = layout.strip_x[row] + cell * sheet.SMALL_W

@@ -4,7 +4,8 @@ Test support: never on a board, never loaded by the game. ``ScriptWriter``
 keeps its own copy of the game and of the cursor, and writes the presses a
 player would make: walk the cursor to the card, A, walk to the target, A (B
 for a card going home, A on the stock to deal, A on an empty column to fill
-it from the stock).
+it from the stock), and B where the game offers Finish (``finish_certain``):
+the script plays its own moves to the end.
 """
 
 from words_text import body
@@ -52,6 +53,7 @@ class ScriptWriter:
         self.game = game
         self.layout = Layout(game.columns)
         self.cursor = 0
+        self.finish_offered = False  # as the app: once a game
 
     def press(self, *actions):
         for action in actions:
@@ -80,6 +82,9 @@ class ScriptWriter:
             self.go(layout.pile_stop(target))
             self.press("a")
         game.push(m)
+        if not (self.finish_offered or game.is_won()) and finish_certain(game):
+            self.finish_offered = True
+            self.press("b")  # Finish? B: play them myself
 
     def undo(self):
         self.press("select")
@@ -139,6 +144,20 @@ class ScriptWriter:
 
     def text(self):
         return " ".join(self.words)
+
+
+def finish_certain(game):
+    """Does the game offer Finish after a move here (``Table.finish_certain``):
+    the stock out, and sending any playable card home, again and again,
+    brings every card home?"""
+    if game.stock_count:
+        return False
+    trial = game.copy()
+    while True:
+        home = [m for m in trial.moves() if move_target(m) == FOUNDATION]
+        if not home:
+            return trial.is_won()
+        trial.push(home[0])
 
 
 def simple_move(game, last=None):

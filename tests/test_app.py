@@ -6,10 +6,10 @@ the text page is read back label by label (the statistics cell by cell).
 """
 
 import pytest
-from app_harness import MENU, Clock, FakeHardware, menu_choose, page_text, press, wait
+from app_harness import MENU, Clock, FakeHardware, cell_text, menu_choose, page_text, press, wait
 from words_text import body
 
-from british_square import screens
+from british_square import results, screens
 from british_square.app import App
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, A, B
 from british_square.desktop.notation import parse_position, position_text
@@ -17,6 +17,8 @@ from british_square.engine import Game
 from british_square.layout import NO_STOP
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
 from british_square.sheet import NORMAL, SELECTED, TARGET
+from british_square.sounds import BUZZ
+from british_square.store import HOME_BEST
 from british_square.table import OUTCOME_ENDED, OUTCOME_PLAYING, OUTCOME_STUCK, OUTCOME_WON
 
 
@@ -148,13 +150,13 @@ def test_restart_returns_to_the_position_a_game_started_from(make_app):
 
 
 def test_end_game_scores_the_game_as_it_stands(make_app):
-    app = make_app(parse_position("union 2C/AC/" + "/".join("-" * 14) + " - - 0,0,0,0"))
+    app = make_app(parse_position("union 2C/AC/9S/" + "/".join("-" * 13) + " - - 0,0,0,0"))
     press(app, A)
-    app.play(move(1, FOUNDATION))
+    app.play(move(1, FOUNDATION))  # the 9S waits for eight spades: nothing certain
     menu_choose(app, "End game")
     assert app.screens.current == screens.SCREEN_CONFIRM and "End this game?" in page_text(app)
     press(app, A)
-    assert app.outcome == OUTCOME_ENDED and app.screens.current == screens.SCREEN_OVER
+    assert app.outcome == OUTCOME_ENDED and app.screens.current == results.SCREEN_OVER
     assert "Cards home: 1 of 104" in page_text(app)
     press(app, B)  # the board, to look at
     before = position_text(app.game)
@@ -198,8 +200,12 @@ def test_no_more_moves_is_a_notice_beside_the_cards_and_play_goes_on(make_app):
     app.play(move(WASTE, FOUNDATION))
     assert app.outcome == OUTCOME_PLAYING and app.probing
     wait(app, 200)
-    assert app.outcome == OUTCOME_STUCK and not app.on_page  # the cards stay in sight
-    assert panel(app)[:2] == ["No more", "moves."]
+    assert app.outcome == OUTCOME_STUCK and app.screens.current == results.SCREEN_OVER
+    text = page_text(app)
+    assert text.split("\n")[:2] == ["Game over", "No card can go home now."]
+    assert "Cards home: 1 of 104" in text and "1 moves in 0:00" in text
+    press(app, B)  # back to the cards, which stay in sight
+    assert not app.on_page and panel(app)[:2] == ["No more", "moves."]
     app.play(move(1, 2))  # play on: still no more moves
     wait(app, 200)
     assert app.outcome == OUTCOME_STUCK
@@ -208,17 +214,18 @@ def test_no_more_moves_is_a_notice_beside_the_cards_and_play_goes_on(make_app):
 
 
 def test_the_panels_labels_keep_the_bitmaps_they_were_made_with(make_app):
-    """Counting, stuck and counting again: the panel's words and numbers fill
-    the same fields whatever it says, so a label never makes a new bitmap
-    mid-game (a board's heap is in pieces by then)."""
+    """Normal, stuck and back: the panel's words and numbers fill the same
+    fields whatever it says, so a label never makes a new bitmap mid-game
+    (a board's heap is in pieces by then)."""
     app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
     labels = (app.scene.panel_words, app.scene.panel_numbers)
     made = [label.bitmap for label in labels]
     press(app, A)
     app.play(move(WASTE, FOUNDATION))
     wait(app, 200)
+    press(app, B)  # the cards, the panel stuck: "No more moves."
     assert panel(app)[:2] == ["No more", "moves."]
-    assert all(label.bitmap is bitmap for label, bitmap in zip(labels, made))
+    assert [label.bitmap for label in labels] == made
     press(app, SELECT)  # undo: the panel counts again
     assert panel(app)[0] == "Stock"
     assert all(label.bitmap is bitmap for label, bitmap in zip(labels, made))
@@ -246,7 +253,7 @@ def test_leaving_the_cards_ends_a_flash_and_a_held_card(make_app):
 def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
     app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
     press(app, A, B)
-    assert app.outcome == OUTCOME_WON and app.screens.current == screens.SCREEN_WON
+    assert app.outcome == OUTCOME_WON and app.screens.current == results.SCREEN_WON
     from british_square.layout import (
         BODY_Y,
         KINGS_BOTTOM,
@@ -259,6 +266,7 @@ def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
 
     assert KINGS_TOP >= WON_BIG_Y + 2 * 12  # under "You won!" (scale 2)
     assert KINGS_BOTTOM + CARD_H <= BODY_Y + TEXT_LINE * WON_LINE_ROW  # above the lines
+    assert cell_text(app, 0, WON_LINE_ROW).startswith("1 moves in")  # the first of them
     for _ in range(300):
         wait(app, 50)
         for king in app.view.page.cards:
@@ -277,6 +285,8 @@ def test_the_loop_rests_only_when_nothing_timed_is_under_way(make_app):
     assert app.probing and not app.resting()  # the dead test runs a step a turn
     wait(app, 400)
     assert not app.probing and app.resting()
+    assert app.screens.current == results.SCREEN_OVER  # no card can go home: game over
+    press(app, B)  # back to the cards
     press(app, B)  # refused: the flash must end on time
     assert not app.resting()
     wait(app, 200)
@@ -456,6 +466,83 @@ def test_a_hint_borrows_the_dead_test_and_gives_it_back(make_app):
     assert not app.probing
 
 
+def test_the_won_screen_says_the_moves_the_time_and_the_best_bettered(make_app):
+    app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
+    press(app, A)
+    wait(app, 59_000)  # 59 seconds of play
+    press(app, B)  # the last card home
+    text = page_text(app)
+    assert "1 moves in 0:59" in text and "Your first win!" in text
+    again = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
+    again.stats = app.stats
+    press(again, A, B)  # a second win, quicker: a new best time
+    assert "New best: fastest win!" in page_text(again)
+    third = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
+    third.stats = app.stats
+    press(third, A, B)  # as quick, as few moves: the streak is the best bettered
+    assert "New best: 3 in a row!" in page_text(third)
+
+
+def test_game_over_says_why_the_moves_the_time_and_a_new_best(make_app):
+    app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
+    press(app, A)
+    app.play(move(WASTE, FOUNDATION))
+    wait(app, 200)  # the dead test: no card can go home
+    text = page_text(app)
+    assert "No card can go home now." in text and "New best: 1 home!" in text
+    assert "A:new B:board Start:menu" in text
+    press(app, B)
+    menu_choose(app, "End game")
+    press(app, A)  # no question: the game is over already
+    assert "You ended the game." in page_text(app) and "New best: 1 home!" in page_text(app)
+    press(app, A)  # A: a new deal
+    assert not app.on_page and app.game.history_count == 0
+    assert app.stats.get(BRITISH, HOME_BEST) == 1
+
+
+def test_the_menu_says_the_games_moves_and_time(make_app):
+    app = make_app(Game.new_deal(5, UNION))
+    press(app, A)
+    app.play(app.game.moves()[0])
+    wait(app, 61_500)  # the screen dims at a minute, and play time stops with it
+    press(app, A)  # wake
+    press(app, START)
+    assert page_text(app).split("\n")[0] == "Menu: 1 moves, 0:59"
+
+
+def test_finish_is_offered_once_the_rest_is_certain_and_plays_it_out(make_app):
+    app = make_app(parse_position("british 3C/2C/-/- - AC 23,26,26,26"))
+    press(app, A, B)  # the cards; 3C home: the 2C and the AC can follow in any order
+    assert app.screens.current == results.SCREEN_FINISH
+    assert "All 2 cards left can" in page_text(app)
+    press(app, A)  # finish: back on the cards, a card home every 150 ms
+    assert not app.on_page and app.finishing and not app.resting()
+    wait(app, 10)
+    assert app.game.score() == 103 and app.finishing  # the first at once
+    wait(app, 300)
+    assert app.outcome == OUTCOME_WON and app.screens.current == results.SCREEN_WON
+    assert not app.finishing and "3 moves in 0:00" in page_text(app)
+
+
+def test_finish_declined_is_not_offered_again_and_a_press_stops_it(make_app):
+    app = make_app(parse_position("british 4C/3C/2C/- - AC 22,26,26,26"))
+    press(app, A, B)  # 4C home: the rest is certain
+    press(app, B)  # play them myself
+    assert not app.on_page and not app.finishing
+    press(app, RIGHT, B)  # 3C home: no second offer
+    assert not app.on_page and app.game.score() == 102
+    app.restart()  # the same deal again: offered again, and a press stops it
+    press(app, B)
+    assert app.screens.current == results.SCREEN_FINISH
+    press(app, A)
+    wait(app, 10)
+    press(app, LEFT)  # stops Finish, and does nothing else
+    assert not app.finishing and app.cursor == 0
+    score = app.game.score()
+    wait(app, 1000)
+    assert app.game.score() == score < 104
+
+
 def test_par_is_on_the_title_and_the_game_over_screen(make_app):
     from british_square.par import par
 
@@ -486,7 +573,21 @@ def test_winnable_deals_only_deals_what_the_solver_won(make_app):
     for _ in range(5):
         menu_choose(app, "New game")
         assert app.game.rules == UNION and par(UNION, app.game.deal_number) == 104
-    assert 1 <= app.random_deal(BRITISH) <= 31999  # no British deal won: any deal
+
+
+def test_a_new_game_is_a_deal_with_par_and_british_winnable_only_says_none(make_app):
+    from british_square.par import par
+
+    app = make_app(Game.new_deal(5, BRITISH))
+    for _ in range(5):
+        assert par(BRITISH, app.random_deal(BRITISH)) > 0  # a target to play for
+    press(app, A)
+    menu_choose(app, "Winnable only: ")  # no British deal is known to be winnable
+    assert not app.settings.winnable_only and "Winnable only: none" in page_text(app)
+    assert app.heard[-1:] == [BUZZ]  # refused
+    press(app, B)
+    menu_choose(app, "New game")
+    assert 0 < par(BRITISH, app.game.deal_number) < 104
 
 
 # ------------------------------------------------------- sound and lights

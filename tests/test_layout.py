@@ -14,6 +14,7 @@ from british_square.layout import (
     SCREEN_H,
     SCREEN_W,
     STRIP_CELLS,
+    STRIP_ROW,
     Layout,
 )
 from british_square.piles import STOCK
@@ -94,6 +95,14 @@ def test_everything_fits_on_the_screen_without_overlap(columns):
         row, cell = divmod(layout.mark_cell(suit), MARK_CELLS)
         x = layout.mark_x + cell * sheet.SMALL_W
         boxes.append(("mark", x, layout.mark_y[row], sheet.SMALL_W, sheet.SMALL_H))
+    # each column's way, two cells wide, and on 16 piles its count: beside
+    # the cards, never over them
+    for c in range(columns):
+        for k in (0,) if layout.british else (0, 2):  # two cells from each
+            row, cell = divmod(layout.strip_cell(c, k), STRIP_ROW)
+            x = layout.strip_x[row] + cell * sheet.SMALL_W
+            name = "way" if k == 0 else "count"
+            boxes.append((name, x, layout.strip_y[row], 2 * sheet.SMALL_W, sheet.SMALL_H))
     for name, x, y, w, h in boxes:
         assert 0 <= x and x + w <= SCREEN_W and 0 <= y and y + h <= SCREEN_H, name
     for i, (a, ax, ay, aw, ah) in enumerate(boxes):
@@ -112,3 +121,13 @@ def test_strips_and_marks_are_grids_of_whole_glyph_cells():
         cells = {layout.strip_cell(c, k) for c in range(columns) for k in range(4)}
         assert len(cells) == 4 * columns  # no two glyphs share a cell
         assert len({layout.mark_cell(suit) for suit in range(4)}) == 4
+
+
+def test_a_british_columns_way_is_centred_above_it():
+    layout = Layout(4)
+    for c in range(4):
+        row, cell = divmod(layout.strip_cell(c, 0), STRIP_ROW)
+        x = layout.strip_x[row] + cell * sheet.SMALL_W
+        inked = 2 * sheet.SMALL_W - 1  # its last column blank
+        assert abs((2 * x + inked) - (2 * layout.pile_x[c] + CARD_W)) <= 1
+        assert layout.strip_y[row] + sheet.SMALL_H < layout.pile_y[c]  # a row of felt between

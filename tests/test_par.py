@@ -57,6 +57,13 @@ def test_par_trusts_nothing_it_reads(par_folder):
     assert par_module.par(AMERICAN, 11) == 0
 
 
+def test_a_random_par_deal_is_one_with_par(par_folder):
+    with_par = {3: 104, 64: 12, 65: 1, 31999: 7}
+    write_par(par_folder, BRITISH, {**with_par, 70: 200})  # 200: damaged, not par
+    assert {par_module.random_par_deal(BRITISH) for _ in range(200)} == set(with_par)
+    assert par_module.random_par_deal(AMERICAN) == 0  # no file: none
+
+
 def test_a_random_won_deal_is_a_won_one(par_folder):
     won = {3: 104, 64: 104, 65: 104, 20000: 104, 31999: 104}
     write_par(par_folder, UNION, {**won, 4: 103, 5: 50})

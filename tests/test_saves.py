@@ -20,7 +20,7 @@ from nvm_records import (
 )
 from words_text import body
 
-from british_square import screens
+from british_square import results, screens, sheet
 from british_square.app import BRIGHTNESS_LEVELS, App
 from british_square.controls import LEFT, NONE, RIGHT, START, A, B
 from british_square.desktop.notation import parse_position
@@ -28,13 +28,12 @@ from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, move
 from british_square.resume import load
+from british_square.save_policy import MIN_INTERVAL_S, PAUSE_S
 from british_square.store import (
     BEST_TIME,
     FEWEST_MOVES,
     HINTS,
     HOME_BEST,
-    MIN_INTERVAL_S,
-    PAUSE_S,
     PLAYED,
     SLOT_B,
     STATS_SIZE,
@@ -106,13 +105,62 @@ def pass_time(app, ms, step=1000):
         later(app, step)
 
 
-def test_a_fresh_board_starts_a_new_game_saying_play(boot):
+HELP_KEYS = "\n".join(line.strip() for line in body("help_keys"))  # how to play
+
+
+def test_a_fresh_board_shows_how_to_play_then_starts_a_new_game_saying_play(boot):
     nvm = CountingNVM()
     app = boot(nvm)
+    # the very first start: the help's first page, once, and any key goes on
+    assert app.screens.current == screens.SCREEN_HELP
+    shown = page_text(app)
+    assert HELP_KEYS in shown and shown.endswith("\n" + TITLE_WORDS[-1])  # "Any key: go on"
+    wait(app, 1000)
+    assert nvm.writes == 0  # nothing to keep while it shows
+    press(app, B)
     assert app.screens.current == screens.SCREEN_TITLE
     assert "A: {}".format(TITLE_WORDS[0]) in page_text(app)
-    wait(app, 1000)
-    assert nvm.writes == 0  # nothing to keep yet
+    wait(app, 20)
+    assert nvm.writes == 1  # the help was shown: kept at once, the session's first rest
+    again = boot(nvm)  # power off and on
+    assert again.screens.current == screens.SCREEN_TITLE  # a board with a record
+    assert "A: {}".format(TITLE_WORDS[0]) in page_text(again)
+    # and the help is in the menu, as ever, its keys its own
+    press(again, A)
+    menu_choose(again, "Help")
+    assert again.screens.current == screens.SCREEN_HELP
+    assert page_text(again).endswith("\n" + "</> page  B: back")
+
+
+@pytest.mark.parametrize("key", [A, START, LEFT, RIGHT])
+def test_any_key_goes_on_from_the_first_starts_help(boot, key):
+    nvm = CountingNVM()
+    app = boot(nvm)
+    press(app, key)
+    assert app.screens.current == screens.SCREEN_TITLE
+    press(app, A)
+    assert not app.on_page  # the new game, from the title as ever
+
+
+def test_the_first_starts_help_shows_again_if_the_power_goes_before_a_key(boot):
+    nvm = CountingNVM()
+    boot(nvm)
+    again = boot(nvm)  # off while it showed: nothing kept, nothing seen for sure
+    assert again.screens.current == screens.SCREEN_HELP and nvm.writes == 0
+
+
+def test_a_game_named_at_start_up_is_past_the_first_start(boot):
+    # the desktop's and the VM's options name a game: it starts at its title,
+    # and once it has kept a record, the board is past its first start
+    nvm = CountingNVM()
+    app = boot(nvm, Game.new_deal(11))
+    assert app.screens.current == screens.SCREEN_TITLE
+    press(app, A)
+    play_some(app, 1)
+    press(app, START)
+    wait(app, 20)
+    assert nvm.writes == 1
+    assert boot(nvm).screens.current == screens.SCREEN_TITLE
 
 
 def test_leaving_the_cards_saves_and_power_on_resumes_exactly(boot):
@@ -140,7 +188,7 @@ def test_a_game_over_is_not_resumed_but_its_statistics_are_kept(boot):
     nvm = CountingNVM()
     app = boot(nvm, parse_position(NEAR_WIN))
     press(app, A, B)  # the last card home: won
-    assert app.screens.current == screens.SCREEN_WON
+    assert app.screens.current == results.SCREEN_WON
     wait(app, 20)
     assert nvm.writes == 1  # the end of a game is a rest point
     again = boot(nvm)
@@ -179,7 +227,7 @@ def test_the_statistics_screen_shows_each_rule_set(boot):
     press(app, A, B)  # won: 1 played, 1 won
     press(app, B)  # from the celebration to the cards
     menu_choose(app, "Statistics")
-    assert app.screens.current == screens.SCREEN_STATS
+    assert app.screens.current == results.SCREEN_STATS
     text = page_text(app)
     assert "Statistics: British" in text
     rows = text.splitlines()
@@ -197,7 +245,7 @@ def test_the_statistics_screen_shows_each_rule_set(boot):
 
 def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
     nvm = CountingNVM()
-    app = boot(nvm, Game.new_deal(3))
+    app = boot(nvm, Game.new_deal(3, UNION))  # (in British, Winnable only says "none")
     press(app, A)
     menu_choose(app, "Auto-play: ")  # the menu stays; a setting is a rest point
     for item in ("Brightness: ", "Winnable only: ", "Sound: "):
@@ -224,6 +272,30 @@ def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
     assert again.settings.brightness == BRIGHTNESS_LEVELS[2] and again.levels == [
         BRIGHTNESS_LEVELS[2]
     ]
+
+
+def suit_inks(app):
+    """The colours of clubs and diamonds in each of the view's palettes."""
+    return {(p[sheet.CLUB_INK], p[sheet.DIAMOND_INK]) for p in app.view.palettes}
+
+
+def test_four_colour_suits_are_kept_and_drawn_from_power_on(boot):
+    two = (sheet.PALETTE[sheet.INK], sheet.PALETTE[sheet.RED])
+    four = (sheet.CLUB_GREEN, sheet.DIAMOND_BLUE)
+    nvm = CountingNVM()
+    app = boot(nvm, Game.new_deal(3))
+    assert not app.settings.four_colours and suit_inks(app) == {two}
+    press(app, A)
+    menu_choose(app, "4-colour suits: ")  # the menu stays, and says it
+    assert app.settings.four_colours and suit_inks(app) == {four}
+    assert "\n4-colour suits: on " in page_text(app)
+    wait(app, 20)
+    assert nvm.writes == 1  # a setting is a rest point: the session's first save
+    again = boot(nvm)  # power off and on: the cards come in four colours
+    assert again.settings.four_colours and suit_inks(again) == {four}
+    press(again, A)
+    menu_choose(again, "4-colour suits: ")
+    assert not again.settings.four_colours and suit_inks(again) == {two}
 
 
 def test_no_save_per_move_and_two_hours_of_play_keep_to_the_rate_limit(boot):

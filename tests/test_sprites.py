@@ -38,14 +38,32 @@ def test_sheet_shape_and_palette():
 
 def test_tile_numbers_fit_in_a_byte():
     # displayio keeps a TileGrid's tile numbers in bytes
-    tiles = [sheet.TILE_BLANK, sheet.TILE_CURSOR, FIRST_CARD + 51]
-    tiles += [sheet.small_tile(k) for k in range(sheet.SMALL_NONE + 1)]
+    tiles = [sheet.TILE_BLANK, sheet.TILE_CURSOR, sheet.TILE_GAP, FIRST_CARD + 51]
+    tiles += [sheet.small_tile(k) for k in range(sheet.WAY_FREE + 2)]
     assert max(tiles) < 256
     per_sheet = (sheet.SHEET_W // CARD_W) * (sheet.SHEET_H // CARD_H)
-    assert sheet.TILE_BLANK < per_sheet
+    assert sheet.TILE_GAP < per_sheet
+    # the small glyphs lie in the card tiles before the first card, one cell each
+    cells = {sheet.small_tile(k) for k in range(sheet.WAY_FREE + 2)}
+    assert len(cells) == sheet.WAY_FREE + 2
+    for t in cells:
+        x, y = (t % sheet.SMALL_PER_ROW) * sheet.SMALL_W, (t // sheet.SMALL_PER_ROW) * sheet.SMALL_H
+        assert y + sheet.SMALL_H <= CARD_H and x + sheet.SMALL_W <= FIRST_CARD * CARD_W
 
 
-def test_every_card_is_distinct_and_red_or_black():
+SUIT_INKS = (sheet.CLUB_INK, sheet.INK, sheet.RED, sheet.DIAMOND_INK)  # CSHD
+INKS = set(SUIT_INKS)
+
+
+def card_indices(tile):
+    """The palette indices of card tile ``tile``, row by row."""
+    width, _, pixels, _ = read_bmp()
+    x0 = (tile % sheet.SHEET_COLUMNS) * CARD_W
+    y0 = (tile // sheet.SHEET_COLUMNS) * CARD_H
+    return [pixels[(y0 + j) * width + x0 : (y0 + j) * width + x0 + CARD_W] for j in range(CARD_H)]
+
+
+def test_every_card_is_distinct_and_inked_in_its_suits_entry():
     sprites = Sprites()
     red, ink = rgb565(sheet.PALETTE[sheet.RED]), rgb565(sheet.PALETTE[sheet.INK])
     seen = set()
@@ -55,15 +73,113 @@ def test_every_card_is_distinct_and_red_or_black():
         assert flat not in seen
         seen.add(flat)
         colours = set(flat)
-        if card >= 26:  # hearts and diamonds
+        if card >= 26:  # hearts and diamonds: red in two colours
             assert red in colours and ink not in colours
         else:
             assert ink in colours and red not in colours
+        # each suit's own palette entry, and no other suit's: four colours
+        # are a change of two palette entries
+        indices = {i for row in card_indices(FIRST_CARD + card) for i in row}
+        assert indices & INKS == {SUIT_INKS[card // 13]}
         # the top strip (what shows of an overlapped card) tells cards apart alone
     strips = {
         tuple(v for row in sprites.card_tile(FIRST_CARD + c)[:9] for v in row) for c in range(52)
     }
     assert len(strips) == 52
+
+
+def test_two_colour_suits_are_as_the_sheet_draws_them():
+    # in two colours clubs are inked as spades and diamonds as hearts
+    assert sheet.PALETTE[sheet.CLUB_INK] == sheet.PALETTE[sheet.INK]
+    assert sheet.PALETTE[sheet.DIAMOND_INK] == sheet.PALETTE[sheet.RED]
+    for rgb in (sheet.CLUB_GREEN, sheet.DIAMOND_BLUE):  # exact in RGB565 too
+        value = rgb565(rgb)
+        assert (value >> 11) << 19 | ((value >> 5) & 0x3F) << 10 | (value & 0x1F) << 3 == rgb
+
+
+# Machado, Oliveira and Fernandes (2009): how a colour looks with each kind of
+# dichromacy (severity 1), on linear RGB.
+VISIONS = {
+    "typical": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+    "tritanopia": (
+        (1.255528, -0.076749, -0.178779),
+        (-0.078411, 0.930809, 0.147602),
+        (0.004733, 0.691367, 0.303900),
+    ),
+}
+
+
+def seen_as(rgb, vision):
+    """Linear RGB of ``rgb`` (0xRRGGBB) as ``vision`` sees it."""
+
+    def linear(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    channels = [linear(rgb >> shift & 0xFF) for shift in (16, 8, 0)]
+    matrix = VISIONS[vision]
+    return [min(1.0, max(0.0, sum(m * c for m, c in zip(row, channels)))) for row in matrix]
+
+
+def lab(linear_rgb):
+    """CIELAB (D65) of a linear RGB colour."""
+    r, g, b = linear_rgb
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t):
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+
+
+def contrast(a, b):
+    """WCAG's contrast ratio of two linear RGB colours."""
+    la, lb = (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2] for c in (a, b))
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+FOUR_COLOURS = (sheet.CLUB_GREEN, sheet.PALETTE[sheet.INK], sheet.PALETTE[sheet.RED],
+                sheet.DIAMOND_BLUE)  # fmt: skip
+
+
+def test_four_colour_suits_stay_apart_for_colour_blind_players():
+    import math
+
+    # every two suits at least 30 CIELAB units apart (colours 10 apart are
+    # told apart at a glance) as typical vision and each dichromacy see them
+    for vision in VISIONS:
+        seen = [lab(seen_as(rgb, vision)) for rgb in FOUR_COLOURS]
+        for i in range(4):
+            for j in range(i + 1, 4):
+                assert math.dist(seen[i], seen[j]) >= 30, (vision, "CSHD"[i], "CSHD"[j])
+    # where a plain green clubs would be 13 from the red hearts for
+    # deuteranopes, and an orange diamonds 21
+    red = sheet.PALETTE[sheet.RED]
+    for plain, most in ((0x008000, 15), (0xF07800, 25)):
+        assert min(math.dist(lab(seen_as(plain, v)), lab(seen_as(red, v))) for v in VISIONS) < most
+    # and every suit reads on every look of the card face
+    faces = [sheet.PALETTE[sheet.FACE]] + [colours[0] for colours in sheet.HIGHLIGHTS[1:]]
+    for rgb in FOUR_COLOURS:
+        assert min(contrast(seen_as(rgb, "typical"), seen_as(f, "typical")) for f in faces) >= 2
+        assert contrast(seen_as(rgb, "typical"), seen_as(faces[0], "typical")) >= 4
+
+
+def way_mark(sprites, k):
+    """A column's way: its two cells side by side, ``SMALL_H`` rows of ten."""
+    left, right = sprites.small(k), sprites.small(k + 1)
+    return [a + b for a, b in zip(left, right)]
 
 
 def test_markers_and_cursor():
@@ -79,6 +195,28 @@ def test_markers_and_cursor():
         for s in range(4)
     }
     assert len(foundations) == 4
-    arrows = [sprites.small(k) for k in (sheet.SMALL_UP, sheet.SMALL_DOWN, sheet.SMALL_FREE)]
-    assert arrows[0] != arrows[1] != arrows[2] != arrows[0]
+    arrows = [sprites.small(k) for k in (sheet.SMALL_UP, sheet.SMALL_DOWN)]
+    assert arrows[0] != arrows[1]
     assert arrows[0][:5] == arrows[1][:5][::-1]  # up is down upside down
+    assert all(v is None for row in sprites.small(sheet.SMALL_NONE) for v in row)
+
+
+def test_a_columns_way_is_large_and_bright():
+    sprites = Sprites()
+    ways = [way_mark(sprites, k) for k in (sheet.WAY_UP, sheet.WAY_DOWN, sheet.WAY_FREE)]
+    assert ways[0] != ways[1] != ways[2] != ways[0]
+    assert ways[0] == ways[1][::-1]  # up is down upside down
+    bright = rgb565(sheet.PALETTE[sheet.WAY])
+    for way in ways:
+        inked = [(x, y) for y, row in enumerate(way) for x, v in enumerate(row) if v is not None]
+        assert {way[y][x] for x, y in inked} == {bright}
+        # the cells' whole height, nine columns of the ten: the tenth stays
+        # blank, before a pile's count
+        assert {y for _, y in inked} == set(range(sheet.SMALL_H))
+        assert max(x for x, _ in inked) - min(x for x, _ in inked) + 1 >= 7
+        assert all(row[2 * sheet.SMALL_W - 1] is None for row in way)
+        assert len(inked) >= 18  # twice the old arrows' 9 pixels in 5 x 5
+    felt = seen_as(sheet.PALETTE[sheet.FELT], "typical")
+    assert contrast(seen_as(sheet.PALETTE[sheet.WAY], "typical"), felt) >= 7
+    # far brighter than the faint green of the other marks
+    assert contrast(seen_as(sheet.PALETTE[sheet.MARK], "typical"), felt) < 4

@@ -16,6 +16,7 @@ from nvm_records import (
     NONSENSE,
     SLOT_B,
     START,
+    V1_RECORD,
     PagedFlash,
     PowerCut,
     flash_holding,
@@ -26,6 +27,7 @@ from nvm_records import (
     start_layout,
     started_after,
     swap_two_different,
+    v1_record_game,
     valid_body,
     written_record,
 )
@@ -35,29 +37,28 @@ from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import Game
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, move
 from british_square.resume import consistent, load
+from british_square.save_policy import MIN_INTERVAL_S, PAUSE_S, SavePolicy
 from british_square.store import (
     BEST_TIME,
     CRC_SIZE,
     FEWEST_MOVES,
     HAS_GAME,
     HAS_START,
+    HEADER_SIZE,
     HINTS,
     HOME_BEST,
     HOME_TOTAL,
     LAST_SEQUENCE,
     MAGIC,
-    MIN_INTERVAL_S,
     NOTICE_EARLIER,
     NOTICE_UNREADABLE,
     PAR_REACHED,
-    PAUSE_S,
     PLAYED,
     STATS_SIZE,
     STREAK,
     STREAK_BEST,
     VERSION,
     WINS,
-    SavePolicy,
     Stats,
     Store,
 )
@@ -128,6 +129,52 @@ def test_a_save_loads_back_exactly_with_settings_stats_time_and_hints(rules):
     assert (s.rules, s.autoplay, s.sound, s.winnable_only, s.brightness) == (
         rules, True, False, True, 40,
     )  # fmt: skip
+    assert not s.four_colours
+
+
+def test_four_colour_suits_are_kept():
+    flash = PagedFlash()
+    store = Store(flash)
+    store.settings.four_colours = True
+    store.settings.sound = False
+    store.save(None, 0, 0)
+    assert written_record(store)[HEADER_SIZE + 1] == 8  # the options: four colours alone
+    again, _ = loaded(flash)
+    s = again.settings
+    assert (s.four_colours, s.sound, s.autoplay, s.winnable_only) == (True, False, False, False)
+    again.settings.four_colours = False
+    again.save(None, 0, 0)
+    assert not loaded(flash)[0].settings.four_colours
+
+
+def test_a_record_from_before_four_colour_suits_loads_with_them_off():
+    # the record the game wrote before them (nvm_records.V1_RECORD)
+    store, game = loaded(flash_holding(V1_RECORD))
+    assert store.notice == 0 and same_game(game, v1_record_game())
+    assert (store.seconds, store.hints) == (321, 2)
+    s = store.settings
+    assert (s.rules, s.autoplay, s.sound, s.winnable_only, s.brightness) == (
+        AMERICAN, True, False, True, 60,
+    )  # fmt: skip
+    assert not s.four_colours  # a record without the setting: off
+    assert store.stats.get(AMERICAN, WINS) == 1 and store.stats.get(AMERICAN, BEST_TIME) == 754
+    # and the next save keeps it all
+    store.save(game, 400, 2)
+    again, resumed = loaded(store.nvm)
+    assert same_game(resumed, game) and again.stats.data == store.stats.data
+    settings_and_stats = slice(HEADER_SIZE, HEADER_SIZE + 3 + STATS_SIZE)
+    assert written_record(store)[settings_and_stats] == V1_RECORD[settings_and_stats]
+
+
+@pytest.mark.parametrize("options", [16, 32, 128, 255])
+def test_an_option_the_game_does_not_have_is_refused(options):
+    body = valid_body(random_game(1, actions=10))
+    body[1] = options
+    store, game = loaded(flash_holding(forged(HAS_GAME, bytes(body))))
+    assert game is None and store.notice == NOTICE_UNREADABLE
+    body[1] = options & 15  # the options the game has load
+    store, game = loaded(flash_holding(forged(HAS_GAME, bytes(body))))
+    assert game is not None and store.notice == 0
 
 
 def test_no_game_in_progress_keeps_stats_and_settings():

@@ -19,23 +19,26 @@ from nvm_records import (
     BLOCK,
     NONSENSE,
     START_32767,
+    V1_RECORD,
     bad_record,
     forged,
     start_body,
     started_after,
+    v1_record_game,
     valid_body,
 )
 from ui_runs import board_tree, kept_game, keys_file, reported
+from words_text import body
 
 from british_square.desktop.notation import position_text
 from british_square.engine import Game
 from british_square.piles import AMERICAN
 from british_square.resume import load
+from british_square.save_policy import MIN_INTERVAL_S
 from british_square.store import (
     HAS_GAME,
     HAS_START,
     LAST_SEQUENCE,
-    MIN_INTERVAL_S,
     SLOT_B,
     STATS_SIZE,
     Store,
@@ -249,6 +252,75 @@ def test_a_record_at_the_sequence_limit_is_followed_on_the_vm(vm, booting_tree, 
     assert notice == 0 and reported(out, "saves") == "1"
     store = Store(bytearray(nvm_file.read_bytes()))
     assert load(store).history_end == 2 and store.sequence == 1 and store.notice == 0
+
+
+# ------------------------------------------- the first start, and older records
+
+
+@pytest.mark.vm
+def test_a_new_board_shows_how_to_play_once_on_the_vm(vm, booting_tree, tmp_path):
+    from screen_check import load_raw, text_mismatches
+
+    from british_square.layout import BODY_X, FOOTER_Y, TEXT_COLUMNS
+    from british_square.page import fitted
+    from british_square.sheet import TEXT_GREY
+
+    nvm_file = tmp_path / "nvm"  # no file: a new board's erased NVM
+    env = {"BSQ_SHOTS": str(tmp_path)}
+    notice, out = power_on(vm, booting_tree, nvm_file, "shot:first b shot:title a", **env)
+    assert notice == 0 and reported(out, "screens").split() == ["play", "title", "help"]
+    assert reported(out, "saves") == "1"  # kept at once, so that it is shown once
+    footer = fitted(body("title_words")[-1], TEXT_COLUMNS, centred=True)  # "Any key: go on"
+    first = load_raw(tmp_path / "first.rgb565")
+    assert text_mismatches(first, BODY_X, FOOTER_Y, footer, TEXT_GREY) == 0
+    assert text_mismatches(load_raw(tmp_path / "title.rgb565"), BODY_X, FOOTER_Y, footer, TEXT_GREY)
+    store = Store(bytearray(nvm_file.read_bytes()))
+    assert load(store) is None and store.notice == 0 and store.sequence == 1  # a record
+    # the next power-on: the title at once
+    notice, out = power_on(vm, booting_tree, nvm_file, "a")
+    assert notice == 0 and "help" not in reported(out, "screens").split()
+
+
+@pytest.mark.vm
+def test_a_record_from_before_four_colour_suits_resumes_on_the_vm_and_is_kept(
+    vm, booting_tree, tmp_path
+):
+    nvm_file = nvm_holding(tmp_path / "nvm", V1_RECORD)
+    notice, out = power_on(vm, booting_tree, nvm_file, "a sel start")  # an undo, the menu
+    assert notice == 0 and "help" not in reported(out, "screens").split()
+    assert reported(out, "saves") == "1"
+    store = Store(bytearray(nvm_file.read_bytes()))
+    game = load(store)
+    assert nvm_file.read_bytes()[SLOT_B : SLOT_B + 5] == V1_RECORD[:5]  # the save, in slot B
+    expected = v1_record_game()
+    expected.undo()
+    assert position_text(game) == position_text(expected)
+    s = store.settings
+    assert (s.rules, s.autoplay, s.sound, s.winnable_only, s.brightness) == (
+        1,
+        True,
+        False,
+        True,
+        60,
+    )
+    assert not s.four_colours
+
+
+@pytest.mark.vm
+def test_four_colour_suits_kept_are_drawn_at_power_on_on_the_vm(vm, booting_tree, tmp_path):
+    from screen_check import Sprites, expected_screen, load_raw, mismatches
+
+    game = Game.new_deal(7)
+    game.play(game.moves()[0])
+    store = Store(bytearray(b"\xff" * BLOCK))
+    store.settings.four_colours = True
+    store.save(game, 10, 0)
+    nvm_file = tmp_path / "nvm"
+    nvm_file.write_bytes(bytes(store.nvm))
+    notice, _ = power_on(vm, booting_tree, nvm_file, "a shot:kept", BSQ_SHOTS=str(tmp_path))
+    screen = load_raw(tmp_path / "kept.rgb565")
+    assert notice == 0
+    assert mismatches(screen, expected_screen(game, Sprites(four_colours=True))) == {}
 
 
 # ------------------------------------------------------------- a day, on the VM

@@ -18,7 +18,7 @@ from screen_check import (
     rgb565,
 )
 from scripting import ScriptWriter
-from ui_runs import CODE, keys_file, position_line, run_desktop
+from ui_runs import CODE, four_colour_script, keys_file, position_line, run_desktop
 
 from british_square import sheet
 from british_square.desktop.notation import parse_position, position_text
@@ -42,6 +42,17 @@ def test_session_screens_match_the_engine(tmp_path):
         assert mismatches(screen, expected_screen(game, sprites)) == {}, name
     assert (tmp_path / "end.png").exists()
     assert position_line(result.stdout) == position_text(writer.game)
+
+
+def test_four_colour_suits_draw_clubs_and_diamonds_in_their_colours(tmp_path):
+    writer = four_colour_script()
+    keys = keys_file(tmp_path, writer.text())
+    run_desktop(["--deal", "7", "--keys-file", keys, "--shot", tmp_path])
+    screen = load_png(tmp_path / "four.png")
+    game = writer.snapshots["four"]
+    assert mismatches(screen, expected_screen(game, Sprites(four_colours=True))) == {}
+    two = mismatches(screen, expected_screen(game, Sprites()))
+    assert two and all("column" in pile or "waste" in pile or "foundation" in pile for pile in two)
 
 
 def test_no_keys_shows_the_title_and_ends(tmp_path):
@@ -147,17 +158,19 @@ def test_play_without_a_screen_writes_the_opening_and_ends(tmp_path):
     assert position_line(result.stdout) == position_text(Game.new_deal(3))
 
 
-def test_no_more_moves_leaves_the_cards_in_sight(tmp_path):
+def test_no_more_moves_says_game_over_and_b_leaves_the_cards_in_sight(tmp_path):
     """After the ace goes home, 5H can still shuttle between the two 6H, but no
     card can ever reach a foundation: the dead test, run a few positions per
-    turn of the loop, says so in the panel, and the cards stay on the screen."""
+    turn of the loop, finds it, Game over says why, and B shows the cards,
+    the panel saying so."""
     start = "british KC/5H/6H/6H - AS 0,0,0,0"
     writer = ScriptWriter(parse_position(start))
     writer.move(WASTE << 8 | FOUNDATION)
     assert writer.game.moves()  # the game is not lost outright
-    keys = keys_file(tmp_path, writer.text() + " wait:300 shot:end")
+    keys = keys_file(tmp_path, writer.text() + " wait:300 shot:over b shot:end")
     result = run_desktop(["--position", start, "--keys-file", keys, "--shot", tmp_path])
     assert position_line(result.stdout) == position_text(writer.game)
+    assert mismatches(load_png(tmp_path / "over.png"), expected_screen(writer.game))  # a page
     screen = load_png(tmp_path / "end.png")
     assert mismatches(screen, expected_screen(writer.game)) == {}  # the board, whole
     yellow = sheet.TEXT_YELLOW
@@ -175,7 +188,8 @@ def test_issue_8_crash_a_dead_verdict_during_a_flash():
 def test_long_columns_and_full_foundations_are_drawn_readably(tmp_path):
     # a British column of 4 base cards and 12 built (shown with a gap), and the
     # foundations at 13 (K, going down next), 14 (K again) and 26 (complete)
-    position = "british 9C8C7S.6S/AH2H3H4H.5H6H7H8H9HTHJHQHKH/QH/- - - 13,14,0,26"
+    # (the AS can go home: not a dead game, which would show Game over)
+    position = "british 9C8C7S.6S/AH2H3H4H.5H6H7H8H9HTHJHQHKH/AS/- - - 13,14,0,26"
     game = parse_position(position)
     result = run_desktop(["--position", position, "--keys", "a shot:board", "--shot", tmp_path])
     assert position_line(result.stdout) == position

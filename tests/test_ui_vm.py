@@ -15,11 +15,19 @@ import sys
 
 import pytest
 from conftest import HW, LIB, ROOT
-from screen_check import expected_screen, load_png, load_raw, mismatches, text_mismatches
+from screen_check import (
+    Sprites,
+    expected_screen,
+    load_png,
+    load_raw,
+    mismatches,
+    text_mismatches,
+)
 from scripting import ScriptWriter
 from sessions import ABOUT_ROW, MENU
 from ui_runs import (
     board_tree,
+    four_colour_script,
     kept_game,
     keys_file,
     position_line,
@@ -109,6 +117,23 @@ def test_the_desktop_font_is_the_boards(vm, tmp_path):
     assert board == desktop
 
 
+def test_four_colour_suits_on_the_vm_are_the_desktops_pixels(vm, mpy_board, tmp_path):
+    # the palettes change in the board's own displayio, and draw as the desktop's
+    writer = four_colour_script()
+    keys = keys_file(tmp_path, writer.text())
+    (tmp_path / "desktop").mkdir()
+    result = vm.run_board(
+        mpy_board, "--deal", "7", "--keys-file", keys, "--shot", tmp_path, heap=HEAP
+    )
+    assert position_line(result.stdout) == position_text(writer.game)
+    screen = load_raw(tmp_path / "four.rgb565")
+    game = writer.snapshots["four"]
+    assert mismatches(screen, expected_screen(game, Sprites(four_colours=True))) == {}
+    assert mismatches(screen, expected_screen(game, Sprites()))  # not the two colours
+    run_desktop(["--deal", "7", "--keys-file", keys, "--shot", tmp_path / "desktop"])
+    assert screen == load_png(tmp_path / "desktop" / "four.png")
+
+
 def kept_statistics(path):
     sys.path.insert(0, str(ROOT / "tools"))
     from screenshots import kept_statistics as keep
@@ -170,7 +195,7 @@ def test_the_menu_on_the_vm_shows_its_words_in_the_fonts_glyphs(text_screens):
     from british_square.sheet import TEXT_WHITE, TEXT_YELLOW
 
     screen = load_raw(text_screens / "vm" / "menu.rgb565")
-    title = fitted("Menu", TEXT_COLUMNS, centred=True)
+    title = fitted("Menu: 1 moves, 0:00", TEXT_COLUMNS, centred=True)  # a card dealt
     assert text_mismatches(screen, BODY_X, TITLE_Y, title, TEXT_YELLOW) == 0
     for row, line in enumerate(MENU[:8]):
         line = line.replace("{}", "British" if "Rules" in line else "")
@@ -223,12 +248,13 @@ def test_won_and_no_more_moves(vm, mpy_board, tmp_path):
     writer.move(WASTE << 8 | FOUNDATION)  # the ace home: then no card can go home
     nvm = kept_game(tmp_path / "stuck.nvm", parse_position(start))
     stuck = vm.run_board(
-        mpy_board, "--keys", writer.text() + " wait:300 shot:end",
+        mpy_board, "--keys", writer.text() + " wait:300 shot:over b shot:end",
         "--shot", tmp_path, heap=HEAP, env=nvm,
     )  # fmt: skip
     assert position_line(stuck.stdout) == position_text(writer.game)
     screen = load_raw(tmp_path / "end.rgb565")
-    assert mismatches(screen, expected_screen(writer.game)) == {}  # the cards stay in sight
+    assert mismatches(screen, expected_screen(writer.game)) == {}  # B: the cards stay in sight
+    assert "over" in reported(stuck.stdout, "screens").split()  # Game over said why first
 
 
 def test_keypad_overflow_under_the_vm(vm, tmp_path):

@@ -51,6 +51,18 @@ def session_writer():
     return writer
 
 
+def four_colour_script():
+    """Deal 7 from its title, a dozen moves, four-colour suits turned on in
+    the menu (B back to the cards), a shot of the cards and of the title."""
+    writer = ScriptWriter(Game.new_deal(7))
+    writer.play_some(12)
+    writer.menu("4-colour suits: ")
+    writer.press("b")
+    writer.shot("four")
+    writer.press("start", "b")  # the menu's B: back to the cards
+    return writer
+
+
 def position_line(output):
     """The ``position:`` line code.py prints at the end."""
     found = re.search(r"^position: (.*)$", output, re.M)

@@ -22,7 +22,9 @@ from british_square.sheet import (  # noqa: E402
     BACK_LIGHT,
     CARD_H,
     CARD_W,
+    CLUB_INK,
     CURSOR,
+    DIAMOND_INK,
     EDGE,
     FACE,
     INK,
@@ -32,6 +34,7 @@ from british_square.sheet import (  # noqa: E402
     SHEET_COLUMNS,
     SHEET_H,
     SHEET_W,
+    WAY,
 )
 
 SHEET_PATH = ROOT / "lib" / "british_square" / sheet.SHEET_FILE
@@ -61,7 +64,7 @@ SUIT_GLYPHS = (
     ("...#...", "..###..", ".#####.", "#######", ".#####.", "..###..", "...#..."),
 )
 
-# Small glyphs (digits 0-9, up, down, free, none, done, king), 4x5 inside a 5x6 cell.
+# Small glyphs (digits 0-9, up, down, none, done, king), 4x5 inside a 5x6 cell.
 SMALL_GLYPHS = (
     (".##.", "#..#", "#..#", "#..#", ".##."),
     ("..#.", ".##.", "..#.", "..#.", ".###"),
@@ -75,11 +78,25 @@ SMALL_GLYPHS = (
     (".##.", "#..#", ".###", "...#", ".##."),
     ("..#..", ".###.", "#.#.#", "..#..", "..#.."),
     ("..#..", "..#..", "#.#.#", ".###.", "..#.."),
-    ("..#..", ".###.", ".....", ".###.", "..#.."),
     (".....", ".....", ".....", ".....", "....."),
     ("....#", "...##", "#.##.", "###..", ".#..."),
     ("#..#", "#.#.", "##..", "#.#.", "#..#"),
 )
+
+# A column's way (up, down, free: either way), two cells wide and the cells'
+# full height, its last column left blank (a pile's count follows).
+WAY_GLYPHS = (
+    (sheet.WAY_UP, ("....#....", "...###...", "..#####..", ".#######.", "...###...",
+                    "...###...")),
+    (sheet.WAY_DOWN, ("...###...", "...###...", ".#######.", "..#####..", "...###...",
+                      "....#....")),
+    (sheet.WAY_FREE, (".#....###", "###....#.", ".#.....#.", ".#.....#.", ".#....###",
+                      ".#.....#.")),
+)  # fmt: skip
+
+# The ink of each suit's cards, in CSHD order: clubs and diamonds have their
+# own palette entries, so that four-colour suits are a change of palette.
+SUIT_INKS = (CLUB_INK, INK, RED, DIAMOND_INK)
 
 
 class Canvas:
@@ -137,7 +154,7 @@ def draw_card(canvas, card):
     """Rank and suit in the top strip (all that shows when overlapped), a big pip below."""
     x, y = tile_origin(sheet.FIRST_CARD + card)
     suit, rank = card // 13, card % 13 + 1
-    ink = RED if suit >= 2 else INK
+    ink = SUIT_INKS[suit]
     card_outline(canvas, x, y, FACE, EDGE)
     # rows 2-8: below the cursor's two-pixel frame, above the next overlapping card
     canvas.glyph(x + 2, y + 2, RANK_GLYPHS[rank], ink)
@@ -193,12 +210,19 @@ def draw_cursor(canvas, tile):
     canvas.rect(x + 2, y + 2, CARD_W - 4, CARD_H - 4, 0)
 
 
-def draw_small_block(canvas):
+def small_origin(k):
+    """Top-left pixel of small glyph ``k`` on the sheet."""
+    t = sheet.small_tile(k)
+    return (t % sheet.SMALL_PER_ROW) * sheet.SMALL_W, (t // sheet.SMALL_PER_ROW) * sheet.SMALL_H
+
+
+def draw_small_blocks(canvas):
     for k, rows in enumerate(SMALL_GLYPHS):
-        t = sheet.small_tile(k)
-        x = (t % sheet.SMALL_PER_ROW) * sheet.SMALL_W
-        y = (t // sheet.SMALL_PER_ROW) * sheet.SMALL_H
-        canvas.glyph(x, y, rows, MARK)
+        canvas.glyph(*small_origin(k), rows, MARK)
+    for k, rows in WAY_GLYPHS:  # each half in a cell of its own
+        for half in range(2):
+            part = [row[sheet.SMALL_W * half : sheet.SMALL_W * (half + 1)] for row in rows]
+            canvas.glyph(*small_origin(k + half), part, WAY)
 
 
 def build_sheet():
@@ -214,7 +238,7 @@ def build_sheet():
     draw_cursor(canvas, sheet.TILE_CURSOR)
     draw_gap(canvas, sheet.TILE_GAP)
     draw_tops(canvas)
-    draw_small_block(canvas)
+    draw_small_blocks(canvas)
     return canvas
 
 

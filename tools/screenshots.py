@@ -24,9 +24,10 @@ from scripting import ScriptWriter  # noqa: E402
 from british_square.engine import Game  # noqa: E402
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE  # noqa: E402
 
-# One card left to go home; one card to go home before nothing can, while
-# 5H can still shuttle; a long British column and foundations on their way.
-WON_POSITION = "british AC/-/-/- - - 25,26,26,26"
+# Three cards left to go home, the rest certain once the first has gone; one
+# card to go home before nothing can, while 5H can still shuttle; a long
+# British column and foundations on their way.
+FINISH_POSITION = "british 3C/2C/-/- - AC 23,26,26,26"
 NO_MOVES_POSITION = "british KC/5H/6H/6H - AS 0,0,0,0"
 LONG_POSITION = "british 9C8C7S.6S/AH2H3H4H.5H6H7H8H9HTHJHQHKH/QH/- 4C - 13,14,0,26"
 DESKTOP = ("desktop-title", "desktop-help")  # docs/desktop.md: the window's keys named
@@ -43,6 +44,15 @@ def menu_then(item, name, extra=""):
     writer = ScriptWriter(Game.new_deal(7, BRITISH))
     writer.menu(item)
     return writer.text() + " " + extra + " shot:" + name
+
+
+def four_colours(deal, rules, moves, name):
+    """``moves`` moves into ``deal``, then four-colour suits from the menu."""
+    writer = ScriptWriter(Game.new_deal(deal, rules))
+    writer.play_some(moves)
+    writer.menu("4-colour suits: ")
+    writer.press("b")  # the menu stays after a setting: B, back to the cards
+    return writer.text() + " shot:" + name
 
 
 def after_moves(item, name):
@@ -80,9 +90,13 @@ def screens(scratch):
     no_moves.start(parse_position(NO_MOVES_POSITION))
     no_moves.move(WASTE << 8 | FOUNDATION)  # the ace home: then no card can
     no_moves.press("wait:300")  # go home, which the dead test says in some turns
-    no_moves.shot("no-more-moves")
+    no_moves.shot("over")  # Game over says why
+    no_moves.press("b")
+    no_moves.shot("no-more-moves")  # B: the cards, the panel saying so
     stats = kept_statistics(Path(scratch) / "stats.nvm")
     return [
+        # a new board: nothing saved, no deal named (the help is the same for any)
+        ("first-start", ["--save", str(Path(scratch) / "new.nvm"), "--keys", "shot:first-start"]),
         ("title", ["--deal", "7", "--keys", "shot:title"]),
         ("play-british", ["--deal", "7", "--keys", played(7, BRITISH, 14, "play-british")]),
         (
@@ -91,13 +105,20 @@ def screens(scratch):
         ),
         ("play-union", ["--deal", "7", "--rules", "union", "--keys", played(7, UNION, 10, "x")]),
         ("menu", ["--deal", "7", "--keys", "a start shot:menu"]),
+        ("menu-suits", ["--deal", "7", "--keys", menu_then("4-colour suits: ", "menu-suits")]),
+        (
+            "four-colour",
+            ["--deal", "7", "--rules", "american", "--keys", four_colours(7, AMERICAN, 10, "x")],
+        ),
         ("help", ["--deal", "7", "--keys", menu_then("Help", "help")]),
         ("help-marks", ["--deal", "7", "--keys", menu_then("Help", "help-marks", "right")]),
         ("rules", ["--deal", "7", "--keys", menu_then("Rules: ", "rules")]),
         ("deal-number", ["--deal", "7", "--keys", menu_then("Deal number", "deal-number", "up")]),
         ("confirm", ["--deal", "7", "--keys", after_moves("New game", "confirm")]),
         ("long-column", ["--position", LONG_POSITION, "--keys", "a shot:long-column"]),
-        ("won", ["--position", WON_POSITION, "--keys", "a b wait:700 shot:won"]),
+        ("finish", ["--position", FINISH_POSITION, "--keys", "a b shot:finish"]),
+        ("won", ["--position", FINISH_POSITION, "--keys", "a b a wait:1200 shot:won"]),
+        ("over", ["--position", NO_MOVES_POSITION, "--keys", no_moves.text()]),
         ("no-more-moves", ["--position", NO_MOVES_POSITION, "--keys", no_moves.text()]),
         ("statistics", ["--deal", "7", "--save", stats, "--keys", menu_then("Statistics", "x")]),
         ("about", ["--deal", "7", "--keys", menu_then("About", "about")]),

@@ -10,18 +10,18 @@ sprite are made once, at start-up.
 
 import gc
 
-from british_square import __version__
 from british_square.cards import const
 from british_square.controls import NONE, QUIT, ticks_diff
 from british_square.deal import random_deal
 from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
 from british_square.layout import NO_STOP, Layout
-from british_square.par import par, random_won_deal
+from british_square.par import par, random_par_deal, random_won_deal
+from british_square.save_policy import SavePolicy
 from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.screens import Screens
 from british_square.sheet import NORMAL
-from british_square.store import SavePolicy, Settings, Stats
+from british_square.store import Settings, Stats
 from british_square.table import (
     OUTCOME_ENDED,
     OUTCOME_PLAYING,
@@ -65,10 +65,9 @@ def _load_save(store):
 
 
 def _open_files(hardware):
-    """The game's words, its files on the drive checked once (their checker
-    let go as ``_load_save``'s loader is), the buttons named as ``hardware``
-    names them. A damaged file ends the program, on the screen and the
-    console."""
+    """The game's files on the drive, checked once (their checker let go as
+    ``_load_save``'s loader is): the words, named with ``hardware``'s keys. A
+    damaged file ends the program, on the screen and the console."""
     from british_square import files, unload
 
     try:
@@ -135,7 +134,11 @@ class App(Table):
         self.last_press = self.now
         self.last_tick = self.now
         self.hints_used = 0  # in this game
+        self.bettered = 0  # the records this game bettered (``Stats.add_game``), once counted
         self.probing = False  # the dead test is under way
+        self.finishing = False  # Finish is sending the cards home, one by one
+        self.finish_offered = False  # this game: Finish was offered (once)
+        self.finish_due = 0
         self.layout = Layout(4)  # arranged for each game's columns (start_game)
         self.cursor = 0
         self.held = NO_STOP
@@ -153,7 +156,13 @@ class App(Table):
             self.start_game(game or Game.new_deal(self.random_deal(rules), rules))
         if store is not None:
             self.policy = SavePolicy(self.now)
-        self.screens.title(0 if store is None else store.notice)
+        # A new board's first start (no record in its NVM, nothing unreadable
+        # there, no game named by options): how to play, once, before the
+        # title; leaving it saves, and a board with a record is past it.
+        if store is not None and game is None and not store.sequence and not store.notice:
+            self.screens.help(0, first=True)
+        else:
+            self.screens.title(0 if store is None else store.notice)
 
     # ----------------------------------------------------------------- loop
 
@@ -193,6 +202,9 @@ class App(Table):
             self.dimmed = False
             self.set_backlight(self.settings.brightness)
             return
+        if self.finishing:  # a press stops Finish: the player plays on
+            self.finishing = False
+            return
         if self.on_page:
             self.screens.handle(action)
         else:
@@ -200,15 +212,15 @@ class App(Table):
             self.play_action(action)
 
     def resting(self):
-        """Nothing timed is under way (a flash, the dead test, the celebration)."""
+        """Nothing timed is under way (a flash, the dead test, Finish, the celebration)."""
         if self.on_page:
             return not self.screens.celebration.on
-        return self.flash_stop == NO_STOP and not self.probing
+        return self.flash_stop == NO_STOP and not (self.probing or self.finishing)
 
     def tick(self, now):
         """Timed changes: the backlight dimming, the end of a flash, a step of
-        the dead test, a frame of the celebration. Each belongs to one screen
-        and stops when it goes."""
+        the dead test or of Finish, a frame of the celebration. Each belongs
+        to one screen and stops when it goes."""
         elapsed = ticks_diff(now, self.last_tick)
         self.last_tick = now
         if not self.dimmed and ticks_diff(now, self.last_press) >= _DIM_AFTER_MS:
@@ -231,6 +243,8 @@ class App(Table):
             self.end_flash()
         if self.probing:
             self.probe_dead()
+        if self.finishing:
+            self.finish_step(now)
 
     def set_backlight(self, percent):
         """The backlight at ``percent``, where the machine has one."""
@@ -286,29 +300,6 @@ class App(Table):
         text = "{}.{:02d} V".format(millivolts // 1000, millivolts % 1000 // 10)
         return "low: " + text if millivolts < _LOW_BATTERY_MV else text
 
-    def about_values(self):
-        """What the About screen says: version, board, heap free and in all
-        (KB), NVM, battery, redraws a second."""
-        facts = self.hardware.facts
-        board, nvm, millivolts = facts() if facts else ("-", 0, 0)
-        free = total = "-"
-        if hasattr(gc, "mem_free"):  # CircuitPython's, not CPython's
-            gc.collect()
-            free = gc.mem_free()
-            total = (free + gc.mem_alloc()) // 1024
-            free //= 1024
-        tenths = self.redraw_tenths
-        redraw = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else ""
-        return (
-            __version__,
-            board,
-            free,
-            total,
-            "{} bytes".format(nvm) if nvm else "none",
-            self.battery_text(millivolts) or "none",
-            redraw or "press " + self.words.key("A"),
-        )
-
     def measure_redraw(self):
         """Full-screen redraws a second over the real display bus, for
         ``_REDRAW_MS`` (the loop waits; the keypad queues presses)."""
@@ -330,6 +321,7 @@ class App(Table):
             settings.brightness = BRIGHTNESS_LEVELS[0]
         if settings.brightness != shown:
             self.set_backlight(settings.brightness)
+        self.view.colour_suits(settings.four_colours)
 
     def start_saved(self, saved, autoplay):
         """Start the game the store kept; False, and nothing of the record
@@ -367,7 +359,7 @@ class App(Table):
 
     def rest(self):
         """A rest point (another screen, the end of a game, a setting, the
-        backlight dimmed): a save may be due (``store.SavePolicy``), at once
+        backlight dimmed): a save may be due (``save_policy.SavePolicy``), at once
         when the battery reads low."""
         if self.policy is not None:
             self.policy.rest(0 < self.battery_mv() < _LOW_BATTERY_MV)
@@ -381,7 +373,7 @@ class App(Table):
         self.counted = True
         score = game.score()
         found = par(game.rules, game.deal_number)
-        self.stats.add_game(
+        self.bettered = self.stats.add_game(
             game.rules,
             score,
             self.outcome == OUTCOME_WON,
@@ -399,6 +391,7 @@ class App(Table):
             if self.game is not None:
                 self.count_game()  # left after a move: played, and not won
             self.counted = False
+            self.bettered = 0
             self.seconds = 0
             self.play_ms = 0
             self.hints_used = 0
@@ -406,6 +399,7 @@ class App(Table):
         self.game = game
         self.settings.rules = game.rules
         self.probing = False
+        self.finishing = self.finish_offered = False
         self.held = NO_STOP
         self.flash_stop = NO_STOP
         self.cursor = 0
@@ -421,13 +415,11 @@ class App(Table):
         self.scene.show_cursor(self.cursor)
 
     def random_deal(self, rules):
-        """A deal number for a new game: any, or with "winnable deals only"
-        one the solver won under ``rules`` (any, where it won none)."""
-        if self.settings.winnable_only:
-            number = random_won_deal(rules)
-            if number:
-                return number
-        return random_deal()
+        """A deal number for a new game: one with par under ``rules`` (so
+        the game has a target; any deal where none has), and with "winnable
+        deals only" one the solver won (where it won any)."""
+        number = random_won_deal(rules) if self.settings.winnable_only else 0
+        return number or random_par_deal(rules) or random_deal()
 
     def new_random_deal(self):
         """A new deal under the rules in play (``random_deal``)."""

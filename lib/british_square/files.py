@@ -17,13 +17,14 @@ _COMMENT = const(35)  # "#": before the first text only
 # (tests/test_words.py checks that the code asks for these and no others).
 NEEDED = (
     ("rule_names", RULE_NAMES),
-    ("panel", ("stock", "home", "deal")),
+    ("panel", ("stock", "home", "moves", "deal")),
     ("panel_stuck", ("home",)),
     ("panel_over", ("home",)),
     ("title", ()),
     ("menu", ("back", "new", "deal", "restart", "undo", "redo", "hint", "rules",
-              "autoplay", "winnable", "brightness", "sound", "help", "stats", "about", "end")),
-    ("on_off", ("off", "on")),
+              "autoplay", "winnable", "brightness", "sound", "suits", "help", "stats", "about",
+              "end")),
+    ("on_off", ("off", "on", "none")),
     ("deal", ()),
     ("deal_refused", ()),
     ("rules_british", ()),
@@ -35,11 +36,14 @@ NEEDED = (
     ("help_marks_piles", ("up", "down", "free", "king", "done", "count")),
     ("won", ()),
     ("over", ()),
+    ("finish", ()),
     ("confirm_abandon", ()),
     ("confirm_end", ()),
     ("about", ()),
     ("stats", ()),
-    ("title_words", ("play", "continue", "unreadable", "earlier")),
+    ("title_words", ("play", "continue", "unreadable", "earlier", "skip")),
+    ("end_words", ("stuck", "ended", "first", "moves_time", "moves", "time", "streak", "home",
+                   "par_beaten", "won_all")),
 )  # fmt: skip
 
 

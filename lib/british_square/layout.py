@@ -15,7 +15,7 @@ SCREEN_W = const(160)
 SCREEN_H = const(128)
 
 COLUMN_PITCH = const(25)  # column to column: five small glyph cells, so a row's strips are one grid
-STRIP_CELLS = const(5)  # small glyph cells a column's strip spans: arrow, gap, two digits, gap
+STRIP_CELLS = const(5)  # small glyph cells a column's strip spans: the way (two), two digits, gap
 STRIP_ROW = const(4 * STRIP_CELLS)  # cells of a row's strip grid
 _BRITISH_TOP = const(7)  # first card row under the direction strip
 OVERLAP_STEP = const(9)  # rows of an overlapped card that show: its rank and suit
@@ -62,7 +62,7 @@ DEAL_MARK_Y = const(DEAL_DIGITS_Y + 38)
 # The celebration: "You won!" at scale 2, then the kings bounce in the band
 # between it and the line of text at body row WON_LINE_ROW.
 WON_BIG_Y = const(14)
-WON_LINE_ROW = const(7)
+WON_LINE_ROW = const(6)
 KINGS_TOP = const(WON_BIG_Y + 26)
 KINGS_BOTTOM = BODY_Y + TEXT_LINE * WON_LINE_ROW - CARD_H - 1
 
@@ -104,8 +104,8 @@ class Layout:
         # direction (and on 16 piles the count) of each column in its cells
         self.strip_rows = 1 if self.british else 4
         for row in range(self.strip_rows):
-            if self.british:  # the arrow centred above each column
-                self.strip_x[row], self.strip_y[row] = self.pile_x[0] + 7, 0
+            if self.british:  # the way (two cells) centred above each column
+                self.strip_x[row], self.strip_y[row] = self.pile_x[0] + 5, 0
             else:  # under each pile
                 self.strip_x[row] = self.pile_x[0]
                 self.strip_y[row] = self.pile_y[4 * row] + CARD_H + 1

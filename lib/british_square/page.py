@@ -44,6 +44,7 @@ from british_square.sheet import CARD_H, CARD_W
 
 _SOLID_TILE = const(16)
 _GLYPH_ROWS = 2 * BODY_ROWS  # small glyphs are half a text line tall
+_GLYPH_CELLS = const(2)  # and beside a row, two cells: a column's way is two wide
 TOP_LEFT = (0.0, 0.0)
 TOP_CENTRE = (0.5, 0.0)
 TOP_RIGHT = (1.0, 0.0)
@@ -139,7 +140,7 @@ class TextPage:
             pixel_shader=palette,
             tile_width=sheet.SMALL_W,
             tile_height=sheet.SMALL_H,
-            width=1,
+            width=_GLYPH_CELLS,
             height=_GLYPH_ROWS,
             default_tile=sheet.small_tile(sheet.SMALL_NONE),
             x=BODY_X,
@@ -162,8 +163,8 @@ class TextPage:
         self.bar.hidden = True
         for card in self.cards:
             card.hidden = True
-        for row in range(_GLYPH_ROWS):
-            self.glyphs[row] = sheet.small_tile(sheet.SMALL_NONE)
+        for cell in range(_GLYPH_CELLS * _GLYPH_ROWS):
+            self.glyphs[cell] = sheet.small_tile(sheet.SMALL_NONE)
         for big in self.big:
             big.text = ""
             big.color = sheet.TEXT_YELLOW
@@ -243,6 +244,10 @@ class TextPage:
         self.dirty = True
 
     def glyph(self, row, glyph):
-        """A small glyph (``sheet.SMALL_*``) beside body row ``row``."""
-        self.glyphs[2 * row] = sheet.small_tile(glyph)
+        """A small glyph (``sheet.SMALL_*``) beside body row ``row``; a
+        column's way (``sheet.WAY_*``) takes two cells."""
+        cell = _GLYPH_CELLS * 2 * row
+        self.glyphs[cell] = sheet.small_tile(glyph)
+        right = glyph + 1 if glyph >= sheet.WAY_UP else sheet.SMALL_NONE
+        self.glyphs[cell + 1] = sheet.small_tile(right)
         self.dirty = True

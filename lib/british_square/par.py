@@ -40,9 +40,10 @@ def par(rules, deal):
     return value if value <= _WON else 0
 
 
-def _won_deals(rules, wanted):
-    """Count the won deals, or with ``wanted`` >= 0 return the number of the
-    ``wanted``-th (from 0); reads the file in small chunks."""
+def _deals(rules, wanted, least):
+    """Count the deals whose par is at least ``least``, or with ``wanted`` >= 0
+    return the number of the ``wanted``-th of them (from 0); reads the file in
+    small chunks."""
     chunk = bytearray(_CHUNK)
     seen = 0
     deal = 1
@@ -53,7 +54,7 @@ def _won_deals(rules, wanted):
                 if not count:
                     break
                 for i in range(min(count, _DEALS - deal + 1)):
-                    if chunk[i] == _WON:
+                    if least <= chunk[i] <= _WON:
                         if seen == wanted:
                             return deal + i
                         seen += 1
@@ -63,17 +64,27 @@ def _won_deals(rules, wanted):
     return seen if wanted < 0 else 0
 
 
+def _random_deal(rules, least):
+    count = _deals(rules, -1, least)
+    if not count:
+        return 0
+    import random
+
+    return _deals(rules, random.randrange(count), least)
+
+
 def won_deal_count(rules):
     """How many deals of ``rules`` the solver has won (0: none, or no file)."""
-    return _won_deals(rules, -1)
+    return _deals(rules, -1, _WON)
 
 
 def random_won_deal(rules):
     """A deal number picked at random among the won deals of ``rules``, or 0
     when there is none: for "winnable deals only"."""
-    count = won_deal_count(rules)
-    if not count:
-        return 0
-    import random
+    return _random_deal(rules, _WON)
 
-    return _won_deals(rules, random.randrange(count))
+
+def random_par_deal(rules):
+    """A deal number picked at random among the deals of ``rules`` that have
+    par (surveyed), or 0 when there is none: a new game's target is known."""
+    return _random_deal(rules, 1)

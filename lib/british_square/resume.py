@@ -142,7 +142,7 @@ def _parse(store, raw):
     stats = raw[at + SETTINGS_SIZE : at + SETTINGS_SIZE + STATS_SIZE]
     flags = raw[5]
     # (brightness: the app takes only the levels its menu offers, else full)
-    if rules > UNION or options > 7 or brightness > 100 or not consistent(stats):
+    if rules > UNION or options > 15 or brightness > 100 or not consistent(stats):
         return False
     if flags & ~(HAS_GAME | HAS_START | PAIRED) or (flags & (HAS_GAME | HAS_START)) == HAS_START:
         return False
@@ -164,6 +164,7 @@ def _parse(store, raw):
     s.autoplay = bool(options & 1)
     s.sound = bool(options & 2)
     s.winnable_only = bool(options & 4)
+    s.four_colours = bool(options & 8)
     s.brightness = brightness
     store.stats.data[:] = stats
     store.seconds = seconds

@@ -26,7 +26,7 @@ from british_square.layout import (
     TEXT_Y,
 )
 from british_square.page import TOP_RIGHT, fitted, label
-from british_square.piles import BUILDS_DOWN, BUILDS_UP, FOUNDATION, RULE_NAMES, STOCK, WASTE
+from british_square.piles import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD, NORMAL
 
 _HIDDEN = const(255)
@@ -44,13 +44,14 @@ PANEL_NUMBERS = const(0)
 PANEL_STUCK = const(1)  # no card can go home any more
 PANEL_ENDED = const(2)  # the player ended the game
 PANEL_TEXTS = ("panel", "panel_stuck", "panel_over")  # by PANEL_*: the texts of words.txt
-# the panel's numbers, right-aligned at the end of their lines: the stock's
-# and the cards home (a label of their own: a move changes them), the deal's
-_NUMBER_COLUMNS = const(3)
-# and always two lines (from the first number's), so that the label keeps
+# the panel's numbers, right-aligned at the end of their lines: the stock's,
+# the cards home and the moves (a label of their own: a move changes them),
+# the deal's
+_NUMBER_COLUMNS = const(4)
+# and always three lines (from the first number's), so that the label keeps
 # the bitmap it was made with: another count of lines would make a new one,
 # mid-game, in a heap in pieces
-_NUMBER_ROWS = const(2)
+_NUMBER_ROWS = const(3)
 _DEAL_COLUMNS = const(5)
 
 
@@ -113,9 +114,12 @@ class PlayScene:
         # blank, as wide and tall as they will be: their bitmaps made now, once
         self.panel_words.text = "\n".join([" " * PANEL_COLUMNS] * PANEL_ROWS)
         self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * _NUMBER_ROWS)
-        self.shown_numbers = [-1, -1, -1, -1, -1]  # stock, score, deal, rules, notice
-        # the panel's lines of the two numbers, and the first line of their label
-        self.stock_row = self.home_row = self.numbers_row = 0
+        # stock, score, deal, rules, notice, moves
+        self.shown_numbers = [-1, -1, -1, -1, -1, -1]
+        # the panel's lines of the numbers (-1: not on this text), and the
+        # first line of their label
+        self.stock_row = self.home_row = self.moves_row = 0
+        self.numbers_row = 0
         self.cursor = self._card_grid(sheet.TILE_CURSOR)
         self.cursor.hidden = True
         self.group.append(self.cursor)
@@ -323,50 +327,57 @@ class PlayScene:
                 self._put_covered(c, row, tile)
             tile = FIRST_CARD + game.top(c) if h else sheet.TILE_EMPTY
             self._put(c, tile, look, layout.card_y(c, rows - 1 if rows else 0))
-        # the direction strip: an arrow, and the count on the 16-pile layouts
+        # the direction strip: the way, two cells wide, and the count on the
+        # 16-pile layouts
         if not h:
-            arrow = sheet.SMALL_NONE
+            self._put_strip(c, 0, sheet.SMALL_NONE)
+            self._put_strip(c, 1, sheet.SMALL_NONE)
         else:
             way = game.direction(c)
-            arrow = sheet.SMALL_FREE
+            mark = sheet.WAY_FREE
             if way == BUILDS_UP:
-                arrow = sheet.SMALL_UP
+                mark = sheet.WAY_UP
             elif way == BUILDS_DOWN:
-                arrow = sheet.SMALL_DOWN
-        self._put_strip(c, 0, arrow)
+                mark = sheet.WAY_DOWN
+            self._put_strip(c, 0, mark)
+            self._put_strip(c, 1, mark + 1)
         if not layout.british:  # the count, right-aligned after a gap
             self._put_strip(c, 2, h // 10 if h >= 10 else sheet.SMALL_NONE)
             self._put_strip(c, 3, h % 10 if h else sheet.SMALL_NONE)
 
     def show_numbers(self, game, notice=PANEL_NUMBERS):
-        """The panel: stock count, cards home, deal number and rules, or a
+        """The panel: stock count, cards home, moves and deal number, or a
         notice with the cards home. Its words are read (from flash) only when
-        the rules, the notice or the deal change; a move changes at most the
-        stock's number and the cards home, a small label of their own."""
+        the rules, the notice or the deal change; a move changes the numbers,
+        a small label of their own."""
         shown = self.shown_numbers
         score = game.score()
         if shown[3] != game.rules or shown[4] != notice or shown[2] != game.deal_number:
             shown[2], shown[3], shown[4] = game.deal_number, game.rules, notice
             shown[0] = shown[1] = -1
             self._show_panel_words(game, PANEL_TEXTS[notice])
-        if shown[0] == game.stock_count and shown[1] == score:
+        moves = game.history_count
+        if shown[0] == game.stock_count and shown[1] == score and shown[5] == moves:
             return
-        shown[0], shown[1] = game.stock_count, score
+        shown[0], shown[1], shown[5] = game.stock_count, score, moves
         # a line each from the first number's, right-aligned
         rows = [" " * _NUMBER_COLUMNS] * _NUMBER_ROWS
-        if self.stock_row >= 0:
-            rows[self.stock_row - self.numbers_row] = self._number(game.stock_count)
-        rows[self.home_row - self.numbers_row] = self._number(score)
+        for row, value in (
+            (self.stock_row, game.stock_count),
+            (self.home_row, score),
+            (self.moves_row, moves),
+        ):
+            if row >= 0:
+                rows[row - self.numbers_row] = self._number(value)
         self.panel_numbers.text = "\n".join(rows)
         self.dirty = True
 
     def _show_panel_words(self, game, text):
-        """The panel's words: ``text`` of words.txt, the rule set's name in
-        it, the deal's number at the end of its line; the numbers' label
-        moved to end the lines of the stock and the cards home."""
+        """The panel's words: ``text`` of words.txt, the deal's number at the
+        end of its line; the numbers' label moved to end the lines of the
+        stock, the cards home and the moves."""
         words = self.words
-        rules = words.line("rule_names", RULE_NAMES[game.rules])
-        lines = words.text(text, (rules,)).split("\n")
+        lines = words.text(text).split("\n")
         deal = words.row(text, "deal")
         if deal >= 0:  # "-": set up from a position, no deal number
             number = str(game.deal_number) if game.deal_number else "-"
@@ -377,6 +388,7 @@ class PlayScene:
         self.panel_words.color = self.panel_numbers.color = colour
         self.stock_row = words.row(text, "stock")  # -1: a notice, no stock to count
         self.home_row = words.row(text, "home")
+        self.moves_row = words.row(text, "moves")
         self.numbers_row = self.stock_row if self.stock_row >= 0 else self.home_row
         right = self.layout.text_x + FONT_W * PANEL_COLUMNS
         self.panel_numbers.anchored_position = (right, TEXT_Y + TEXT_LINE * self.numbers_row)

@@ -1,5 +1,6 @@
-"""The screens besides the cards: title, menu, deal number, rules, help, the
-end of a game, and the question before a game in progress is thrown away.
+"""The screens besides the cards: title, menu, deal number, rules, help,
+About, and the question before a game in progress is thrown away (the end
+of a game and the statistics are ``results.Results``, its base).
 
 Each draws itself on the text page (``page.TextPage``) and says what its
 keys do. Nothing here allocates sprites: the page is made once, at start-up.
@@ -7,6 +8,7 @@ keys do. Nothing here allocates sprites: the page is made once, at start-up.
 
 import gc
 
+from british_square import __version__
 from british_square.cards import const
 from british_square.celebration import Celebration
 from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B
@@ -23,49 +25,42 @@ from british_square.layout import (
     SCREEN_W,
     TITLE_BIG_PITCH,
     TITLE_BIG_Y,
-    WON_BIG_Y,
 )
-from british_square.par import par
+from british_square.par import par, won_deal_count
 from british_square.piles import RULE_NAMES, UNION
+from british_square.results import (
+    Results,
+    clock_text,
+    deal_text,
+)
 from british_square.sheet import (
     FIRST_CARD,
     SMALL_DONE,
-    SMALL_DOWN,
-    SMALL_FREE,
     SMALL_KING,
-    SMALL_UP,
     TEXT_GREY,
     TEXT_RED,
     TEXT_WHITE,
+    WAY_DOWN,
+    WAY_FREE,
+    WAY_UP,
 )
-from british_square.store import (
-    BEST_TIME,
-    FEWEST_MOVES,
-    HINTS,
-    HOME_BEST,
-    PAR_REACHED,
-    PLAYED,
-    STREAK,
-    STREAK_BEST,
-    WINS,
-)
+from british_square.sounds import BUZZ
 
 _POWERS = (10000, 1000, 100, 10, 1)
 
-# The screens, as ``Screens.current`` names them (SCREEN_NAMES for people).
+# The screens, as ``Screens.current`` names them (SCREEN_NAMES for people);
+# those of a game's results (6, 7, 10, 11) are ``results``'.
 SCREEN_PLAY = const(0)
 SCREEN_TITLE = const(1)
 SCREEN_MENU = const(2)
 SCREEN_DEAL = const(3)
 SCREEN_RULES = const(4)
 SCREEN_HELP = const(5)
-SCREEN_WON = const(6)
-SCREEN_OVER = const(7)
 SCREEN_CONFIRM = const(8)
 SCREEN_ABOUT = const(9)
-SCREEN_STATS = const(10)
 SCREEN_NAMES = (
-    "play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about", "stats"
+    "play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about", "stats",
+    "finish",
 )  # fmt: skip
 
 # The texts of words.txt some screens pick from: by rule set, by the save's
@@ -73,9 +68,9 @@ SCREEN_NAMES = (
 RULES_TEXTS = ("rules_british", "rules_american", "rules_union")
 NOTICE_LINES = ("", "unreadable", "earlier")
 MARKS = (
-    ("up", SMALL_UP),
-    ("down", SMALL_DOWN),
-    ("free", SMALL_FREE),
+    ("up", WAY_UP),
+    ("down", WAY_DOWN),
+    ("free", WAY_FREE),
     ("king", SMALL_KING),
     ("done", SMALL_DONE),
     ("count", 9),  # the digit 9: a pile's count
@@ -91,8 +86,9 @@ _ASK_RULES = const(3)  # deal ``pending_number`` under ``pending_rules``
 _ASK_END = const(4)
 
 
-class Screens:
-    """The screen on show when it is not the cards, for ``app`` (an ``App``)."""
+class Screens(Results):
+    """The screen on show when it is not the cards, for ``app`` (an ``App``);
+    the results of a game and the statistics are ``Results``'."""
 
     def __init__(self, app):
         self.app = app
@@ -109,6 +105,7 @@ class Screens:
         self.choice = 0  # rules: the rule set on show
         self.help_page = 0
         self.no_hint = False  # the last hint asked for found nothing: the menu says so
+        self.won_deals = [-1, -1, -1]  # per rule set, deals the solver won (-1: not counted yet)
         self.pending = _ASK_RANDOM  # the confirmation: what for, and where B goes back to
         self.pending_number = 0
         self.pending_rules = 0
@@ -164,7 +161,7 @@ class Screens:
         battery = app.battery_text()
         battery = "Battery " + battery if battery else ""
         play = words.line("title_words", "continue" if app.in_progress() else "play")
-        values = (found, battery, _deal_text(game), self.rules_name(game.rules), play)
+        values = (found, battery, deal_text(game), self.rules_name(game.rules), play)
         words.show(page, "title", values)
 
     def _title(self, action):
@@ -176,8 +173,9 @@ class Screens:
     # ----------------------------------------------------------------- menu
 
     def menu(self, line="back"):
-        """The menu, the bar behind its row named ``line`` (words.txt's "menu");
-        the rows scroll when there are more than the page holds."""
+        """The menu, the bar behind its row named ``line`` (words.txt's "menu"),
+        the game's moves and time in its title; the rows scroll when there
+        are more than the page holds."""
         self._open(SCREEN_MENU, self._menu)
         self.no_hint = False
         self._choose(self.words.row("menu", line))
@@ -188,15 +186,19 @@ class Screens:
             self.top = row
         elif row >= self.top + BODY_ROWS:
             self.top = row - BODY_ROWS + 1
-        settings, page = self.app.settings, self.page
+        app, page = self.app, self.page
+        settings = app.settings
         hint = ": nothing found" if self.no_hint else ""
         values = (
+            app.game.history_count,  # the title: this game's moves and time, while it pauses
+            clock_text(app.seconds),
             hint,
             self.rules_name(settings.rules),
             self.on_off(settings.autoplay),
-            self.on_off(settings.winnable_only),
+            self.winnable_text(settings.rules),
             settings.brightness,
             self.on_off(settings.sound),
+            self.on_off(settings.four_colours),
         )
         self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
         # marks near the end of the first and last rows: more rows above, below
@@ -213,6 +215,20 @@ class Screens:
 
     def on_off(self, flag):
         return self.words.line("on_off", "on" if flag else "off")
+
+    def winnable_count(self, rules):
+        """How many deals of ``rules`` the solver won: counted once (a scan
+        of the par file), for the menu."""
+        if self.won_deals[rules] < 0:
+            self.won_deals[rules] = won_deal_count(rules)
+        return self.won_deals[rules]
+
+    def winnable_text(self, rules):
+        """The Winnable only row's value: on or off, or "none" where no deal
+        of ``rules`` is known to be winnable (British Square)."""
+        if not self.winnable_count(rules):
+            return self.words.line("on_off", "none")
+        return self.on_off(self.app.settings.winnable_only)
 
     def _menu(self, action):
         app = self.app
@@ -252,13 +268,20 @@ class Screens:
             app.toggle("autoplay")
             self._choose(row)
         elif line == "winnable":
-            app.toggle("winnable_only")
-            self._choose(row)
+            if self.winnable_count(game.rules):
+                app.toggle("winnable_only")
+                self._choose(row)
+            else:  # nothing to choose among: the row says "none"
+                app.beep(BUZZ)
         elif line == "brightness":
             app.next_brightness()
             self._choose(row)
         elif line == "sound":
             app.toggle("sound")
+            self._choose(row)
+        elif line == "suits":
+            app.toggle("four_colours")
+            app.view.colour_suits(app.settings.four_colours)
             self._choose(row)
         elif line == "help":
             self.help(0)
@@ -272,37 +295,6 @@ class Screens:
             else:
                 app.end_game()
 
-    # ----------------------------------------------------------- statistics
-
-    def stats(self, rules):
-        """The statistics of a rule set, a table: what each row counts, its
-        figure right-aligned beside it; left and right show the others."""
-        self._open(SCREEN_STATS, self._stats)
-        self.choice = rules
-        kept = self.app.stats
-        count = kept.get
-        won = count(rules, WINS)
-        seconds = count(rules, BEST_TIME)
-        tenths = kept.average_home_tenths(rules)
-        values = (
-            self.rules_name(rules),
-            count(rules, PLAYED),
-            "{} ({}%)".format(won, kept.percent_won(rules)),
-            count(rules, HOME_BEST),
-            "{}.{}".format(tenths // 10, tenths % 10),
-            "{}, {}".format(count(rules, STREAK), count(rules, STREAK_BEST)),
-            count(rules, FEWEST_MOVES) or "-",
-            "{}:{:02d}".format(seconds // 60, seconds % 60) if seconds else "-",
-            "{}, {}".format(count(rules, PAR_REACHED), count(rules, HINTS)),
-        )
-        self.words.show(self.page, "stats", values)
-
-    def _stats(self, action):
-        if action == LEFT or action == RIGHT:
-            self.stats((self.choice + (1 if action == RIGHT else 2)) % 3)
-        elif action in (A, B, START):
-            self.menu("stats")
-
     # ---------------------------------------------------------------- about
 
     def about(self):
@@ -310,9 +302,33 @@ class Screens:
         many full-screen redraws a second the display takes. Also printed to
         the serial console, to report."""
         self._open(SCREEN_ABOUT, self._about)
-        values = self.app.about_values()
+        values = self._about_values()
         self.words.show(self.page, "about", values)
         print("about:", ", ".join(str(value) for value in values))
+
+    def _about_values(self):
+        """What the About screen says: version, board, heap free and in all
+        (KB), NVM, battery, redraws a second."""
+        app = self.app
+        facts = app.hardware.facts
+        board, nvm, millivolts = facts() if facts else ("-", 0, 0)
+        free = total = "-"
+        if hasattr(gc, "mem_free"):  # CircuitPython's, not CPython's
+            gc.collect()
+            free = gc.mem_free()
+            total = (free + gc.mem_alloc()) // 1024
+            free //= 1024
+        tenths = app.redraw_tenths
+        redraw = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else ""
+        return (
+            __version__,
+            board,
+            free,
+            total,
+            "{} bytes".format(nvm) if nvm else "none",
+            app.battery_text(millivolts) or "none",
+            redraw or "press " + self.words.key("A"),
+        )
 
     def _about(self, action):
         if action == A:
@@ -439,13 +455,18 @@ class Screens:
 
     # ----------------------------------------------------------------- help
 
-    def help(self, number):
-        """Two pages for the rule set in play: the keys, and what the marks mean."""
-        self._open(SCREEN_HELP, self._help)
+    def help(self, number, first=False):
+        """Two pages for the rule set in play: the keys, and what the marks
+        mean; ``first``: the first page on a new board's first start, before
+        the title, which any key goes on to."""
+        self._open(SCREEN_HELP, self._first_start if first else self._help)
         self.help_page = number
         page, game, words = self.page, self.app.game, self.words
         if number == 0:
-            words.show(page, "help_keys_union" if game.rules == UNION else "help_keys")
+            words.show(page, "help_keys_union" if game.rules == UNION else "help_keys", draw=False)
+            if first:
+                page.footer_line(words.line("title_words", "skip"))
+            page.draw()
             return
         text = "help_marks_piles" if game.columns != 4 else "help_marks"
         words.show(page, text)
@@ -460,41 +481,7 @@ class Screens:
         elif action in (A, B, START):
             self.menu("help")
 
-    # ------------------------------------------------------------- the end
-
-    def won(self):
-        """The celebration (``celebration.Celebration``) under "You won!", until a key."""
-        self._open(SCREEN_WON, self._end)
-        page = self.page
-        page.place_big(0, SCREEN_W // 2, WON_BIG_Y)
-        page.footer.color = TEXT_WHITE
-        self.words.show(page, "won")
-        self.celebration.start(self.app.now)
-
-    def over(self):
-        """The game ended where it stood: its score."""
-        self._open(SCREEN_OVER, self._end)
+    def _first_start(self, action):
         app = self.app
-        game = app.game
-        found = par(game.rules, game.deal_number)
-        if not found:
-            said = "not surveyed"
-        elif game.score() >= found:
-            said = "{}, reached!".format(found)
-        else:
-            said = "{} cards home".format(found)
-        values = (game.score(), _deal_text(game), self.rules_name(game.rules), said, app.hints_used)
-        self.words.show(self.page, "over", values)
-
-    def _end(self, action):
-        app = self.app
-        if action == A:
-            app.new_random_deal()  # the game is over: nothing to lose
-        elif action == B:
-            app.show_play()
-        elif action == START:
-            self.menu()
-
-
-def _deal_text(game):
-    return str(game.deal_number) if game.deal_number else "-"  # "-": set up from a position
+        app.setting_changed()  # saved now: a record says the first start is past
+        self.title()

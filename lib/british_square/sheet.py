@@ -26,22 +26,21 @@ TOP_GAP = const(TOPS_FIRST + 52)  # the strip of TILE_GAP
 TOP_BLANK = const(TOPS_FIRST + 53)  # fully transparent
 SHEET_H = const(288)  # _TOPS_Y + 8 rows of strips: a multiple of CARD_H, TOP_H and SMALL_H
 
-# Card tile 0 is cut into small tiles (see below): displayio keeps tile
-# numbers in a byte, so the small glyphs must sit near the top of the sheet.
-_TILE_SMALL_BLOCK = const(0)
-FIRST_CARD = const(1)  # card tiles 1-52: card c is tile FIRST_CARD + c
-TILE_BACK = const(53)
-TILE_EMPTY = const(54)  # an empty column or stock
-TILE_FOUNDATION = const(55)  # 55-58: the empty foundation of each suit, CSHD
-TILE_CURSOR = const(59)  # a frame drawn over the pile under the cursor
-TILE_BLANK = const(60)  # fully transparent
-TILE_GAP = const(61)  # stands for the hidden middle of a long built run (its top strip shows)
+# Card tiles 0 and 1 are cut into small tiles (see below): displayio keeps
+# tile numbers in a byte, so the small glyphs must sit near the top of the sheet.
+FIRST_CARD = const(2)  # card tiles 2-53: card c is tile FIRST_CARD + c
+TILE_BACK = const(54)
+TILE_EMPTY = const(55)  # an empty column or stock
+TILE_FOUNDATION = const(56)  # 56-59: the empty foundation of each suit, CSHD
+TILE_CURSOR = const(60)  # a frame drawn over the pile under the cursor
+TILE_BLANK = const(61)  # fully transparent
+TILE_GAP = const(62)  # stands for the hidden middle of a long built run (its top strip shows)
 
 # Small tiles: SMALL_W x SMALL_H cells of the whole sheet, numbered row by row.
 SMALL_W = const(5)
 SMALL_H = const(6)
 SMALL_PER_ROW = const(32)  # SHEET_W // SMALL_W
-_SMALL_BLOCK_COLUMNS = const(4)  # small tiles per row inside the block
+_SMALL_BLOCK_COLUMNS = const(8)  # small tiles per row inside the block (card tiles 0 and 1)
 
 
 def small_tile(k):
@@ -50,24 +49,30 @@ def small_tile(k):
 
 
 # Glyphs of the small block, in order: digits 0-9, then these.
-SMALL_UP = const(10)
+SMALL_UP = const(10)  # a foundation's way: up, or down
 SMALL_DOWN = const(11)
-SMALL_FREE = const(12)
-SMALL_NONE = const(13)  # transparent
-SMALL_DONE = const(14)  # a foundation that is complete
-SMALL_KING = const(15)  # a foundation at its first king: the second king is next
+SMALL_NONE = const(12)  # transparent
+SMALL_DONE = const(13)  # a foundation that is complete
+SMALL_KING = const(14)  # a foundation at its first king: the second king is next
+# A column's way, two cells wide: glyph k its left half, k + 1 its right half.
+WAY_UP = const(16)
+WAY_DOWN = const(18)
+WAY_FREE = const(20)  # up or down: no card built yet
 
 # Palette indices; index 0 is transparent in every sprite palette.
 FELT = const(0)
 FACE = const(1)
-INK = const(2)
-RED = const(3)
+INK = const(2)  # spades, the rank glyphs of black cards, the gap's dots
+RED = const(3)  # hearts
 EDGE = const(4)
 BACK = const(5)
 BACK_LIGHT = const(6)
 CURSOR = const(7)
 MARK = const(8)
 MARK_PIP = const(9)
+WAY = const(10)  # a column's way
+CLUB_INK = const(11)  # clubs: INK's colour, or green with four colours
+DIAMOND_INK = const(12)  # diamonds: RED's colour, or blue with four colours
 COLOURS = 16
 
 # RGB888 colours, each exactly representable in RGB565 so read-back is exact.
@@ -82,7 +87,17 @@ PALETTE = (
     0xF8E000,  # CURSOR: cursor frame
     0x88C088,  # MARK: outlines of empty places, small digits and arrows
     0x288840,  # MARK_PIP: faint suit on an empty foundation
-) + (0,) * 6
+    0xF8F8F8,  # WAY: a column's way, bright on the felt
+    0x000000,  # CLUB_INK: as INK (two colours)
+    0xD80000,  # DIAMOND_INK: as RED
+) + (0,) * 3
+# Four-colour suits: CLUB_INK and DIAMOND_INK in these colours instead. A
+# bluish green and a blue: with black spades and red hearts, every two of
+# the four stay apart for the three kinds of colour blindness
+# (tests/test_sprites.py), where a plain green or an orange would fall
+# together with the red for some players.
+CLUB_GREEN = const(0x008870)
+DIAMOND_BLUE = const(0x3020C0)
 
 # Colours of the text screens and the panel (RGB888, exact in RGB565).
 TEXT_WHITE = const(0xF8F8F8)

@@ -3,7 +3,7 @@
 The storage object is byte-addressable like ``microcontroller.nvm``: ``len()``,
 slicing reads, slice assignment writes (``hw/storage.py`` has the desktop's
 file-backed one). ``resume.load(store)`` once at start-up; ``Store.save()`` at the
-rest points ``SavePolicy`` picks. After the constructor a save allocates
+rest points ``save_policy.SavePolicy`` picks. After the constructor a save allocates
 nothing: one 1 KB record buffer is filled in place, its CRC computed in
 small ints, and written with one slice assignment through a slice object
 made at start-up.
@@ -14,7 +14,7 @@ On a SAMD51 the NVM is one 8 KB erase block of sixteen 512-byte pages, and
 CircuitPython writes ``nvm`` through ASF4's ``flash_write``: it reads the whole
 block, erases it, then programs pages 0 to 15 in order, the bytes outside the
 slice as they were. Every save is one erase cycle of that block, whatever its
-size (``SavePolicy`` says how many the flash can take). A power cut can stop
+size (``save_policy.SavePolicy`` says how many the flash can take). A power cut can stop
 the erase, or leave pages 0..k-1 programmed, page k part-programmed and the
 rest erased (0xFF).
 
@@ -35,7 +35,7 @@ being written and P the one before it, what a power cut during N loses:
   a write, which takes about 75 ms in all, the erase and 16 pages (estimates,
   to be measured on a board). It is rare because a write is rare: at most
   three a day of play (see
-  ``SavePolicy``), so the board is in that window under 0.6 s a day; a cut
+  ``save_policy.SavePolicy``), so the board is in that window under 0.6 s a day; a cut
   lands there only if the power switch or a flat battery strikes in those
   milliseconds (the low-battery save comes at 3.5 V, well before the cell
   gives out).
@@ -72,8 +72,9 @@ A record (little-endian)::
              6  2  length of the whole record, CRC included
              8  4  sequence number, 1 to LAST_SEQUENCE then 1 again: of two
                    records, the newer is the one the other reaches in fewer steps
-    settings 12 3  rule set; options (1 auto-play, 2 sound, 4 winnable deals only);
-                   brightness 0-100
+    settings 12 3  rule set; options (1 auto-play, 2 sound, 4 winnable deals only,
+                   8 four-colour suits: a record from before it, without 8, has
+                   them off); brightness 0-100
     stats    15 90 three rule sets x ten 3-byte counts (``Stats``)
     game    105 12 rules; deal number (2, 0 = none); play time in seconds (3);
                    hints used (2); moves done (2); moves kept, done and redo (2)
@@ -98,8 +99,6 @@ Loading is ``resume``'s (it runs once, at start-up, and is let go): it
 trusts nothing it reads.
 """
 
-from adafruit_ticks import ticks_diff
-
 from british_square.cards import const
 from british_square.piles import move_source, move_target
 
@@ -118,10 +117,6 @@ FEWEST_MOVES = const(6)  # in a win; 0 until the first win
 BEST_TIME = const(7)  # fastest win, seconds; 0 until the first win
 PAR_REACHED = const(8)
 HINTS = const(9)
-
-# Save policy (SavePolicy has the rule and its numbers).
-PAUSE_S = const(5)  # no move for this long on the play screen is a rest
-MIN_INTERVAL_S = const(3600)  # an hour between writes, but the session's first rest saves
 
 MAGIC = b"BSQ\x1a"
 VERSION = const(1)
@@ -217,32 +212,40 @@ class Stats:
     def _add(self, rules, field, amount):
         self._set(rules, field, self.get(rules, field) + amount)
 
-    def add_game(self, rules, score, won, moves, seconds, reached_par, hints) -> None:
+    def add_game(self, rules, score, won, moves, seconds, reached_par, hints) -> int:
         """Count one game of ``rules`` that had a move: ``score`` cards home,
         ``won`` or not (lost, ended and abandoned games are not), ``moves``
-        played, ``seconds`` of play, whether it ``reached_par``, ``hints`` used."""
+        played, ``seconds`` of play, whether it ``reached_par``, ``hints`` used.
+        Return the records it bettered: ``1 << field`` for each of
+        ``HOME_BEST``, ``STREAK_BEST``, ``FEWEST_MOVES`` and ``BEST_TIME``."""
+        bettered = 0
         self._add(rules, PLAYED, 1)
         self._add(rules, HOME_TOTAL, score)
         if score > self.get(rules, HOME_BEST):
             self._set(rules, HOME_BEST, score)
+            bettered = 1 << HOME_BEST
         if won:
             self._add(rules, WINS, 1)
             streak = self.get(rules, STREAK) + 1
             self._set(rules, STREAK, streak)
             if streak > self.get(rules, STREAK_BEST):
                 self._set(rules, STREAK_BEST, streak)
+                bettered |= 1 << STREAK_BEST
             fewest = self.get(rules, FEWEST_MOVES)
             if not fewest or moves < fewest:
                 self._set(rules, FEWEST_MOVES, moves)
+                bettered |= 1 << FEWEST_MOVES
             seconds = seconds or 1  # 0 means "no win yet"
             best = self.get(rules, BEST_TIME)
             if not best or seconds < best:
                 self._set(rules, BEST_TIME, seconds)
+                bettered |= 1 << BEST_TIME
         else:
             self._set(rules, STREAK, 0)
         if reached_par:
             self._add(rules, PAR_REACHED, 1)
         self._add(rules, HINTS, hints)
+        return bettered
 
     def percent_won(self, rules: int) -> int:
         """Games won, in whole percent of those played (0 before the first)."""
@@ -264,6 +267,7 @@ class Settings:
         self.brightness = 100  # percent
         self.sound = True
         self.winnable_only = False
+        self.four_colours = False  # clubs and diamonds in colours of their own
 
 
 class Store:
@@ -309,7 +313,7 @@ class Store:
         at = HEADER_SIZE
         buf[at] = s.rules
         options = (1 if s.autoplay else 0) | (2 if s.sound else 0)
-        buf[at + 1] = options | (4 if s.winnable_only else 0)
+        buf[at + 1] = options | (4 if s.winnable_only else 0) | (8 if s.four_colours else 0)
         buf[at + 2] = s.brightness
         at += SETTINGS_SIZE
         buf[at : at + STATS_SIZE] = self.stats.data
@@ -409,89 +413,3 @@ class Store:
         while game.history_count < count:
             game.redo()
         return at
-
-
-class SavePolicy:
-    """When a save is due: at rest, never per move, with a minimum interval.
-
-    The app tells it ``changed(now)`` after every move, undo, redo, new deal or
-    change of settings, and ``rest(low_battery)`` when the player leaves the
-    play screen, a game ends (won, no more moves, End game), a setting
-    changes or the backlight dims, with whether the battery reads low then;
-    it asks ``due(now)`` once a turn of its loop and, when it says so, saves
-    and calls ``saved(now)``. ``now`` is the app's ``ticks_ms()`` (injected,
-    so a test runs a day of play in seconds). A session is one power-on: a
-    board may be switched off at any moment, without a word to the game.
-
-    The rule: a save is due when something is unsaved and either a rest point
-    came since the last change and it is the session's first save, or the
-    first after the battery read low at a rest point (once a session); or
-    ``MIN_INTERVAL_S`` (an hour) has passed since the last save (or start-up)
-    and the player is at a rest point or has made no move for ``PAUSE_S``.
-
-    Every ``Store.save`` is one erase of the NVM block, whatever caused it
-    (these, and on the desktop and the VM the end of ``App.run``, which a
-    board never reaches). The SAM D5x/E5x data sheet rates the flash at
-    10 000 erase cycles (NVM characteristics, cell endurance): ten years
-    allow 10 000 / 3650 = 2.74 writes a day. A session costs one write (its
-    first rest point) and one per full hour of play after it: at most one an
-    hour of continuous play. At two hours of play a day in two one-hour
-    sessions: 2 writes a day, 730 a year: 13.7 years. The 0.74 a day left
-    over is for the battery: at most one more write a session, only once it
-    reads below 3.5 V (the last minutes of a charge): a charge run down every
-    other day makes 2.5 writes a day, 11.0 years. One session of two hours
-    is 2 writes too; many short ones cost one each (four a day: 6.8 years).
-
-    What a sudden power cut loses is the play since the last save: before
-    the session's first rest point, that session's play; after it, at most an
-    hour of play and then up to the next rest point or pause; nothing once a
-    rest point has saved and nothing changed since. With the battery low, the
-    play since the rest point that saved on the low reading. So a one-hour
-    session switched off at its end loses what came after its first rest
-    point: the price of 2.74 writes a day.
-    """
-
-    def __init__(self, now: int, interval_s: int = MIN_INTERVAL_S, pause_s: int = PAUSE_S):
-        self.interval_ms = interval_s * 1000
-        self.pause_ms = pause_s * 1000
-        self.unsaved = False
-        self.resting = False  # a rest point since the last change
-        self.last_change = now
-        self.last_save = now  # or start-up
-        self.interval_passed = False  # latched, so a long wait cannot wrap ticks
-        self.save_at_rest = True  # the session's first save, or the low battery's
-        self.low_battery = False  # the low battery has had its save this session
-
-    def changed(self, now: int) -> None:
-        """Something worth saving changed (the player is not at rest)."""
-        self.unsaved = True
-        self.resting = False
-        self.last_change = now
-
-    def rest(self, low_battery: bool = False) -> None:
-        """A rest point: left the play screen, the game ended, a setting
-        changed, the backlight dimmed; ``low_battery``: the battery reads low."""
-        self.resting = True
-        if low_battery and not self.low_battery:
-            self.low_battery = True
-            self.save_at_rest = True
-
-    def due(self, now: int) -> bool:
-        """Should the app save now? Cheap and allocation-free: ask every turn."""
-        if not self.interval_passed and ticks_diff(now, self.last_save) >= self.interval_ms:
-            self.interval_passed = True
-        if not self.unsaved:
-            return False
-        if self.resting and self.save_at_rest:
-            return True
-        if not self.interval_passed:
-            return False
-        return self.resting or ticks_diff(now, self.last_change) >= self.pause_ms
-
-    def saved(self, now: int) -> None:
-        """The app has just saved (or tried to: a failed write waits as long)."""
-        self.unsaved = False
-        self.resting = False
-        self.last_save = now
-        self.interval_passed = False
-        self.save_at_rest = False

@@ -8,7 +8,7 @@ settings and the saves).
 """
 
 from british_square.cards import NO_CARD, const
-from british_square.controls import RIGHT, SELECT, START, A, B, ticks_add
+from british_square.controls import RIGHT, SELECT, START, A, B, ticks_add, ticks_diff
 from british_square.engine import STATUS_LOST, IllegalMoveError
 from british_square.hint import NO_HINT
 from british_square.layout import NO_STOP
@@ -19,6 +19,7 @@ from british_square.sheet import REFUSED, SELECTED, TARGET
 from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
 
 _FLASH_MS = const(180)  # a refused drop shows red this long
+_FINISH_MS = const(150)  # Finish sends a card home this often: the player can follow it
 # The dead test's positions per turn of the main loop (tests/bench: about
 # 1 000 to 2 000 loop units a position with 16 piles: a turn, under 15 ms
 # on a SAMD51).
@@ -150,7 +151,7 @@ class Table:
         self.changed(m)
         if self.settings.autoplay:
             self.auto_play()
-        self.check_end()
+        self.check_end(True)
 
     def changed(self, m):
         """Redraw the two piles a move (or its undo) touched, the numbers and the cursor."""
@@ -180,6 +181,54 @@ class Table:
             self.changed(m)
             self.check_end()
 
+    def home_move(self, game):
+        """A move sending a playable card of ``game`` home (a column's first,
+        then the waste's), or ``NO_HINT`` when none can go."""
+        for source in range(game.columns + 1):
+            if source == game.columns:
+                source = WASTE
+            m = move(source, FOUNDATION)
+            if game.is_legal(m):
+                return m
+        return NO_HINT
+
+    def finish_certain(self):
+        """Is the rest certain: the stock out, and every card left able to go
+        home, one playable card after another? Then no choice is left that
+        can go wrong. Tried on the dead test's copy of the game (the dead
+        test starts again after it); at most 104 moves, none allocating."""
+        game = self.game
+        if game.stock_count:
+            return False  # a deal is a choice
+        test = self.dead_test
+        test.start(game)
+        probe = test.game
+        m = self.home_move(probe)
+        while m != NO_HINT:
+            probe.apply(m)
+            m = self.home_move(probe)
+        return probe.is_won()
+
+    def finish(self):
+        """Play the rest out: a card home every ``_FINISH_MS`` (``finish_step``),
+        until the game is won or a press stops it."""
+        self.show_play()
+        self.finishing = True
+        self.finish_due = self.now
+
+    def finish_step(self, now):
+        """The next card home, when it is due."""
+        if ticks_diff(now, self.finish_due) < 0:
+            return
+        self.finish_due = ticks_add(now, _FINISH_MS)
+        m = self.home_move(self.game)
+        if m == NO_HINT:  # the player undid or moved before it began: nothing to send
+            self.finishing = False
+            return
+        self.play(m)
+        if self.outcome != OUTCOME_PLAYING:
+            self.finishing = False
+
     def auto_play(self):
         """Send safe cards home: only aces that start or finish a foundation.
 
@@ -201,21 +250,29 @@ class Table:
                     self.changed(m)
                     moved = True
 
-    def check_end(self):
+    def check_end(self, moved=False):
         """Won, or no more moves: the engine's LOST now, or its dead test once the
-        stock is out, over the next turns of the loop (``probe_dead``)."""
+        stock is out, over the next turns of the loop (``probe_dead``). After
+        a move (``moved``) that leaves the rest certain, Finish is offered."""
         game = self.game
         if self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_STUCK:
             return  # a dead position stays dead whatever is moved: only undo leaves it
         if game.is_won():
             if self.outcome != OUTCOME_WON:
                 self.outcome = OUTCOME_WON
+                self.finishing = False
                 self.count_game()
                 self.rest()
                 self.beep(FANFARE)
                 self.screens.won()
             return
         self.outcome = OUTCOME_PLAYING
+        if moved and not (self.finishing or self.finish_offered) and self.finish_certain():
+            self.finish_offered = True  # once a game: B says the player plays it out
+            self.probing = False
+            self.rest()
+            self.screens.finish()
+            return
         if not game.stock_count:
             if game.status(self.move_buffer) == STATUS_LOST:
                 self.set_stuck()
@@ -233,10 +290,14 @@ class Table:
             self.set_stuck()
 
     def set_stuck(self):
-        """No card can go home any more: the panel says so (the cards stay in
-        sight, and the player may still move them or undo)."""
+        """No card can go home any more: the panel says so, and when it came
+        of a move on the cards, Game over says why (B: back to the cards,
+        where the player may still move them or undo)."""
         self.outcome = OUTCOME_STUCK
         self.scene.show_numbers(self.game, PANEL_STUCK)
+        if not self.on_page:
+            self.rest()
+            self.screens.over()
 
     # -------------------------------------------------------------- flashes
 

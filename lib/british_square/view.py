@@ -79,6 +79,15 @@ class View:
         self.shown = None  # the scene or the page
         display.root_group = self.root
 
+    def colour_suits(self, four):
+        """Clubs and diamonds in colours of their own (``four``), or as
+        spades and hearts: two entries of each palette, the sheet the same."""
+        clubs = sheet.CLUB_GREEN if four else sheet.PALETTE[sheet.INK]
+        diamonds = sheet.DIAMOND_BLUE if four else sheet.PALETTE[sheet.RED]
+        for palette in self.palettes:
+            palette[sheet.CLUB_INK] = clubs
+            palette[sheet.DIAMOND_INK] = diamonds
+
     @property
     def dirty(self):
         """Has anything on the screen changed since the last ``refresh``?"""

@@ -40,7 +40,9 @@ import microcontroller  # noqa: E402
 size, box = held(lambda: store.Store(microcontroller.nvm))
 print("heap_store_object", size)
 print("loaded", load(box), box.notice)
-policy = store.SavePolicy(0)
+from british_square.save_policy import SavePolicy  # noqa: E402
+
+policy = SavePolicy(0)
 print("alloc_policy_due", allocated(lambda: policy.due(1000)))
 
 
