@@ -19,7 +19,8 @@ import signal
 import sys
 import time
 
-from keyscript import ScriptPlayer, env_number, script_source
+from keycheck import env_number, script_source
+from keyscript import ScriptPlayer
 from pointer import Click
 from storage import (
     FileNVM,

@@ -13,11 +13,9 @@ ends) or commas:
 
 ``--keys`` and ``--keys-file`` are read by one tokenizer (``WordReader``), a
 word at a time, so a long script never sits whole on the heap; every word is
-checked (``script_source``) before the game starts. Under the VM this module
-is part of what the heap holds, so it keeps few names.
+checked (``keycheck.script_source``) before the game starts. Under the VM
+this module is part of what the heap holds, so it keeps to what play needs.
 """
-
-import os
 
 from british_square.controls import (
     ACTION_NAMES,
@@ -50,12 +48,12 @@ WAIT = const(2)
 
 
 class WordReader:
-    """The words of ``text`` and then of the file at ``path``, one at a time."""
+    """The words of ``text`` and then of ``file`` (open to read bytes), one at a time."""
 
-    def __init__(self, text="", path=None):
+    def __init__(self, text="", file=None):
         self.text = text.encode() + b" " if text else b""  # a word ends with the text
         self.at = 0
-        self.file = _open_file(path) if path else None
+        self.file = file
         self.chunk = bytearray(64)
         self.chunk_end = 0
         self.chunk_at = 0
@@ -105,18 +103,6 @@ class WordReader:
             self.file = None
 
 
-def _open_file(path):
-    """The key file, opened to read; ``ValueError`` (one line) when it is not
-    a regular file (a folder; a FIFO, which would wait for a writer for ever)
-    or cannot be read."""
-    try:
-        if os.stat(path)[0] & 0o170000 != 0o100000:  # S_IFMT, S_IFREG
-            raise ValueError("the key file {} is not a regular file".format(path))
-        return open(path, "rb")
-    except OSError as error:
-        raise ValueError("cannot read the key file {}: {}".format(path, error.strerror)) from None
-
-
 def parse_word(word):
     """``(ACTION, action, count)``, ``(SHOT, name, 1)`` or ``(WAIT, ms, 1)`` for one
     script word; ``ValueError`` naming it if it is none of those."""
@@ -146,40 +132,14 @@ def _action(name, word, count):
     raise ValueError("bad key {!r} in the key script".format(word))
 
 
-def script_source(options, default=""):
-    """``(text, path)`` of the key script the options give: ``--keys`` (else
-    ``default``), then the file named by ``--keys-file``; every word is read
-    and checked first (``ValueError`` names the first bad one)."""
-    text = options.get("keys") or default
-    path = options.get("keys-file")
-    reader = WordReader(text, path)
-    try:
-        while True:
-            word = reader.next_word()
-            if word is None:
-                return text, path
-            parse_word(word)
-    finally:
-        reader.close()
-
-
-def env_number(name, unit):
-    """The whole number in environment variable ``name`` (0 when unset);
-    ValueError, one line for code.py to print, when it is anything else
-    (the harness's BSQ_* settings: desktop and VM)."""
-    text = os.getenv(name) or "0"
-    if len(text) > 9 or not all("0" <= c <= "9" for c in text):  # int() takes " 5", "1_0"
-        raise ValueError("{} is not a whole number of {}".format(name, unit))
-    return int(text)
-
-
 class ScriptPlayer:
     """Plays a key script one action per call, the way a person presses: only
     when the game has taken the last one. ``save_shot(name)`` is called for
     ``shot:`` words; ``finished`` turns true after the last word."""
 
     def __init__(self, source, save_shot):
-        self.reader = WordReader(source[0], source[1])
+        text, path = source  # checked (``keycheck.script_source``)
+        self.reader = WordReader(text, open(path, "rb") if path else None)
         self.save_shot = save_shot
         self.action = NONE  # the action of the current word, and how many more times
         self.left = 0

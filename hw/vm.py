@@ -34,8 +34,9 @@ import board
 import keypad
 import microcontroller
 from adafruit_ticks import ticks_add, ticks_ms
-from keyscript import ScriptPlayer, env_number, script_source
+from keyscript import ScriptPlayer
 
+from british_square import unload
 from british_square.controls import KEY_ACTIONS, NONE, KeypadActions, rest
 
 
@@ -47,9 +48,11 @@ class Hardware(ScriptPlayer):
     built-in font."""
 
     def __init__(self, options):
+        import keycheck  # let go below: a board has no harness to check
+
         if not options:  # as a board runs: the script from the environment
             options = {"keys": os.getenv("BSQ_KEYS"), "keys-file": os.getenv("BSQ_KEYS_FILE")}
-        super().__init__(script_source(options), self.save_shot)
+        super().__init__(keycheck.script_source(options), self.save_shot)
         self.display = board.DISPLAY
         self.display.auto_refresh = False
         self.folder = options.get("shot") or os.getenv("BSQ_SHOTS") or "."
@@ -59,7 +62,7 @@ class Hardware(ScriptPlayer):
         self.ticks_ms = ticks_ms
         # BSQ_TURN_MS: a clock that moves that many ms at each reading and
         # never sleeps, so that a scripted hour of play runs in seconds
-        self.turn_ms = env_number("BSQ_TURN_MS", "milliseconds")
+        self.turn_ms = keycheck.env_number("BSQ_TURN_MS", "milliseconds")
         if self.turn_ms:
             self.now = ticks_ms()
             self.ticks_ms = self.virtual_ms
@@ -67,7 +70,7 @@ class Hardware(ScriptPlayer):
         self.turns = 0  # turns of the main loop
         self.backlight_level = 100  # the backlight level the game last set, percent
         # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
-        self.battery_mv = env_number("BSQ_BATTERY_MV", "millivolts")
+        self.battery_mv = keycheck.env_number("BSQ_BATTERY_MV", "millivolts")
         # BSQ_BUSY_LOOP: never rest, the loop as it was before it rested (to compare)
         self.busy_loop = bool(os.getenv("BSQ_BUSY_LOOP"))
         self.font = None  # the built-in font
@@ -81,6 +84,7 @@ class Hardware(ScriptPlayer):
         self.key_of = bytearray(9)  # the key number of each action
         for key, action in enumerate(KEY_ACTIONS):
             self.key_of[action] = key
+        unload("keycheck")
 
     def virtual_ms(self):
         self.now = ticks_add(self.now, self.turn_ms)

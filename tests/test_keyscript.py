@@ -9,11 +9,12 @@ from conftest import HW
 from british_square import controls
 
 sys.path.insert(0, str(HW))
+import keycheck  # noqa: E402
 import keyscript  # noqa: E402
 
 
 def words(text="", path=None):
-    reader = keyscript.WordReader(text, path)
+    reader = keyscript.WordReader(text, open(path, "rb") if path else None)
     out = []
     while True:
         word = reader.next_word()
@@ -50,16 +51,16 @@ def test_words_split_on_any_white_space_and_commas(tmp_path):
 def test_a_file_script_plays_as_checked(tmp_path):
     path = tmp_path / "keys.txt"
     path.write_text("a\nright*2\nshot:first\n")  # newlines, and one at the very end
-    assert keyscript.script_source({"keys-file": path}) == ("", path)
+    assert keycheck.script_source({"keys-file": path}) == ("", path)
     assert played("", path) == ["a", "right", "right", "shot:first"]  # no newline in the name
 
 
 def test_a_long_file_is_read_in_small_pieces(tmp_path):
     path = tmp_path / "keys.txt"
     path.write_text(" ".join(["a", "left", "b"] * 3000))
-    reader = keyscript.WordReader("", path)
+    reader = keyscript.WordReader("", open(path, "rb"))
     assert len(reader.chunk) <= 64  # what it holds of the file at a time
-    reader = keyscript.WordReader("", path)
+    reader = keyscript.WordReader("", open(path, "rb"))
     while reader.next_word() is not None:
         pass
     assert reader.count == 9000
@@ -85,21 +86,21 @@ def test_a_long_file_is_read_in_small_pieces(tmp_path):
 )
 def test_bad_words_are_named_before_the_game_starts(bad, tmp_path):
     with pytest.raises(ValueError) as error:
-        keyscript.script_source({"keys": "a " + bad})
+        keycheck.script_source({"keys": "a " + bad})
     assert "key script" in str(error.value)
     path = tmp_path / "keys.txt"
     path.write_text("a\n" + bad + "\n")
     with pytest.raises(ValueError):
-        keyscript.script_source({"keys-file": path})
+        keycheck.script_source({"keys-file": path})
 
 
 def test_a_word_too_long_or_not_ascii_is_refused(tmp_path):
     with pytest.raises(ValueError, match="too long"):
-        keyscript.script_source({"keys": "a" * 100})
+        keycheck.script_source({"keys": "a" * 100})
     path = tmp_path / "keys.bin"
     path.write_bytes(b"a \x00\xff b")
     with pytest.raises(ValueError, match="printable"):
-        keyscript.script_source({"keys-file": path})
+        keycheck.script_source({"keys-file": path})
 
 
 def test_actions_and_their_short_names():
@@ -114,19 +115,19 @@ def test_a_fifo_or_a_folder_as_the_key_file_is_refused_without_waiting(tmp_path,
     os.mkfifo(tmp_path / "keys")
     for path in (tmp_path / "keys", tmp_path):
         with pytest.raises(ValueError, match="is not a regular file"):
-            keyscript.script_source({"keys-file": str(path)})
+            keycheck.script_source({"keys-file": str(path)})
     with pytest.raises(ValueError, match="cannot read the key file"):
-        keyscript.script_source({"keys-file": str(tmp_path / "missing")})
+        keycheck.script_source({"keys-file": str(tmp_path / "missing")})
 
 
 @pytest.mark.parametrize("value", ["", "0", "3900"])
 def test_a_harness_number_is_ascii_digits(monkeypatch, value):
     monkeypatch.setenv("BSQ_TEST_MS", value)
-    assert keyscript.env_number("BSQ_TEST_MS", "milliseconds") == int(value or 0)
+    assert keycheck.env_number("BSQ_TEST_MS", "milliseconds") == int(value or 0)
 
 
 @pytest.mark.parametrize("value", [" 5", "5 ", "1_0", "\uff15", "-1", "+5", "1" * 10])
 def test_a_harness_number_in_anything_else_is_refused(monkeypatch, value):
     monkeypatch.setenv("BSQ_TEST_MS", value)
     with pytest.raises(ValueError, match="BSQ_TEST_MS is not a whole number of milliseconds"):
-        keyscript.env_number("BSQ_TEST_MS", "milliseconds")
+        keycheck.env_number("BSQ_TEST_MS", "milliseconds")

@@ -1,0 +1,51 @@
+"""The harness's inputs, checked once at start-up (desktop and VM): every
+word of the key script before the game starts, and the ``BSQ_*`` numbers.
+Bad input is one ``ValueError`` line for code.py to print.
+
+Start-up only: the VM adapter lets this module go once it has its answers,
+so its code is not on the heap the game is measured in (a board has no
+harness at all).
+"""
+
+import os
+
+from keyscript import WordReader, parse_word
+
+
+def _open_file(path):
+    """The key file, opened to read; ``ValueError`` (one line) when it is not
+    a regular file (a folder; a FIFO, which would wait for a writer for ever)
+    or cannot be read."""
+    try:
+        if os.stat(path)[0] & 0o170000 != 0o100000:  # S_IFMT, S_IFREG
+            raise ValueError("the key file {} is not a regular file".format(path))
+        return open(path, "rb")
+    except OSError as error:
+        raise ValueError("cannot read the key file {}: {}".format(path, error.strerror)) from None
+
+
+def script_source(options, default=""):
+    """``(text, path)`` of the key script the options give: ``--keys`` (else
+    ``default``), then the file named by ``--keys-file``; every word is read
+    and checked first (``ValueError`` names the first bad one)."""
+    text = options.get("keys") or default
+    path = options.get("keys-file")
+    reader = WordReader(text, _open_file(path) if path else None)
+    try:
+        while True:
+            word = reader.next_word()
+            if word is None:
+                return text, path
+            parse_word(word)
+    finally:
+        reader.close()
+
+
+def env_number(name, unit):
+    """The whole number in environment variable ``name`` (0 when unset);
+    ValueError, one line for code.py to print, when it is anything else
+    (the harness's BSQ_* settings: desktop and VM)."""
+    text = os.getenv(name) or "0"
+    if len(text) > 9 or not all("0" <= c <= "9" for c in text):  # int() takes " 5", "1_0"
+        raise ValueError("{} is not a whole number of {}".format(name, unit))
+    return int(text)
