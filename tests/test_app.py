@@ -18,7 +18,7 @@ from british_square.layout import NO_STOP
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
 from british_square.sheet import NORMAL, SELECTED, TARGET
 from british_square.sounds import BUZZ
-from british_square.store import HOME_BEST
+from british_square.store import HOME_BEST, PLAYED
 from british_square.table import OUTCOME_ENDED, OUTCOME_PLAYING, OUTCOME_STUCK, OUTCOME_WON
 
 
@@ -119,6 +119,25 @@ def test_a_game_without_moves_is_left_without_asking(make_app):
     press(app, A)
     menu_choose(app, "New game")
     assert not app.on_page and app.game.deal_number != 0
+
+
+def test_a_new_deal_of_the_same_rules_is_dealt_in_place_and_counted_once(make_app):
+    app = make_app(Game.new_deal(7))
+    press(app, A)
+    game = app.game
+    played(app, [move(STOCK, WASTE)] * 3)
+    app.hints_used = 1
+    menu_choose(app, "New game")
+    press(app, A)  # yes: abandon it
+    # the same game's arrays, a new deal (no new game made mid-game, in a heap in pieces)
+    assert app.game is game and game.deal_number != 7 and game.history_count == 0
+    assert position_text(game) == position_text(Game.new_deal(game.deal_number))
+    assert app.stats.get(BRITISH, PLAYED) == 1 and app.hints_used == 0
+    menu_choose(app, "New game")  # no move made: left without asking, not counted
+    assert app.game is game and app.stats.get(BRITISH, PLAYED) == 1
+    menu_choose(app, "Rules: ")
+    press(app, RIGHT, A)  # American: a game of its own
+    assert app.game is not game and app.game.rules == AMERICAN and app.game.columns == 16
 
 
 def test_other_rules_and_a_typed_deal_ask_too(make_app):

@@ -101,6 +101,20 @@ def test_moves_are_named_by_the_engine():
     assert move_text(move(15, 14)) == "po"
 
 
+def test_a_deal_in_place_is_the_game_new_deal_makes():
+    for played in sample_games(count=6, steps=120, seed=3):
+        arrays = (played.cells, played.stock, played.history[0])
+        for number in (1, 617, 31999):
+            played.deal(number)
+            fresh = Game.new_deal(number, played.rules)
+            # the same position, no moves to undo or redo (the history's room kept)
+            assert text(played) == text(fresh) and played.moves() == fresh.moves()
+            assert played.history_count == played.history_end == 0
+            assert played.undo() is None and played.redo() is None
+            assert played.deal_number == number and played.score() == fresh.score()
+        assert all(a is b for a, b in zip((played.cells, played.stock, played.history[0]), arrays))
+
+
 # ------------------------------------------------------------- readers
 
 

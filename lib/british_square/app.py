@@ -385,10 +385,11 @@ class App(Table):
 
     # ---------------------------------------------------------------- games
 
-    def start_game(self, game):
-        """Make ``game`` the one played (a new deal, a restart, other rules)."""
-        if game is not self.game:
-            if self.game is not None:
+    def start_game(self, game, restart=False):
+        """Make ``game`` the one played: a new game (a deal, other rules, the
+        saved one), or with ``restart`` this one again from its start."""
+        if not restart:
+            if self.game is not None and self.game is not game:
                 self.count_game()  # left after a move: played, and not won
             self.counted = False
             self.bettered = 0
@@ -428,18 +429,20 @@ class App(Table):
 
     def new_deal(self, number, rules):
         """Deal ``number`` (1-31999) under ``rules`` and show it."""
-        # The game left is counted, then let go before the new one is made:
-        # the two are never on the heap together, nor is the new one made
-        # among the old one's pieces.
-        self.count_game()
-        self.game = None
+        self.count_game()  # the game left
         self.probing = False
-        # the dead test's copy of the game: kept for a deal of the same rules,
-        # rather than made again mid-game in a heap in pieces
-        if self.dead_test.game is not None and self.dead_test.game.rules != rules:
-            self.dead_test.game = None
-        gc.collect()
-        self.start_game(Game.new_deal(number, rules))
+        # The game and the dead test's copy of it are kept for a deal of the
+        # same rules, dealt again in place rather than made again mid-game in
+        # a heap in pieces; for other rules the old one is let go before the
+        # new one is made, so that the two are never on the heap together.
+        game = self.game
+        if game.rules == rules:
+            game.deal(number)
+        else:
+            self.game = game = self.dead_test.game = None
+            gc.collect()
+            game = Game.new_deal(number, rules)
+        self.start_game(game)
         self.show_play()
 
     def restart(self):
@@ -448,7 +451,7 @@ class App(Table):
         game = self.game
         while game.undo() is not None:
             pass
-        self.start_game(game)
+        self.start_game(game, restart=True)
         self.show_play()
 
     def end_game(self):

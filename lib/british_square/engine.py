@@ -90,6 +90,12 @@ class Game(Piles):
         self.history_count = 0  # moves done
         self.history_end = 0  # moves done plus moves that can be redone
 
+    def deal(self, number: int) -> None:
+        """Deal ``number`` here (``Piles.deal``), with no history: the arrays
+        the history has grown keep their room for the next game's moves."""
+        super().deal(number)
+        self.history_count = self.history_end = 0
+
     # ------------------------------------------------------------------ moves
 
     def _can_build(self, card, c):

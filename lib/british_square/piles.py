@@ -98,29 +98,39 @@ class Piles:
     def new_deal(cls, number: int, rules: int = BRITISH) -> "Piles":
         """Deal ``number`` (1-31999) as PySolFC deals it for Union Square: a new
         game of the class it is called on (``Game.new_deal``)."""
+        game = cls(rules)
+        game.deal(number)
+        return game
+
+    def deal(self, number: int) -> None:
+        """Deal ``number`` here, in place of the cards that lay here: the game
+        ``new_deal`` makes, without making one (a board deals again in a heap
+        in pieces, where a new game's arrays may find no room)."""
         from british_square.deal import shuffled_talon
 
         talon = shuffled_talon(number)
-        game = cls(rules)
-        game.deal_number = number
+        self.deal_number = number
+        for cards in (self.cells, self.height, self.base, self.stock, self.waste, self.foundations):
+            for i in range(len(cards)):
+                cards[i] = 0
         top = 103  # PySolFC deals from the end of its talon
         for pile in range(16):
             card = talon[top - pile]
-            if rules == BRITISH:
+            if self.rules == BRITISH:
                 column, depth = pile % 4, pile // 4
             else:
                 column, depth = pile, 0
-            game.cells[column * COLUMN_CAPACITY + depth] = card
-        for column in range(game.columns):
-            game.height[column] = game.base[column] = 16 // game.columns
+            self.cells[column * COLUMN_CAPACITY + depth] = card
+        for column in range(self.columns):
+            self.height[column] = self.base[column] = 16 // self.columns
         left = 88
-        if rules == UNION:
-            game.waste[0] = talon[top - 16]
-            game.waste_count = 1
+        self.waste_count = 0
+        if self.rules == UNION:
+            self.waste[0] = talon[top - 16]
+            self.waste_count = 1
             left = 87
-        game.stock[0:left] = talon[0:left]
-        game.stock_count = left
-        return game
+        self.stock[0:left] = talon[0:left]
+        self.stock_count = left
 
     # ---------------------------------------------------------------- reading
 
