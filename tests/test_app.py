@@ -222,7 +222,7 @@ def test_no_more_moves_is_a_notice_beside_the_cards_and_play_goes_on(make_app):
     assert app.outcome == OUTCOME_STUCK and app.screens.current == results.SCREEN_OVER
     text = page_text(app)
     assert text.split("\n")[:2] == ["Game over", "No card can go home now."]
-    assert "Cards home: 1 of 104" in text and "1 moves in 0:00" in text
+    assert "Cards home: 1 of 104" in text and "1 move in 0:00" in text
     press(app, B)  # back to the cards, which stay in sight
     assert not app.on_page and panel(app)[:2] == ["No more", "moves."]
     app.play(move(1, 2))  # play on: still no more moves
@@ -285,7 +285,7 @@ def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
 
     assert KINGS_TOP >= WON_BIG_Y + 2 * 12  # under "You won!" (scale 2)
     assert KINGS_BOTTOM + CARD_H <= BODY_Y + TEXT_LINE * WON_LINE_ROW  # above the lines
-    assert cell_text(app, 0, WON_LINE_ROW).startswith("1 moves in")  # the first of them
+    assert cell_text(app, 0, WON_LINE_ROW).startswith("1 move in")  # the first of them
     for _ in range(300):
         wait(app, 50)
         for king in app.view.page.cards:
@@ -491,7 +491,7 @@ def test_the_won_screen_says_the_moves_the_time_and_the_best_bettered(make_app):
     wait(app, 59_000)  # 59 seconds of play
     press(app, B)  # the last card home
     text = page_text(app)
-    assert "1 moves in 0:59" in text and "Your first win!" in text
+    assert "1 move in 0:59" in text and "Your first win!" in text
     again = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
     again.stats = app.stats
     press(again, A, B)  # a second win, quicker: a new best time
@@ -526,7 +526,7 @@ def test_the_menu_says_the_games_moves_and_time(make_app):
     wait(app, 61_500)  # the screen dims at a minute, and play time stops with it
     press(app, A)  # wake
     press(app, START)
-    assert page_text(app).split("\n")[0] == "Menu: 1 moves, 0:59"
+    assert page_text(app).split("\n")[0] == "Menu: 1 move, 0:59"
 
 
 def test_finish_is_offered_once_the_rest_is_certain_and_plays_it_out(make_app):

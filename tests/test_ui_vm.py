@@ -195,7 +195,7 @@ def test_the_menu_on_the_vm_shows_its_words_in_the_fonts_glyphs(text_screens):
     from british_square.sheet import TEXT_WHITE, TEXT_YELLOW
 
     screen = load_raw(text_screens / "vm" / "menu.rgb565")
-    title = fitted("Menu: 1 moves, 0:00", TEXT_COLUMNS, centred=True)  # a card dealt
+    title = fitted("Menu: 1 move, 0:00", TEXT_COLUMNS, centred=True)  # a card dealt
     assert text_mismatches(screen, BODY_X, TITLE_Y, title, TEXT_YELLOW) == 0
     for row, line in enumerate(MENU[:8]):
         line = line.replace("{}", "British" if "Rules" in line else "")

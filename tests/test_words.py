@@ -10,7 +10,7 @@ import pytest
 from conftest import HW
 from words_text import PACKAGE, WORDS, body, sections
 
-from british_square import piles, scene, screens
+from british_square import piles, results, scene, screens
 from british_square.files import NEEDED, TEXTS_AT_MOST, open_words
 from british_square.layout import BODY_ROWS, FIGURE_COLUMNS, PANEL_COLUMNS, TEXT_COLUMNS
 from british_square.words import LONGEST, DamagedFile
@@ -194,7 +194,7 @@ def test_show_puts_each_line_where_it_goes_placeholders_in_order():
     page = Page()
     words.show(page, "won")
     assert page.seen[0] == ("big", 0, "You won!")
-    assert (6, "{} moves in {}", "", True, 0) in page.seen  # at WON_LINE_ROW, under the kings
+    assert (6, "{} in {}", "", True, 0) in page.seen  # at WON_LINE_ROW, under the kings
     assert (7, "{}", "", True, 0) in page.seen  # the best bettered, or "All 104 cards home!"
     assert words.text("panel") == "Stock\nHome\nMoves\nDeal"
 
@@ -207,13 +207,13 @@ def test_every_button_the_texts_name_has_a_name_on_the_desktop():
 def test_a_button_is_named_as_the_machine_names_it_the_boards_without_names():
     words = open_words(str(WORDS))
     page = Page()
-    words.show(page, "confirm_abandon", (12, 3))
+    words.show(page, "confirm_abandon", ("12 moves", 3))
     assert page.seen[-2:] == [("footer", "A: yes    B: no"), "drawn"]
     assert (5, " B: no, back to it", "", False, 0) in page.seen
     assert words.key("Start") == "Start"
     words.keys = KEY_NAMES  # as the desktop's adapter gives them
     page = Page()
-    words.show(page, "confirm_abandon", (12, 3))
+    words.show(page, "confirm_abandon", ("12 moves", 3))
     assert page.seen[-2:] == [("footer", "Z: yes    X: no"), "drawn"]
     assert (1, " 12 moves played,", "", False, 0) in page.seen  # the values still in order
     assert (2, " 3 of 104 cards home.", "", False, 0) in page.seen
@@ -291,3 +291,9 @@ def test_a_changed_file_is_damaged(tmp_path, old, new):
     data = WORDS.read_bytes()
     assert old in data
     assert damaged(tmp_path, data.replace(old, new, 1))
+
+
+def test_a_count_of_moves_says_move_for_one():
+    assert [results.moves_text(n) for n in (0, 1, 2, 265)] == [
+        "0 moves", "1 move", "2 moves", "265 moves",
+    ]  # fmt: skip

@@ -90,7 +90,7 @@ class Results:
             said = words.line("end_words", "par_beaten").format(found)
         else:
             said = words.line("end_words", "won_all")
-        words.show(page, "won", (app.game.history_count, clock_text(app.seconds), said))
+        words.show(page, "won", (moves_text(app.game.history_count), clock_text(app.seconds), said))
         self.celebration.start(app.now)
 
     def over(self):
@@ -116,7 +116,7 @@ class Results:
             why,
             score,
             said,
-            game.history_count,
+            moves_text(game.history_count),
             clock_text(app.seconds),
             app.hints_used,
             best,
@@ -151,6 +151,11 @@ class Results:
 def clock_text(seconds):
     """``seconds`` as minutes and seconds: "4:05", "75:00"."""
     return "{}:{:02d}".format(seconds // 60, seconds % 60)
+
+
+def moves_text(count):
+    """"1 move", "12 moves"."""
+    return "1 move" if count == 1 else "{} moves".format(count)
 
 
 def deal_text(game):

@@ -32,6 +32,7 @@ from british_square.results import (
     Results,
     clock_text,
     deal_text,
+    moves_text,
 )
 from british_square.sheet import (
     FIRST_CARD,
@@ -190,7 +191,7 @@ class Screens(Results):
         settings = app.settings
         hint = ": nothing found" if self.no_hint else ""
         values = (
-            app.game.history_count,  # the title: this game's moves and time, while it pauses
+            moves_text(app.game.history_count),  # the title: moves and time, while it pauses
             clock_text(app.seconds),
             hint,
             self.rules_name(settings.rules),
@@ -354,7 +355,7 @@ class Screens(Results):
         page, game = self.page, app.game
         page.footer.color = TEXT_WHITE
         text = "confirm_end" if what == _ASK_END else "confirm_abandon"
-        self.words.show(page, text, (game.history_count, game.score()))
+        self.words.show(page, text, (moves_text(game.history_count), game.score()))
 
     def _do_pending(self):
         app, what = self.app, self.pending
