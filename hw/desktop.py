@@ -19,7 +19,7 @@ import signal
 import sys
 import time
 
-from keycheck import env_number, script_source
+from harness import env_number, script_source
 from keyscript import ScriptPlayer
 from pointer import Click
 from storage import (

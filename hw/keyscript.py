@@ -13,7 +13,7 @@ ends) or commas:
 
 ``--keys`` and ``--keys-file`` are read by one tokenizer (``WordReader``), a
 word at a time, so a long script never sits whole on the heap; every word is
-checked (``keycheck.script_source``) before the game starts. Under the VM
+checked (``harness.script_source``) before the game starts. Under the VM
 this module is part of what the heap holds, so it keeps to what play needs.
 """
 
@@ -138,7 +138,7 @@ class ScriptPlayer:
     ``shot:`` words; ``finished`` turns true after the last word."""
 
     def __init__(self, source, save_shot):
-        text, path = source  # checked (``keycheck.script_source``)
+        text, path = source  # checked (``harness.script_source``)
         self.reader = WordReader(text, open(path, "rb") if path else None)
         self.save_shot = save_shot
         self.action = NONE  # the action of the current word, and how many more times

@@ -7,9 +7,10 @@ it), the environment variables ``BSQ_KEYS`` and ``BSQ_KEYS_FILE`` (see
 ``keyscript``): options load ``hw/options.py``, whose names (interned for
 good) a board never holds. ``shot:NAME`` saves the screen as raw little-endian RGB565
 in the folder given by ``--shot`` or ``BSQ_SHOTS``. It notes the screens
-seen and, at the end, prints them with the presses and the saves (the
-position is printed by ``code.py``). What it holds is on the heap it
-measures, so it keeps to few names.
+seen and, at the end, ``harness.report`` prints them with the presses and
+the saves (the position is printed by ``code.py``). What it holds is on the
+heap it measures, so it keeps to few names, and its start-up checks and its
+report are ``harness``'s, loaded only when they run.
 
 Collection: a board's adapter never calls ``gc.collect()``; the heap is
 collected only where the game itself does (at start-up once the save and
@@ -48,11 +49,11 @@ class Hardware(ScriptPlayer):
     built-in font."""
 
     def __init__(self, options):
-        import keycheck  # let go below: a board has no harness to check
+        import harness  # let go below: a board has no harness
 
         if not options:  # as a board runs: the script from the environment
             options = {"keys": os.getenv("BSQ_KEYS"), "keys-file": os.getenv("BSQ_KEYS_FILE")}
-        super().__init__(keycheck.script_source(options), self.save_shot)
+        super().__init__(harness.script_source(options), self.save_shot)
         self.display = board.DISPLAY
         self.display.auto_refresh = False
         self.folder = options.get("shot") or os.getenv("BSQ_SHOTS") or "."
@@ -62,7 +63,7 @@ class Hardware(ScriptPlayer):
         self.ticks_ms = ticks_ms
         # BSQ_TURN_MS: a clock that moves that many ms at each reading and
         # never sleeps, so that a scripted hour of play runs in seconds
-        self.turn_ms = keycheck.env_number("BSQ_TURN_MS", "milliseconds")
+        self.turn_ms = harness.env_number("BSQ_TURN_MS", "milliseconds")
         if self.turn_ms:
             self.now = ticks_ms()
             self.ticks_ms = self.virtual_ms
@@ -70,7 +71,7 @@ class Hardware(ScriptPlayer):
         self.turns = 0  # turns of the main loop
         self.backlight_level = 100  # the backlight level the game last set, percent
         # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
-        self.battery_mv = keycheck.env_number("BSQ_BATTERY_MV", "millivolts")
+        self.battery_mv = harness.env_number("BSQ_BATTERY_MV", "millivolts")
         # BSQ_BUSY_LOOP: never rest, the loop as it was before it rested (to compare)
         self.busy_loop = bool(os.getenv("BSQ_BUSY_LOOP"))
         self.font = None  # the built-in font
@@ -84,7 +85,7 @@ class Hardware(ScriptPlayer):
         self.key_of = bytearray(9)  # the key number of each action
         for key, action in enumerate(KEY_ACTIONS):
             self.key_of[action] = key
-        unload("keycheck")
+        unload("harness")
 
     def virtual_ms(self):
         self.now = ticks_add(self.now, self.turn_ms)
@@ -130,16 +131,10 @@ class Hardware(ScriptPlayer):
         return self.buttons.poll(now)
 
     def finish(self, app):
-        from british_square.screens import SCREEN_NAMES
-
         peak = live = "-"
         if self.measuring:
             gc.collect()
             peak, live = self.peak, gc.mem_alloc()
-        seen = " ".join(n for i, n in enumerate(SCREEN_NAMES) if self.seen >> i & 1)
-        report = "presses: {}\ncollection: {}\npeak_live: {}\nlive_at_end: {}\nscreens: {}"
-        collection = "measuring" if self.measuring else "board"
-        print(report.format(self.presses, collection, peak, live, seen))
-        report = "overflows: {}\nturns: {}\nbacklight: {}\nsaves: {}"
-        saves = app.store.writes if app.store is not None else 0
-        print(report.format(self.buttons.overflows, self.turns, self.backlight_level, saves))
+        import harness  # the report's code, only now
+
+        harness.report(self, app, peak, live)

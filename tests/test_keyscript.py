@@ -9,7 +9,7 @@ from conftest import HW
 from british_square import controls
 
 sys.path.insert(0, str(HW))
-import keycheck  # noqa: E402
+import harness  # noqa: E402
 import keyscript  # noqa: E402
 
 
@@ -51,7 +51,7 @@ def test_words_split_on_any_white_space_and_commas(tmp_path):
 def test_a_file_script_plays_as_checked(tmp_path):
     path = tmp_path / "keys.txt"
     path.write_text("a\nright*2\nshot:first\n")  # newlines, and one at the very end
-    assert keycheck.script_source({"keys-file": path}) == ("", path)
+    assert harness.script_source({"keys-file": path}) == ("", path)
     assert played("", path) == ["a", "right", "right", "shot:first"]  # no newline in the name
 
 
@@ -86,21 +86,21 @@ def test_a_long_file_is_read_in_small_pieces(tmp_path):
 )
 def test_bad_words_are_named_before_the_game_starts(bad, tmp_path):
     with pytest.raises(ValueError) as error:
-        keycheck.script_source({"keys": "a " + bad})
+        harness.script_source({"keys": "a " + bad})
     assert "key script" in str(error.value)
     path = tmp_path / "keys.txt"
     path.write_text("a\n" + bad + "\n")
     with pytest.raises(ValueError):
-        keycheck.script_source({"keys-file": path})
+        harness.script_source({"keys-file": path})
 
 
 def test_a_word_too_long_or_not_ascii_is_refused(tmp_path):
     with pytest.raises(ValueError, match="too long"):
-        keycheck.script_source({"keys": "a" * 100})
+        harness.script_source({"keys": "a" * 100})
     path = tmp_path / "keys.bin"
     path.write_bytes(b"a \x00\xff b")
     with pytest.raises(ValueError, match="printable"):
-        keycheck.script_source({"keys-file": path})
+        harness.script_source({"keys-file": path})
 
 
 def test_actions_and_their_short_names():
@@ -115,19 +115,19 @@ def test_a_fifo_or_a_folder_as_the_key_file_is_refused_without_waiting(tmp_path,
     os.mkfifo(tmp_path / "keys")
     for path in (tmp_path / "keys", tmp_path):
         with pytest.raises(ValueError, match="is not a regular file"):
-            keycheck.script_source({"keys-file": str(path)})
+            harness.script_source({"keys-file": str(path)})
     with pytest.raises(ValueError, match="cannot read the key file"):
-        keycheck.script_source({"keys-file": str(tmp_path / "missing")})
+        harness.script_source({"keys-file": str(tmp_path / "missing")})
 
 
 @pytest.mark.parametrize("value", ["", "0", "3900"])
 def test_a_harness_number_is_ascii_digits(monkeypatch, value):
     monkeypatch.setenv("BSQ_TEST_MS", value)
-    assert keycheck.env_number("BSQ_TEST_MS", "milliseconds") == int(value or 0)
+    assert harness.env_number("BSQ_TEST_MS", "milliseconds") == int(value or 0)
 
 
 @pytest.mark.parametrize("value", [" 5", "5 ", "1_0", "\uff15", "-1", "+5", "1" * 10])
 def test_a_harness_number_in_anything_else_is_refused(monkeypatch, value):
     monkeypatch.setenv("BSQ_TEST_MS", value)
     with pytest.raises(ValueError, match="BSQ_TEST_MS is not a whole number of milliseconds"):
-        keycheck.env_number("BSQ_TEST_MS", "milliseconds")
+        harness.env_number("BSQ_TEST_MS", "milliseconds")

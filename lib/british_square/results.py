@@ -154,7 +154,7 @@ def clock_text(seconds):
 
 
 def moves_text(count):
-    """"1 move", "12 moves"."""
+    """A count of moves as a screen says it: "1 move", "12 moves"."""
     return "1 move" if count == 1 else "{} moves".format(count)
 
 

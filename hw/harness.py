@@ -1,10 +1,10 @@
-"""The harness's inputs, checked once at start-up (desktop and VM): every
-word of the key script before the game starts, and the ``BSQ_*`` numbers.
-Bad input is one ``ValueError`` line for code.py to print.
+"""What the harness does once, outside the game's run: check its inputs at
+start-up (desktop and VM: every word of the key script before the game
+starts, and the ``BSQ_*`` numbers; bad input is one ``ValueError`` line for
+code.py to print), and report the VM's run at its end (``report``).
 
-Start-up only: the VM adapter lets this module go once it has its answers,
-so its code is not on the heap the game is measured in (a board has no
-harness at all).
+The VM adapter imports it for each and lets it go, so its code is not on the
+heap the game is measured in: a board has no harness at all.
 """
 
 import os
@@ -49,3 +49,18 @@ def env_number(name, unit):
     if len(text) > 9 or not all("0" <= c <= "9" for c in text):  # int() takes " 5", "1_0"
         raise ValueError("{} is not a whole number of {}".format(name, unit))
     return int(text)
+
+
+def report(vm, app, peak, live):
+    """The VM run's report on standard output (tests and ``tools/stress.py``
+    read it): presses, the live heap (``-`` unless measuring), the screens
+    seen, keypad overflows, turns of the loop, the backlight, the saves."""
+    from british_square.screens import SCREEN_NAMES
+
+    seen = " ".join(n for i, n in enumerate(SCREEN_NAMES) if vm.seen >> i & 1)
+    text = "presses: {}\ncollection: {}\npeak_live: {}\nlive_at_end: {}\nscreens: {}"
+    collection = "measuring" if vm.measuring else "board"
+    print(text.format(vm.presses, collection, peak, live, seen))
+    text = "overflows: {}\nturns: {}\nbacklight: {}\nsaves: {}"
+    saves = app.store.writes if app.store is not None else 0
+    print(text.format(vm.buttons.overflows, vm.turns, vm.backlight_level, saves))
