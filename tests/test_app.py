@@ -7,6 +7,7 @@ the text page is read back label by label (the statistics cell by cell).
 
 import pytest
 from app_harness import MENU, Clock, FakeHardware, cell_text, menu_choose, page_text, press, wait
+from displayio import Bitmap
 from words_text import body
 
 from british_square import results, screens
@@ -248,6 +249,39 @@ def test_the_panels_labels_keep_the_bitmaps_they_were_made_with(make_app):
     press(app, SELECT)  # undo: the panel counts again
     assert panel(app)[0] == "Stock"
     assert all(label.bitmap is bitmap for label, bitmap in zip(labels, made))
+
+
+def bits_a_pixel(bitmap):
+    """1 or 2: whether a pixel of ``bitmap`` holds the value 2 (read back, then cleared)."""
+    before = bitmap[0, 0]
+    bitmap[0, 0] = 2
+    bits = 2 if bitmap[0, 0] == 2 else 1
+    bitmap[0, 0] = before
+    return bits
+
+
+def test_the_fitted_labels_draw_into_one_bit_bitmaps_for_good(make_app):
+    """Every label whose text fills its field (the page's title, footer and
+    body columns, the panel's words and numbers) draws into a 1-bit bitmap
+    (``page.one_bit``), the one it shows, through every screen."""
+    app = make_app(Game.new_deal(7))
+    page, scene = app.view.page, app.scene
+    labels = (page.title, page.footer, page.cell(0), page.cell(1))
+    labels += (scene.panel_words, scene.panel_numbers)
+    made = [label.bitmap for label in labels]
+    assert [bits_a_pixel(bitmap) for bitmap in made] == [1] * 6
+    assert bits_a_pixel(page.big[0].bitmap or Bitmap(1, 1, 3)) == 2  # a large line's: as made
+    press(app, A)
+    screens = app.screens
+    shown = (screens.menu, screens.about, lambda: screens.help(1), lambda: screens.deal(31999))
+    for show in shown + (lambda: screens.stats(BRITISH), lambda: screens.rules(UNION)):
+        show()
+        app.show_play()
+    app.play(move(STOCK, WASTE))
+    app.end_game()  # Game over
+    press(app, B)
+    assert [label.bitmap for label in labels] == made
+    assert all(label[0][0].bitmap is label.bitmap for label in labels)  # on the screen
 
 
 def test_a_dead_verdict_while_a_refused_drop_flashes(make_app):

@@ -25,7 +25,7 @@ from british_square.layout import (
     TEXT_LINE,
     TEXT_Y,
 )
-from british_square.page import TOP_RIGHT, fitted, label
+from british_square.page import TOP_RIGHT, fitted, label, one_bit
 from british_square.piles import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD, NORMAL
 
@@ -114,6 +114,8 @@ class PlayScene:
         # blank, as wide and tall as they will be: their bitmaps made now, once
         self.panel_words.text = "\n".join([" " * PANEL_COLUMNS] * PANEL_ROWS)
         self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * _NUMBER_ROWS)
+        one_bit(self.panel_words)
+        one_bit(self.panel_numbers)
         # stock, score, deal, rules, notice, moves
         self.shown_numbers = [-1, -1, -1, -1, -1, -1]
         # the panel's lines of the numbers (-1: not on this text), and the
