@@ -12,25 +12,13 @@ import os
 from keyscript import WordReader, parse_word
 
 
-def _open_file(path):
-    """The key file, opened to read; ``ValueError`` (one line) when it is not
-    a regular file (a folder; a FIFO, which would wait for a writer for ever)
-    or cannot be read."""
-    try:
-        if os.stat(path)[0] & 0o170000 != 0o100000:  # S_IFMT, S_IFREG
-            raise ValueError("the key file {} is not a regular file".format(path))
-        return open(path, "rb")
-    except OSError as error:
-        raise ValueError("cannot read the key file {}: {}".format(path, error.strerror)) from None
-
-
 def script_source(options, default=""):
     """``(text, path)`` of the key script the options give: ``--keys`` (else
     ``default``), then the file named by ``--keys-file``; every word is read
     and checked first (``ValueError`` names the first bad one)."""
     text = options.get("keys") or default
     path = options.get("keys-file")
-    reader = WordReader(text, _open_file(path) if path else None)
+    reader = WordReader(text, path)
     try:
         while True:
             word = reader.next_word()

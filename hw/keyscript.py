@@ -17,6 +17,8 @@ checked (``harness.script_source``) before the game starts. Under the VM
 this module is part of what the heap holds, so it keeps to what play needs.
 """
 
+import os
+
 from british_square.controls import (
     ACTION_NAMES,
     DOWN,
@@ -48,12 +50,12 @@ WAIT = const(2)
 
 
 class WordReader:
-    """The words of ``text`` and then of ``file`` (open to read bytes), one at a time."""
+    """The words of ``text`` and then of the file at ``path``, one at a time."""
 
-    def __init__(self, text="", file=None):
+    def __init__(self, text="", path=None):
         self.text = text.encode() + b" " if text else b""  # a word ends with the text
         self.at = 0
-        self.file = file
+        self.file = _open_file(path) if path else None
         self.chunk = bytearray(64)
         self.chunk_end = 0
         self.chunk_at = 0
@@ -103,6 +105,18 @@ class WordReader:
             self.file = None
 
 
+def _open_file(path):
+    """The key file, opened to read; ``ValueError`` (one line) when it is not
+    a regular file (a folder; a FIFO, which would wait for a writer for ever)
+    or cannot be read."""
+    try:
+        if os.stat(path)[0] & 0o170000 != 0o100000:  # S_IFMT, S_IFREG
+            raise ValueError("the key file {} is not a regular file".format(path))
+        return open(path, "rb")
+    except OSError as error:
+        raise ValueError("cannot read the key file {}: {}".format(path, error.strerror)) from None
+
+
 def parse_word(word):
     """``(ACTION, action, count)``, ``(SHOT, name, 1)`` or ``(WAIT, ms, 1)`` for one
     script word; ``ValueError`` naming it if it is none of those."""
@@ -138,8 +152,7 @@ class ScriptPlayer:
     ``shot:`` words; ``finished`` turns true after the last word."""
 
     def __init__(self, source, save_shot):
-        text, path = source  # checked (``harness.script_source``)
-        self.reader = WordReader(text, open(path, "rb") if path else None)
+        self.reader = WordReader(source[0], source[1])  # checked (``harness.script_source``)
         self.save_shot = save_shot
         self.action = NONE  # the action of the current word, and how many more times
         self.left = 0

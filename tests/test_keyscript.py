@@ -14,7 +14,7 @@ import keyscript  # noqa: E402
 
 
 def words(text="", path=None):
-    reader = keyscript.WordReader(text, open(path, "rb") if path else None)
+    reader = keyscript.WordReader(text, path)
     out = []
     while True:
         word = reader.next_word()
@@ -58,9 +58,9 @@ def test_a_file_script_plays_as_checked(tmp_path):
 def test_a_long_file_is_read_in_small_pieces(tmp_path):
     path = tmp_path / "keys.txt"
     path.write_text(" ".join(["a", "left", "b"] * 3000))
-    reader = keyscript.WordReader("", open(path, "rb"))
+    reader = keyscript.WordReader("", path)
     assert len(reader.chunk) <= 64  # what it holds of the file at a time
-    reader = keyscript.WordReader("", open(path, "rb"))
+    reader = keyscript.WordReader("", path)
     while reader.next_word() is not None:
         pass
     assert reader.count == 9000
