@@ -298,6 +298,11 @@ def make_parser():
         action="store_true",
         help="solve again the deals an older solver version solved",
     )
+    survey.add_argument(
+        "--redo-unknown",
+        action="store_true",
+        help="solve again the deals an older solver version left unknown",
+    )
     return parser
 
 
@@ -374,6 +379,7 @@ def survey_command(args):
         progress=not args.quiet,
         plot=args.plot,
         redo_older=args.redo_older,
+        redo_unknown=args.redo_unknown,
     )
     out(summary_text(args.rules, totals))
 

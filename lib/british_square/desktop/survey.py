@@ -10,7 +10,7 @@ The results file has one JSON object per finished deal (``deal``, ``rules``,
 version 2 ``solver``, ``budget`` and ``plain_nodes``), appended and flushed
 as each deal ends, so an interrupted survey resumes: deals already in the
 file are not solved again (with ``redo_older``, unless an older solver
-solved them). A deal's last line is its record.
+solved them; with ``redo_unknown``, unless an older solver left them unknown). A deal's last line is its record.
 """
 
 import json
@@ -308,9 +308,11 @@ def run_survey(
     progress=True,
     plot=None,
     redo_older=False,
+    redo_unknown=False,
 ):
     """Solve the ``deals`` not yet in the results file ``out`` (with
-    ``redo_older``, also those an older solver solved), appending each
+    ``redo_older``, also those an older solver solved; with
+    ``redo_unknown``, those an older solver left unknown), appending each
     record as it comes, on ``jobs`` local processes (0: one a core, never
     more than deals to solve) or the Dask ``scheduler``; return the summary
     of every record of ``rules_name`` in the file for those deals.
@@ -320,11 +322,15 @@ def run_survey(
     path, the libraries the progress bar and the plot need, the scheduler."""
     check_output(out, "a results file")
     done = read_results(out, rules_name)  # every line checked: only ours is appended to
-    todo = [
-        d
-        for d in deals
-        if d not in done or (redo_older and solver_version(done[d]) < SOLVER_VERSION)
-    ]
+
+    def to_solve(d):
+        if d not in done:
+            return True
+        if solver_version(done[d]) == SOLVER_VERSION:
+            return False
+        return redo_older or redo_unknown and done[d]["result"] == UNKNOWN
+
+    todo = [d for d in deals if to_solve(d)]
     if plot:
         check_output(plot, "a PNG file", PNG_SIGNATURE)
         _library("matplotlib", "--plot")

@@ -80,7 +80,8 @@ __all__ = [
 # Written into every survey record, so results of a better solver can be
 # told from older ones in the same file (records without it are version 1).
 # 2: a deal not won also gets the plain search's line (PLAIN_LINE_NODES).
-SOLVER_VERSION = 2
+# 3: ``cannot_win`` also tries each waste card's way out (``dead_ends``).
+SOLVER_VERSION = 3
 
 # Par is a target the board shows, so it must be at least what a plain
 # depth-first search finds in a few seconds: the searches here order moves

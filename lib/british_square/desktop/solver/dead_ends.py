@@ -29,25 +29,39 @@ def cannot_win(game):
     Such a card X that is above Y in the waste now, or a built card of a
     column now, is at T in a column (it left the waste, or never comes back
     to it; nothing returns to the stock). In a column it is either a built
-    card or, having filled an empty column from the waste, its base; never
-    a dealt base, and a built card never becomes a base: in British Square
-    only the waste and the stock fill a space. A column's base top and its
-    built cards are one suit, one rank apart each, in one direction: so the
-    X cards in one column share a suit, differ in rank, and lie in one
-    *segment* of that suit, ranks not split by a rank whose copies are all
-    in F or home (each rank between two of them is a card in that column).
-    Both copies of a rank in a segment need two columns. A column whose base
-    holds such a card B (the topmost, if several) either keeps B in its
-    base at T, and then can hold only the segment of its base top, B or a
-    base card above it, or lets B go to a column (home it cannot): B then
-    counts like X, and the column may hold anything. If no choice of keep
-    or let go gives each needed column its own column of the four, there is
-    no winning line. tests/test_solver.py checks this against complete
-    searches of small positions.
+    card or, having filled an empty column from the waste or the stock, its
+    base; never a dealt base, and a built card never becomes a base: in
+    British Square only the waste and the stock fill a space. A column's
+    base top and its built cards are one suit, one rank apart each, in one
+    direction: so the X cards in one column share a suit, differ in rank,
+    and lie in one *segment* of that suit, ranks not split by a rank whose
+    copies are all in F or home (each rank between two of them is a card in
+    that column). Both copies of a rank in a segment need two columns.
+    A column whose base holds such cards B1 (the topmost), B2, ... either
+    keeps some Bi at T, having let B1 to Bi-1 go to other columns (home they
+    cannot: they count like X), and then holds only the segment of its base
+    top at T, a base card from Bi up to the one under Bi-1; or lets them
+    all go, and may hold anything or be empty. If no choice of what each
+    column keeps gives each needed column its own column of the four, there
+    is no winning line.
+
+    Y's way out: at T+1 Y goes home, onto a column's top card of its suit
+    one rank away, or into an empty column. Home needs its up-half place
+    (``n < r``, no rank between with both copies in F) and a copy of each
+    rank between home by T, or its down-half place (as for X). Onto a card
+    Z, a copy of Z is a column top at T: not in F, not home. A card so
+    needed with no copy outside F, home and the stock is dealt by T, with
+    every stock card above it; each of those has left the waste by T too
+    (or gone straight into a space), so counts like X. With k the fewest
+    stock cards a way home or onto a Z needs dealt, either the count with
+    the top k stock cards fits the four columns, or the count without them
+    fits three, one left empty for Y. tests/test_solver.py checks both
+    arguments against complete searches of small positions.
 
     Only Ys where F gains a rank whose copies are all in F or home, or gains
-    both copies of an up-half rank, are tried: between two of those the
-    cards to hold only get fewer."""
+    both copies of an up-half rank, are tried for the count alone: between
+    two of those the cards to hold only get fewer. Ys whose way out needs
+    the stock are tried each (``_no_way_out``)."""
     return dead_end(game, None)[0]
 
 
@@ -119,15 +133,7 @@ def dead_end(game, before):
         if not changed:
             continue
         if segment is None:
-            # per card value: the first value of its segment
-            segment = bytearray(52)
-            for x in range(52):
-                if gone[x] == 2:
-                    segment[x] = x + 1
-                elif x % 13:
-                    segment[x] = segment[x - 1]
-                else:
-                    segment[x] = x
+            segment = _segments(gone)
         held = bytearray(52)
         need = bytearray(53)
         seen = bytearray(52)
@@ -139,7 +145,23 @@ def dead_end(game, before):
         if total > 1 and not _columns_hold(game, f, stop, top_rank, segment, held, need, total):
             return True, None
         tried.append((stop[:], top_rank[:], segment, held, need, total, seen))
+    if _no_way_out(game, home, built):
+        return True, None
     return False, (built, home, gone, top_rank, stop, segment, tried)
+
+
+def _segments(gone):
+    """Per card value, the first value of its segment (``cannot_win``):
+    ``gone`` counts per value the copies home or in F."""
+    segment = bytearray(52)
+    for x in range(52):
+        if gone[x] == 2:
+            segment[x] = x + 1
+        elif x % 13:
+            segment[x] = segment[x - 1]
+        else:
+            segment[x] = x
+    return segment
 
 
 def _count_stuck(cards, f, stop, top_rank, segment, held, need, total, seen):
@@ -174,25 +196,16 @@ def _down_half_waits(x, stop, top_rank):
     return stop[t] < 14 or top_rank[t] > x % 13 + 1
 
 
-def _columns_hold(game, f, stop, top_rank, segment, held, need, total):
-    """Can the four columns hold ``need`` (columns per segment) and the
-    columns' stuck base cards, keeping or letting go each (``cannot_win``)?"""
-    cells = game.cells
-    base = game.base
-    keepers = []  # (stuck base card, bit set of the segments kept it can hold)
+def _columns_hold(game, f, stop, top_rank, segment, held, need, total, columns=4):
+    """Can ``columns`` of the four columns, the others empty, hold ``need``
+    (columns per segment) and the columns' stuck base cards, each column
+    keeping one or letting all go (``cannot_win``)?"""
+    choices = []  # per column with stuck base cards: its ways (``_column_ways``)
     for c in range(4):
-        start = c * COLUMN_CAPACITY
-        segments = 0
-        for i in range(start + base[c] - 1, start - 1, -1):
-            x = cells[i]
-            segments |= 1 << segment[x]
-            t = x // 13  # stuck (cannot_win's two conditions), inline
-            a = x % 13 + 1
-            b = stop[t]
-            if (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a):
-                keepers.append((x, segments))
-                break
-    if total <= 4 - len(keepers):
+        ways = _column_ways(game, c, f, stop, top_rank, segment)
+        if ways:
+            choices.append(ways)
+    if total <= columns - len(choices):
         return True  # the columns with nothing stuck in their bases hold it all
     units = []  # one entry per column needed: its segment
     for k in range(53):
@@ -200,14 +213,15 @@ def _columns_hold(game, f, stop, top_rank, segment, held, need, total):
             units.append(k)
             if need[k] == 2:
                 units.append(k)
-    # the choice that lets every stuck base card go first: no matching to do
-    for choice in range((1 << len(keepers)) - 1, -1, -1):
+    way = [0] * len(choices)  # the way each column takes, counted through
+    while True:
         wanted = units
-        kept = []
+        kept = []  # per column keeping a base card: the segments it can hold
         added = []  # base cards let go
-        for i in range(len(keepers)):
-            x, segments = keepers[i]
-            if choice >> i & 1:
+        free = columns - len(choices)  # columns holding anything
+        for i in range(len(choices)):
+            let_go, segments = choices[i][way[i]]
+            for x in let_go:
                 # one more column for its segment when it is a further copy
                 copies = held[x] + 1 + added.count(x)
                 added.append(x)
@@ -215,13 +229,133 @@ def _columns_hold(game, f, stop, top_rank, segment, held, need, total):
                     if wanted is units:
                         wanted = units[:]
                     wanted.append(segment[x])
+            if segments < 0:
+                free += 1
             else:
                 kept.append(segments)
-        if len(wanted) > 4:
+        if 0 <= free and len(wanted) <= len(kept) + free:
+            if not kept or _matched(wanted, kept) >= len(wanted) - free:
+                return True
+        i = 0
+        while i < len(choices) and way[i] == len(choices[i]) - 1:
+            way[i] = 0
+            i += 1
+        if i == len(choices):
+            return False
+        way[i] += 1
+
+
+def _column_ways(game, c, f, stop, top_rank, segment):
+    """The ways column ``c`` can stand at T (``cannot_win``), when its base
+    holds stuck cards: (the stuck base cards it let go, the bit set of the
+    segments it can hold then, or -1 for any); none when it holds none."""
+    cells = game.cells
+    start = c * COLUMN_CAPACITY
+    ways = []
+    let_go = []
+    segments = 0
+    for i in range(start + game.base[c] - 1, start - 1, -1):
+        x = cells[i]
+        segments |= 1 << segment[x]
+        t = x // 13  # stuck (cannot_win's two conditions), inline
+        a = x % 13 + 1
+        b = stop[t]
+        if (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a):
+            ways.append((tuple(let_go), segments))
+            let_go.append(x)
+            segments = 0
+    if ways:
+        ways.append((tuple(let_go), -1))
+    return ways
+
+
+def _no_way_out(game, home, built):
+    """Is there a Y whose way out (``cannot_win``) needs stock cards dealt,
+    and neither the count with them fits four columns nor the count without
+    them three? ``home`` and ``built``: as ``dead_end`` makes them."""
+    f = game.foundations
+    waste = game.waste
+    n = game.waste_count
+    dealt_by = bytearray(52)  # per value: stock cards dealt to reach a copy, 0 for none
+    in_stock = bytearray(52)
+    stock = game.stock
+    for k in range(game.stock_count - 1, -1, -1):
+        x = stock[k]
+        in_stock[x] += 1
+        if not dealt_by[x]:
+            dealt_by[x] = game.stock_count - k
+    gone = bytearray(home)
+    top_rank = [0, 0, 0, 0]
+    stop = [14, 14, 14, 14]
+    segment = None
+    for j in range(n):
+        v = waste[j]
+        s = v // 13
+        r = v % 13 + 1
+        gone[v] += 1
+        if r > top_rank[s]:
+            top_rank[s] = r
+        if gone[v] - home[v] == 2 and f[s] < r < stop[s]:
+            stop[s] = r
+        if gone[v] == 2:
+            segment = None
+        k = _fewest_dealt(v, f, stop, top_rank, gone, in_stock, dealt_by)
+        if not k:
+            continue  # the count alone covers it
+        if segment is None:
+            segment = _segments(gone)
+        cards = waste[j + 1 : n] + built
+        if _holds(game, cards, f, stop, top_rank, segment, 3):
             continue
-        if not kept or _matched(wanted, kept) >= len(wanted) - (4 - len(kept)):
-            return True
+        if k < _NEVER:
+            top = game.stock_count
+            if _holds(game, cards + stock[top - k : top], f, stop, top_rank, segment, 4):
+                continue
+        return True
     return False
+
+
+_NEVER = 255  # no way out that a deal makes
+
+
+def _fewest_dealt(y, f, stop, top_rank, gone, in_stock, dealt_by):
+    """The fewest stock cards dealt by T for a way out of ``y`` home or onto
+    a card (``cannot_win``): 0 when none need be, ``_NEVER`` when no deal
+    makes one."""
+    s = y // 13
+    r = y % 13 + 1
+    if not _down_half_waits(y, stop, top_rank):
+        return 0
+    fewest = _NEVER
+    if f[s] < r <= stop[s]:  # home on the up half: one copy of each rank between
+        most = 0
+        for x in range(s * 13 + f[s], y):
+            most = max(most, _dealt_for(x, gone, in_stock, dealt_by))
+        fewest = most
+    if r > 1:
+        fewest = min(fewest, _dealt_for(y - 1, gone, in_stock, dealt_by))
+    if r < 13:
+        fewest = min(fewest, _dealt_for(y + 1, gone, in_stock, dealt_by))
+    return fewest
+
+
+def _dealt_for(x, gone, in_stock, dealt_by):
+    """Stock cards dealt by T to have a copy of ``x`` out of F and not home."""
+    if gone[x] + in_stock[x] < 2:
+        return 0  # a copy is above Y or in a column
+    if gone[x] < 2:
+        return dealt_by[x]
+    return _NEVER
+
+
+def _holds(game, cards, f, stop, top_rank, segment, columns):
+    """Do ``columns`` of the four hold the stuck ones of ``cards``?"""
+    held = bytearray(52)
+    need = bytearray(53)
+    total = _count_stuck(cards, f, stop, top_rank, segment, held, need, 0, bytearray(52))
+    if total > columns:
+        return False
+    return _columns_hold(game, f, stop, top_rank, segment, held, need, total, columns)
 
 
 def _matched(columns, kept):
