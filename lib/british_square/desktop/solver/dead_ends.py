@@ -200,11 +200,39 @@ def _columns_hold(game, f, stop, top_rank, segment, held, need, total, columns=4
     """Can ``columns`` of the four columns, the others empty, hold ``need``
     (columns per segment) and the columns' stuck base cards, each column
     keeping one or letting all go (``cannot_win``)?"""
-    choices = []  # per column with stuck base cards: its ways (``_column_ways``)
+    choices = _stuck_bases(game, f, stop, top_rank, segment)
+    return _fits(choices, segment, held, need, total, columns)
+
+
+def _stuck_bases(game, f, stop, top_rank, segment):
+    """Per column whose base holds stuck cards (``cannot_win``), the ways it
+    can stand at T: (the stuck base cards it let go, the bit set of the
+    segments it can hold then, or -1 for any)."""
+    cells = game.cells
+    choices = []
     for c in range(4):
-        ways = _column_ways(game, c, f, stop, top_rank, segment)
+        start = c * COLUMN_CAPACITY
+        ways = []
+        let_go = []
+        segments = 0
+        for i in range(start + game.base[c] - 1, start - 1, -1):
+            x = cells[i]
+            segments |= 1 << segment[x]
+            t = x // 13  # stuck (cannot_win's two conditions), inline
+            a = x % 13 + 1
+            b = stop[t]
+            if (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a):
+                ways.append((tuple(let_go), segments))
+                let_go.append(x)
+                segments = 0
         if ways:
+            ways.append((tuple(let_go), -1))
             choices.append(ways)
+    return choices
+
+
+def _fits(choices, segment, held, need, total, columns):
+    """``_columns_hold`` given the columns' ways (``_stuck_bases``)."""
     if total <= columns - len(choices):
         return True  # the columns with nothing stuck in their bases hold it all
     units = []  # one entry per column needed: its segment
@@ -245,28 +273,7 @@ def _columns_hold(game, f, stop, top_rank, segment, held, need, total, columns=4
         way[i] += 1
 
 
-def _column_ways(game, c, f, stop, top_rank, segment):
-    """The ways column ``c`` can stand at T (``cannot_win``), when its base
-    holds stuck cards: (the stuck base cards it let go, the bit set of the
-    segments it can hold then, or -1 for any); none when it holds none."""
-    cells = game.cells
-    start = c * COLUMN_CAPACITY
-    ways = []
-    let_go = []
-    segments = 0
-    for i in range(start + game.base[c] - 1, start - 1, -1):
-        x = cells[i]
-        segments |= 1 << segment[x]
-        t = x // 13  # stuck (cannot_win's two conditions), inline
-        a = x % 13 + 1
-        b = stop[t]
-        if (a <= f[t] or b < a) and (b < 14 or top_rank[t] > a):
-            ways.append((tuple(let_go), segments))
-            let_go.append(x)
-            segments = 0
-    if ways:
-        ways.append((tuple(let_go), -1))
-    return ways
+_NEVER = 255  # no way out that a deal makes
 
 
 def _no_way_out(game, home, built):
@@ -276,86 +283,100 @@ def _no_way_out(game, home, built):
     f = game.foundations
     waste = game.waste
     n = game.waste_count
-    dealt_by = bytearray(52)  # per value: stock cards dealt to reach a copy, 0 for none
-    in_stock = bytearray(52)
     stock = game.stock
-    for k in range(game.stock_count - 1, -1, -1):
+    top = game.stock_count
+    in_stock = bytearray(52)
+    first_dealt = bytearray(52)  # per value: stock cards dealt to reach a copy there
+    for k in range(top - 1, -1, -1):
         x = stock[k]
         in_stock[x] += 1
-        if not dealt_by[x]:
-            dealt_by[x] = game.stock_count - k
+        if not first_dealt[x]:
+            first_dealt[x] = top - k
     gone = bytearray(home)
+    # per value: stock cards dealt by T for a copy out of F and not home
+    dealt_for = bytearray(_dealt_for(x, gone, in_stock, first_dealt) for x in range(52))
     top_rank = [0, 0, 0, 0]
     stop = [14, 14, 14, 14]
     segment = None
+    choices = None
+    # what fitted since stop, top_rank and segment last changed: it fits
+    # again for a higher Y, with fewer cards above it
+    fits_three = False
+    fits_four = 0  # the most stock cards dealt that fitted four columns
     for j in range(n):
         v = waste[j]
         s = v // 13
         r = v % 13 + 1
         gone[v] += 1
+        dealt_for[v] = _dealt_for(v, gone, in_stock, first_dealt)
+        changed = False
         if r > top_rank[s]:
             top_rank[s] = r
+            changed = True
         if gone[v] - home[v] == 2 and f[s] < r < stop[s]:
             stop[s] = r
+            changed = True
         if gone[v] == 2:
             segment = None
-        k = _fewest_dealt(v, f, stop, top_rank, gone, in_stock, dealt_by)
-        if not k:
-            continue  # the count alone covers it
+            changed = True
+        if changed:
+            choices = None
+            fits_three = False
+            fits_four = 0
+        k = _fewest_dealt(v, f, stop, top_rank, dealt_for)
+        if not k or fits_three or k <= fits_four:
+            continue  # k = 0: the count alone covers it
         if segment is None:
             segment = _segments(gone)
+        if choices is None:
+            choices = _stuck_bases(game, f, stop, top_rank, segment)
         cards = waste[j + 1 : n] + built
-        if _holds(game, cards, f, stop, top_rank, segment, 3):
-            continue
-        if k < _NEVER:
-            top = game.stock_count
-            if _holds(game, cards + stock[top - k : top], f, stop, top_rank, segment, 4):
-                continue
-        return True
+        if _holds(choices, cards, f, stop, top_rank, segment, 3):
+            fits_three = True
+        elif k < _NEVER and _holds(
+            choices, cards + stock[top - k : top], f, stop, top_rank, segment, 4
+        ):
+            fits_four = k
+        else:
+            return True
     return False
 
 
-_NEVER = 255  # no way out that a deal makes
-
-
-def _fewest_dealt(y, f, stop, top_rank, gone, in_stock, dealt_by):
-    """The fewest stock cards dealt by T for a way out of ``y`` home or onto
-    a card (``cannot_win``): 0 when none need be, ``_NEVER`` when no deal
-    makes one."""
-    s = y // 13
-    r = y % 13 + 1
-    if not _down_half_waits(y, stop, top_rank):
-        return 0
-    fewest = _NEVER
-    if f[s] < r <= stop[s]:  # home on the up half: one copy of each rank between
-        most = 0
-        for x in range(s * 13 + f[s], y):
-            most = max(most, _dealt_for(x, gone, in_stock, dealt_by))
-        fewest = most
-    if r > 1:
-        fewest = min(fewest, _dealt_for(y - 1, gone, in_stock, dealt_by))
-    if r < 13:
-        fewest = min(fewest, _dealt_for(y + 1, gone, in_stock, dealt_by))
-    return fewest
-
-
-def _dealt_for(x, gone, in_stock, dealt_by):
+def _dealt_for(x, gone, in_stock, first_dealt):
     """Stock cards dealt by T to have a copy of ``x`` out of F and not home."""
     if gone[x] + in_stock[x] < 2:
         return 0  # a copy is above Y or in a column
-    if gone[x] < 2:
-        return dealt_by[x]
-    return _NEVER
+    return first_dealt[x] if in_stock[x] else _NEVER
 
 
-def _holds(game, cards, f, stop, top_rank, segment, columns):
-    """Do ``columns`` of the four hold the stuck ones of ``cards``?"""
+def _fewest_dealt(y, f, stop, top_rank, dealt_for):
+    """The fewest stock cards dealt by T for a way out of ``y`` home or onto
+    a card (``cannot_win``): 0 when none need be, ``_NEVER`` when no deal
+    makes one."""
+    if not _down_half_waits(y, stop, top_rank):
+        return 0
+    s = y // 13
+    r = y % 13 + 1
+    fewest = _NEVER
+    if f[s] < r <= stop[s]:  # home on the up half: one copy of each rank between
+        lowest = s * 13 + f[s]
+        fewest = max(dealt_for[lowest:y]) if lowest < y else 0
+    if r > 1:
+        fewest = min(fewest, dealt_for[y - 1])
+    if r < 13:
+        fewest = min(fewest, dealt_for[y + 1])
+    return fewest
+
+
+def _holds(choices, cards, f, stop, top_rank, segment, columns):
+    """Do ``columns`` of the four hold the stuck ones of ``cards``, the
+    columns standing as ``choices`` (``_stuck_bases``) allows?"""
     held = bytearray(52)
     need = bytearray(53)
     total = _count_stuck(cards, f, stop, top_rank, segment, held, need, 0, bytearray(52))
     if total > columns:
         return False
-    return _columns_hold(game, f, stop, top_rank, segment, held, need, total, columns)
+    return _fits(choices, segment, held, need, total, columns)
 
 
 def _matched(columns, kept):
