@@ -9,13 +9,12 @@ the stock and the waste low, where the check's ways out look deepest.
 
 import random
 
+from positions import layout
+
 from british_square.cards import card_name
 from british_square.desktop.notation import parse_position, position_text
-from british_square.desktop.solver import cannot_win, search
-from british_square.desktop.solver import dead_ends
+from british_square.desktop.solver import cannot_win, dead_ends, search
 from british_square.piles import FOUNDATION, STOCK, WASTE
-
-from positions import layout
 
 
 def foundation_card(suit, count):

@@ -127,6 +127,21 @@ def test_redo_older_solves_again_only_what_an_older_solver_solved(tmp_path):
     assert len(out.read_text().splitlines()) == 2  # the current version's record stays
 
 
+def test_redo_unknown_solves_again_only_what_an_older_solver_left_unknown(tmp_path):
+    out = tmp_path / "union.jsonl"
+    old = {"rules": "union", "home": 9, "nodes": 5, "seconds": 1.0, "solver": 1}
+    records = [dict(old, deal=1, result="unknown"), dict(old, deal=2, result="lost")]
+    out.write_text("".join(json.dumps(r) + "\n" for r in records))
+    s = run_survey(
+        "union", range(1, 3), str(out), seconds=5, jobs=1, progress=False, redo_unknown=True
+    )
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["deal"], solver_version(r)) for r in lines] == [(1, 1), (2, 1), (1, SOLVER_VERSION)]
+    assert s["won"] == 1 and s["lost"] == 1  # deal 2's old verdict stands
+    run_survey("union", range(1, 3), str(out), seconds=5, jobs=1, progress=False, redo_unknown=True)
+    assert len(out.read_text().splitlines()) == 3
+
+
 def test_a_record_of_a_solver_version_not_yet_made_is_refused(tmp_path):
     out = tmp_path / "union.jsonl"
     record = {"deal": 1, "rules": "union", "result": "won", "home": 104, "nodes": 5, "seconds": 1.0}

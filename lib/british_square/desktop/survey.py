@@ -10,7 +10,8 @@ The results file has one JSON object per finished deal (``deal``, ``rules``,
 version 2 ``solver``, ``budget`` and ``plain_nodes``), appended and flushed
 as each deal ends, so an interrupted survey resumes: deals already in the
 file are not solved again (with ``redo_older``, unless an older solver
-solved them; with ``redo_unknown``, unless an older solver left them unknown). A deal's last line is its record.
+solved them; with ``redo_unknown``, unless an older solver left them
+unknown). A deal's last line is its record.
 """
 
 import json
