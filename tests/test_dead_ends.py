@@ -13,7 +13,7 @@ from positions import layout
 
 from british_square.cards import card_name
 from british_square.desktop.notation import parse_position, position_text
-from british_square.desktop.solver import cannot_win, dead_ends, search
+from british_square.desktop.solver import LOST, cannot_win, dead_ends, search, solve_plain
 from british_square.piles import FOUNDATION, STOCK, WASTE
 
 
@@ -173,3 +173,29 @@ def test_a_walk_back_is_won_forward():
     # the walk's claim itself: a short one, solved from its far end
     game = winnable_walk(7, 60)[-1]
     assert search(game, seconds=60, won_only=True).result == "won"
+
+
+def test_a_card_with_no_way_out_but_a_space_needs_three_columns(monkeypatch):
+    # The second KH in the waste lies above both QH (hearts want a queen),
+    # so it can go neither home nor onto a queen: only into an empty column.
+    # By then the 3D above it (diamonds wait for the 4D at the bottom) needs
+    # a column, and the other three hold the jack, the KH and JC, the AD of
+    # their bases, none of which can go home first: four columns, one of
+    # them empty. The count alone, four columns for the 3D, lets it pass.
+    stock = "AC2C3C4C5C6C7C8C9CTCAH2H3H4H5H6H7H8H9HTH"
+    game = parse_position(
+        layout(
+            "british",
+            "JH",
+            "-",
+            "JCKH",
+            "QCAD",
+            stock=stock,
+            waste="4DKCQC2DQHQHKHKC3D",
+            foundations=(11, 26, 11, 22),
+        )
+    )
+    assert cannot_win(game)
+    assert solve_plain(game, seconds=60).result == LOST
+    monkeypatch.setattr(dead_ends, "_no_way_out", lambda *args: False)
+    assert not cannot_win(game)
