@@ -140,6 +140,14 @@ def test_redo_unknown_solves_again_only_what_an_older_solver_left_unknown(tmp_pa
     assert s["won"] == 1 and s["lost"] == 1  # deal 2's old verdict stands
     run_survey("union", range(1, 3), str(out), seconds=5, jobs=1, progress=False, redo_unknown=True)
     assert len(out.read_text().splitlines()) == 3
+    # an unknown of this solver is solved again only with a bigger budget
+    out.write_text(
+        json.dumps(dict(old, deal=1, result="unknown", solver=SOLVER_VERSION, budget=2)) + "\n"
+    )
+    run_survey("union", range(1, 2), str(out), seconds=2, jobs=1, progress=False, redo_unknown=True)
+    assert len(out.read_text().splitlines()) == 1
+    run_survey("union", range(1, 2), str(out), seconds=3, jobs=1, progress=False, redo_unknown=True)
+    assert read_results(str(out))[1]["budget"] == 3
 
 
 def test_a_record_of_a_solver_version_not_yet_made_is_refused(tmp_path):

@@ -301,7 +301,7 @@ def make_parser():
     survey.add_argument(
         "--redo-unknown",
         action="store_true",
-        help="solve again the deals an older solver version left unknown",
+        help="solve again the deals an older solver or a smaller budget left unknown",
     )
     return parser
 

@@ -10,8 +10,8 @@ The results file has one JSON object per finished deal (``deal``, ``rules``,
 version 2 ``solver``, ``budget`` and ``plain_nodes``), appended and flushed
 as each deal ends, so an interrupted survey resumes: deals already in the
 file are not solved again (with ``redo_older``, unless an older solver
-solved them; with ``redo_unknown``, unless an older solver left them
-unknown). A deal's last line is its record.
+solved them; with ``redo_unknown``, unless an older solver or a smaller
+budget left them unknown). A deal's last line is its record.
 """
 
 import json
@@ -313,7 +313,8 @@ def run_survey(
 ):
     """Solve the ``deals`` not yet in the results file ``out`` (with
     ``redo_older``, also those an older solver solved; with
-    ``redo_unknown``, those an older solver left unknown), appending each
+    ``redo_unknown``, those an older solver or a smaller budget left
+    unknown), appending each
     record as it comes, on ``jobs`` local processes (0: one a core, never
     more than deals to solve) or the Dask ``scheduler``; return the summary
     of every record of ``rules_name`` in the file for those deals.
@@ -327,9 +328,10 @@ def run_survey(
     def to_solve(d):
         if d not in done:
             return True
-        if solver_version(done[d]) == SOLVER_VERSION:
-            return False
-        return redo_older or redo_unknown and done[d]["result"] == UNKNOWN
+        older = solver_version(done[d]) < SOLVER_VERSION
+        if not redo_unknown or done[d]["result"] != UNKNOWN:
+            return redo_older and older
+        return older or done[d].get("budget", seconds) < seconds
 
     todo = [d for d in deals if to_solve(d)]
     if plot:
