@@ -118,19 +118,10 @@ def dead_end(game, before):
         first = n - 1
     for j in range(first, n):
         v = waste[j]
-        s = v // 13
-        r = v % 13 + 1
-        gone[v] += 1
-        if r > top_rank[s]:
-            top_rank[s] = r
-        changed = False
-        if gone[v] - home[v] == 2 and f[s] < r < stop[s]:
-            stop[s] = r
-            changed = True
+        stopped = _into_f(v, f, home, gone, top_rank, stop)[1]
         if gone[v] == 2:
-            changed = True
             segment = None
-        if not changed:
+        elif not stopped:
             continue
         if segment is None:
             segment = _segments(gone)
@@ -148,6 +139,22 @@ def dead_end(game, before):
     if _no_way_out(game, home, built):
         return True, None
     return False, (built, home, gone, top_rank, stop, segment, tried)
+
+
+def _into_f(v, f, home, gone, top_rank, stop):
+    """Take waste card ``v`` into F: count it in ``gone``, and raise its
+    suit's ``top_rank`` or lower its ``stop`` (``dead_end``) if it does;
+    whether it raised the one and whether it lowered the other."""
+    s = v // 13
+    r = v % 13 + 1
+    gone[v] += 1
+    raised = r > top_rank[s]
+    if raised:
+        top_rank[s] = r
+    stopped = gone[v] - home[v] == 2 and f[s] < r < stop[s]
+    if stopped:
+        stop[s] = r
+    return raised, stopped
 
 
 def _segments(gone):
@@ -305,21 +312,11 @@ def _no_way_out(game, home, built):
     fits_four = 0  # the most stock cards dealt that fitted four columns
     for j in range(n):
         v = waste[j]
-        s = v // 13
-        r = v % 13 + 1
-        gone[v] += 1
+        raised, stopped = _into_f(v, f, home, gone, top_rank, stop)
         dealt_for[v] = _dealt_for(v, gone, in_stock, first_dealt)
-        changed = False
-        if r > top_rank[s]:
-            top_rank[s] = r
-            changed = True
-        if gone[v] - home[v] == 2 and f[s] < r < stop[s]:
-            stop[s] = r
-            changed = True
         if gone[v] == 2:
             segment = None
-            changed = True
-        if changed:
+        if raised or stopped or gone[v] == 2:
             choices = None
             fits_three = False
             fits_four = 0
