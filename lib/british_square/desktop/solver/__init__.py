@@ -36,8 +36,10 @@ checks that on many small positions), and each says why next to its code.
    while that foundation is going down (13 or more cards home) is sent home
    at once and no other move is tried.
 4. Dead ends (``dead_ends.cannot_win``, British Square): a count of the cards
-   that must be in the four columns at one moment of any winning line,
-   against what four columns can hold, proves most British positions lost
+   that must be in the four columns at one moment of any winning line (the
+   moment before a waste card leaves; with the stock cards dealt by then
+   when its way out needs them), against what four columns can hold (three
+   when it can only leave into a space), proves most British positions lost
    once the waste has grown; a search that cuts them (``won_only``) settles
    British deals in seconds. It decides won or lost, not the best score, so
    ``solve`` looks for the best line separately.
