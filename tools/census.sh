@@ -18,9 +18,9 @@ commit() {
     git diff --cached --quiet -- docs/survey || git commit -q -m "census: $1" -- docs/survey
 }
 
-survey() {  # RULES DEALS BUDGET FILE [--redo-older]
+survey() {  # RULES DEALS BUDGET FILE
     $python -m british_square survey --rules "$1" --deals "$2" --budget "$3" \
-        --out "docs/survey/$4" --jobs 1 --quiet ${5:-} &
+        --out "docs/survey/$4" --jobs 1 --quiet &
     running=$!
     ticks=0
     while kill -0 "$running" 2>/dev/null; do
@@ -35,7 +35,7 @@ survey() {  # RULES DEALS BUDGET FILE [--redo-older]
 
 case ${1:-} in
 british)
-    survey british 1-1000 2 british-par.jsonl --redo-older &&
+    survey british 1-1000 2 british-par.jsonl &&
     survey british 1001-5000 2 british-par.jsonl &&
     survey british 1001-5000 60 british.jsonl ;;
 union-american)
