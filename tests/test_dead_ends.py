@@ -13,7 +13,7 @@ from positions import layout
 
 from british_square.cards import card_name
 from british_square.desktop.notation import parse_position, position_text
-from british_square.desktop.solver import LOST, cannot_win, dead_ends, search, solve_plain
+from british_square.desktop.solver import LOST, WON, cannot_win, dead_ends, search, solve_plain
 from british_square.piles import FOUNDATION, STOCK, WASTE
 
 
@@ -172,7 +172,7 @@ def test_cannot_win_never_cuts_a_position_built_winnable(monkeypatch):
 def test_a_walk_back_is_won_forward():
     # the walk's claim itself: a short one, solved from its far end
     game = winnable_walk(7, 60)[-1]
-    assert search(game, seconds=60, won_only=True).result == "won"
+    assert search(game, seconds=60, won_only=True).result == WON
 
 
 def test_a_card_with_no_way_out_but_a_space_needs_three_columns(monkeypatch):

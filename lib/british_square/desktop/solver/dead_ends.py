@@ -56,7 +56,8 @@ def cannot_win(game):
     stock cards a way home or onto a Z needs dealt, either the count with
     the top k stock cards fits the four columns, or the count without them
     fits three, one left empty for Y. tests/test_solver.py checks both
-    arguments against complete searches of small positions.
+    arguments against complete searches of small positions, and
+    tests/test_dead_ends.py against positions built winnable.
 
     Only Ys where F gains a rank whose copies are all in F or home, or gains
     both copies of an up-half rank, are tried for the count alone: between
@@ -203,12 +204,12 @@ def _down_half_waits(x, stop, top_rank):
     return stop[t] < 14 or top_rank[t] > x % 13 + 1
 
 
-def _columns_hold(game, f, stop, top_rank, segment, held, need, total, columns=4):
-    """Can ``columns`` of the four columns, the others empty, hold ``need``
-    (columns per segment) and the columns' stuck base cards, each column
-    keeping one or letting all go (``cannot_win``)?"""
+def _columns_hold(game, f, stop, top_rank, segment, held, need, total):
+    """Can the four columns hold ``need`` (columns per segment) and the
+    columns' stuck base cards, each column keeping one or letting all go
+    (``cannot_win``)?"""
     choices = _stuck_bases(game, f, stop, top_rank, segment)
-    return _fits(choices, segment, held, need, total, columns)
+    return _fits(choices, segment, held, need, total, 4)
 
 
 def _stuck_bases(game, f, stop, top_rank, segment):
@@ -239,7 +240,9 @@ def _stuck_bases(game, f, stop, top_rank, segment):
 
 
 def _fits(choices, segment, held, need, total, columns):
-    """``_columns_hold`` given the columns' ways (``_stuck_bases``)."""
+    """Can ``columns`` of the four, the others empty, hold ``need`` and the
+    stuck base cards, the columns standing as ``choices`` (``_stuck_bases``)
+    allows?"""
     if total <= columns - len(choices):
         return True  # the columns with nothing stuck in their bases hold it all
     units = []  # one entry per column needed: its segment
