@@ -18,18 +18,20 @@ commit() {
     git diff --cached --quiet -- docs/survey || git commit -q -m "census: $1" -- docs/survey
 }
 
-survey() {  # RULES DEALS BUDGET FILE
-    $python -m british_square survey --rules "$1" --deals "$2" --budget "$3" \
-        --out "docs/survey/$4" --jobs 1 --quiet &
+survey() {  # RULES DEALS BUDGET FILE [SURVEY OPTION ...]
+    rules=$1 deals=$2 budget=$3 file=$4
+    shift 4
+    $python -m british_square survey --rules "$rules" --deals "$deals" --budget "$budget" \
+        --out "docs/survey/$file" --jobs 1 --quiet "$@" &
     running=$!
     ticks=0
     while kill -0 "$running" 2>/dev/null; do
         sleep 10
         ticks=$((ticks + 1))
-        [ $ticks -lt 60 ] || { ticks=0; commit "$1 deals $2 at $3 s, results so far"; }
+        [ $ticks -lt 60 ] || { ticks=0; commit "$rules deals $deals at $budget s, results so far"; }
     done
     wait "$running"; status=$?
-    commit "$1 deals $2 at $3 s"
+    commit "$rules deals $deals at $budget s"
     return $status
 }
 
@@ -37,7 +39,8 @@ case ${1:-} in
 british)
     survey british 1-1000 2 british-par.jsonl &&
     survey british 1001-5000 2 british-par.jsonl &&
-    survey british 1001-5000 60 british.jsonl ;;
+    survey british 1001-5000 60 british.jsonl &&
+    survey british 1001-5000 60 british.jsonl --redo-unknown ;;  # what older solvers left
 union-american)
     survey union 1001-31999 10 union.jsonl &&
     survey american 1001-31999 10 american.jsonl ;;
