@@ -23,7 +23,7 @@ def cannot_win(game):
     and rank a outside F and U cannot be home by T when, with s's
     foundation at n:
     * its up-half place is gone: ``a <= n`` (that copy went home), or some
-      rank b with n < b < a has both copies in F and U (the up half stops
+      rank b with n < b < a has both copies in F or U (the up half stops
       at b);
     * and its down-half place too: that needs the whole up half (no such b)
       and every card of s above rank a home first (none in F or U).
@@ -49,7 +49,7 @@ def cannot_win(game):
     all go, and may hold anything or be empty.
     At T+1 Y leaves: home, onto a column's top card of its suit one rank
     away, or into an empty column. Home needs its up-half place (``n < r``,
-    no rank between with both copies in F and U) and a copy of each rank
+    no rank between with both copies in F or U) and a copy of each rank
     between home by T, or its down-half place (as for X). Onto a card Z, a
     copy of Z is a column top at T: not in F or U, not home.
     So for some k the columns hold the count: four of them, if with k dealt
@@ -59,14 +59,14 @@ def cannot_win(game):
     against complete searches of small positions, and tests/test_dead_ends.py
     against positions built winnable.
 
-    Each Y is tried, from the top down, and for it k from 0 up
-    (``_first_k``): a card dealt
-    leaves U, so what is stuck changes only when it was a copy of a rank
-    that stopped its suit's up half, of its suit's top rank in F and U, or
-    of a card with both copies home, in F or in U (a segment's edge).
-    Between such cards each k has one more card to hold than the one
-    before, so three columns are tried at the stretch's first k, and four
-    at its first k with a way out."""
+    Each Y is tried, from the top down (one that cannot leave is most often
+    near the top), first with the k that let the Y above it leave, then for
+    k from 0 up (``_first_k``): a card dealt leaves U, so what is stuck
+    changes only when it was a copy of a rank that stopped its suit's up
+    half, of its suit's top rank in F and U, or of a card with both copies
+    home, in F or in U (a segment's edge). Between such cards each k has
+    one more card to hold than the one before, so three columns are tried
+    at the stretch's first k, and four at its first k with a way out."""
     n = game.waste_count
     if not n or game.rules != BRITISH:
         return False
@@ -88,9 +88,7 @@ def cannot_win(game):
         gone[waste[j]] += 1
     # per value: stock cards dealt by T for a copy out of F and not home
     dealt_for = bytearray(_dealt_for(x, gone, in_stock, first_dealt) for x in range(52))
-    # from the top down: a Y that cannot leave is most often near the top;
-    # the k that let the Y above leave is tried first, and often does again
-    k = 0
+    k = 0  # the k that let the Y above leave: it often lets this one too
     for j in range(n - 1, -1, -1):
         if not (k and _leaves_at(game, j, k, home, gone, in_stock, built, dealt_for)):
             k = _first_k(game, j, home, gone, in_stock, built, dealt_for)
@@ -230,7 +228,7 @@ def _lift(x, f, home, gone, top_rank, stop):
     s = x // 13
     r = x % 13 + 1
     moved = False
-    if r == stop[s]:  # both its copies were in F and U
+    if r == stop[s]:  # both its copies were in F or U
         stop[s] = 14
         for b in range(r + 1, 14):
             v = s * 13 + b - 1
