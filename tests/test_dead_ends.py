@@ -14,6 +14,7 @@ from positions import layout
 from british_square.cards import card_name
 from british_square.desktop.notation import parse_position, position_text
 from british_square.desktop.solver import LOST, WON, cannot_win, dead_ends, search, solve_plain
+from british_square.engine import Game
 from british_square.piles import FOUNDATION, STOCK, WASTE
 
 
@@ -219,3 +220,11 @@ def test_a_card_can_wait_for_the_stock_to_be_dealt_to_its_last_card():
     )
     assert not cannot_win(game)
     assert search(game, seconds=60, won_only=True).result == WON
+
+
+def test_counting_the_stock_proves_deals_lost_in_hundreds_of_positions():
+    # before the stock was counted (solver version 3) deal 754 took 68 607
+    # positions and deal 227 7.8 million
+    for number, most in ((754, 200), (227, 1500)):
+        found = search(Game.new_deal(number), seconds=60, won_only=True)
+        assert found.result == LOST and found.nodes <= most

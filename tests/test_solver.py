@@ -179,7 +179,7 @@ def test_a_down_half_foundation_move_is_played_alone():
 
 def test_unknown_when_the_budget_runs_out():
     # A position budget, not seconds: deal 7 takes about 750 positions to
-    # prove lost, and a fast machine does that in a few seconds.
+    # prove lost, and a fast machine does that in half a second.
     found = solve(Game.new_deal(7), seconds=60, max_nodes=200)
     assert found.result == UNKNOWN
     assert found.home >= 1
