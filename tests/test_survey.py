@@ -268,7 +268,7 @@ def test_par_takes_the_best_of_the_survey_and_the_quicker_run_for_par(tmp_path):
     # not its newer 13); a proved loss's exact 9
     assert par[:5] == bytes((15, 9, 0, 0, 20))
     assert "| British Square | 1–2 |" in out
-    assert "| British Square, for par | 1–5 | 0 | 1 | 2 |" in out  # deal 1's newer verdict
+    assert "| British Square, for par | 1–2, 5 | 0 | 1 | 2 |" in out  # deal 1's newer verdict
 
 
 def survey(*args, timeout=60):

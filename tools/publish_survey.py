@@ -92,6 +92,17 @@ def par_bytes(records):
     return bytes(data)
 
 
+def deal_ranges(deals):
+    """The sorted deal numbers ``deals`` as runs: "1–1007, 7001–7100"."""
+    runs = []
+    for deal in deals:
+        if runs and deal == runs[-1][1] + 1:
+            runs[-1][1] = deal
+        else:
+            runs.append([deal, deal])
+    return ", ".join("{}–{}".format(a, b) if a < b else str(a) for a, b in runs)
+
+
 def table(surveys):
     """The Markdown table: a row per (title, records) of ``surveys``."""
     rows = [
@@ -104,10 +115,9 @@ def table(surveys):
         rate = rate_text(s, "–")
         nodes = sum(r["nodes"] for r in records.values())
         rows.append(
-            "| {} | {}–{} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:,.0f} |".format(
+            "| {} | {} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:,.0f} |".format(
                 title,
-                min(records),
-                max(records),
+                deal_ranges(sorted(records)),
                 s[WON],
                 s[LOST],
                 s[UNKNOWN],
