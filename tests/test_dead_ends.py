@@ -13,7 +13,7 @@ from positions import layout
 
 from british_square.cards import card_name
 from british_square.desktop.notation import parse_position, position_text
-from british_square.desktop.solver import LOST, cannot_win, dead_ends, search, solve_plain
+from british_square.desktop.solver import LOST, WON, cannot_win, dead_ends, search, solve_plain
 from british_square.piles import FOUNDATION, STOCK, WASTE
 
 
@@ -148,31 +148,38 @@ def winnable_walk(seed, steps):
 
 
 def test_cannot_win_never_cuts_a_position_built_winnable(monkeypatch):
-    # and the walks reach the ways out that need the stock: where three
-    # columns are too few, so the count with the stock cards decides
-    real = dead_ends._holds
+    # and the walks reach Ys that can leave only once stock cards are dealt
+    # (k > 0): where the count with the whole stock still in it is too much
+    real_can_leave, real_lift = dead_ends._can_leave, dead_ends._lift
+    dealt = [0]
     decided = []
 
-    def holds(choices, cards, f, stop, top_rank, segment, columns):
-        fits = real(choices, cards, f, stop, top_rank, segment, columns)
-        if columns == 3 and not fits:
-            decided.append(len(cards))
-        return fits
+    def lift(*args):
+        dealt[0] += 1
+        return real_lift(*args)
 
-    monkeypatch.setattr(dead_ends, "_holds", holds)
+    def can_leave(*args):
+        dealt[0] = 0
+        leaves = real_can_leave(*args)
+        if leaves and dealt[0]:
+            decided.append(dealt[0])
+        return leaves
+
+    monkeypatch.setattr(dead_ends, "_lift", lift)
+    monkeypatch.setattr(dead_ends, "_can_leave", can_leave)
     checked = stocked = 0
     for seed in range(60):
         for game in winnable_walk(seed, 400):
             assert not cannot_win(game), position_text(game)
             checked += 1
             stocked += game.stock_count > 10
-    assert checked > 10000 and stocked > 5000 and len(decided) > 300
+    assert checked > 10000 and stocked > 5000 and len(decided) > 50000
 
 
 def test_a_walk_back_is_won_forward():
     # the walk's claim itself: a short one, solved from its far end
     game = winnable_walk(7, 60)[-1]
-    assert search(game, seconds=60, won_only=True).result == "won"
+    assert search(game, seconds=60, won_only=True).result == WON
 
 
 def test_a_card_with_no_way_out_but_a_space_needs_three_columns(monkeypatch):
@@ -197,5 +204,24 @@ def test_a_card_with_no_way_out_but_a_space_needs_three_columns(monkeypatch):
     )
     assert cannot_win(game)
     assert solve_plain(game, seconds=60).result == LOST
-    monkeypatch.setattr(dead_ends, "_no_way_out", lambda *args: False)
+    monkeypatch.setattr(dead_ends, "_fewest_dealt", lambda *args: 0)
     assert not cannot_win(game)
+
+
+def test_a_card_can_wait_for_the_stock_to_be_dealt_to_its_last_card():
+    # The lower KH in the waste can only go home (no queen to go onto),
+    # and hearts want a queen: the stock's last card. Until it is dealt,
+    # it and the QH under KH stop the hearts, so above KH the other KH, TH
+    # to AH, the clubs and the spades (their 4s are under KH too) need all
+    # four columns. Once the queen is dealt it goes home, the TH to AH can
+    # wait for the down half in one column, and KH goes home after it.
+    game = parse_position(
+        layout(
+            "british",
+            stock="QH",
+            waste="4C4SQHJHKHKHTH9H8H7H6H5H4H3H2HAH3C2CAC3S2SAS",
+            foundations=(22, 22, 11, 26),
+        )
+    )
+    assert not cannot_win(game)
+    assert search(game, seconds=60, won_only=True).result == WON

@@ -25,10 +25,8 @@ from british_square.desktop.solver import (
     solve,
     solve_plain,
 )
-from british_square.desktop.solver.dead_ends import dead_end
 from british_square.desktop.solver.moves import children, ordered_moves
 from british_square.engine import MAX_MOVES, Game
-from british_square.piles import STOCK, WASTE
 from british_square.search import safe_move
 
 COLUMNS = {"british": 4, "american": 16, "union": 16}
@@ -180,12 +178,12 @@ def test_a_down_half_foundation_move_is_played_alone():
 
 
 def test_unknown_when_the_budget_runs_out():
-    # A position budget, not seconds: deal 1 takes tens of thousands of
-    # positions to prove lost, and a fast machine does that in 0.3 s.
-    found = solve(Game.new_deal(1), seconds=60, max_nodes=2000)
+    # A position budget, not seconds: deal 7 takes about 750 positions to
+    # prove lost, and a fast machine does that in a few seconds.
+    found = solve(Game.new_deal(7), seconds=60, max_nodes=200)
     assert found.result == UNKNOWN
     assert found.home >= 1
-    check_line(Game.new_deal(1), found.moves, found.home)
+    check_line(Game.new_deal(7), found.moves, found.home)
 
 
 def run_cli(*args):
@@ -369,33 +367,6 @@ def test_cannot_win_counts_a_queen_only_one_of_two_can_take_home():
     game = parse_position(layout("british", waste=suits, foundations=(11, 26, 11, 26)))
     assert not cannot_win(game)
     assert solve(game, seconds=60).result == WON
-
-
-def test_the_count_after_a_deal_goes_on_from_the_count_before():
-    # random lines of deals 1-14 that mostly deal: after each card dealt,
-    # the check that starts from the position before says what the whole
-    # check says, on open and on cut positions alike
-    rng = random.Random(3)
-    checked = cut = 0
-    deal_move = STOCK << 8 | WASTE
-    for number in range(1, 15):
-        game = Game.new_deal(number)
-        for _ in range(150):
-            if game.stock_count and rng.random() < 0.6:
-                m = deal_move
-            else:
-                m = rng.choice(game.moves() or [deal_move])
-            if m == deal_move and game.stock_count:
-                dead, counted = dead_end(game, None)
-                game.play(m)
-                if not dead:
-                    whole = cannot_win(game)
-                    assert dead_end(game, counted)[0] == whole
-                    checked += 1
-                    cut += whole
-            elif game.moves():
-                game.play(m)
-    assert checked > 400 and cut > 5
 
 
 def test_a_british_deal_is_proved_lost_in_seconds():

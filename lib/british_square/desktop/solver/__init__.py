@@ -37,15 +37,16 @@ checks that on many small positions), and each says why next to its code.
    at once and no other move is tried.
 4. Dead ends (``dead_ends.cannot_win``, British Square): a count of the cards
    that must be in the four columns at one moment of any winning line (the
-   moment before a waste card leaves; with the stock cards dealt by then
-   when its way out needs them), against what four columns can hold (three
-   when it can only leave into a space), proves most British positions lost
-   once the waste has grown; a search that cuts them (``won_only``) settles
-   British deals in seconds. It decides won or lost, not the best score, so
-   ``solve`` looks for the best line separately.
+   moment before a waste card leaves, for each number of stock cards dealt
+   by then: those dealt count, those still in the stock block their suits),
+   against what four columns can hold (three when it can only leave into a
+   space), proves most British positions lost once a few cards are dealt;
+   a search that cuts them (``won_only``) settles British deals in seconds.
+   It decides won or lost, not the best score, so ``solve`` looks for the
+   best line separately.
 """
 
-from british_square.desktop.solver.dead_ends import cannot_win, dead_end
+from british_square.desktop.solver.dead_ends import cannot_win
 from british_square.desktop.solver.greedy import GREEDY_SHARE, greedy, greedy_restarts
 from british_square.desktop.solver.moves import children, position_key
 from british_square.desktop.solver.solution import (
@@ -59,7 +60,7 @@ from british_square.desktop.solver.solution import (
     check_line,
     clock,
 )
-from british_square.piles import BRITISH, STOCK, WASTE
+from british_square.piles import BRITISH, STOCK
 
 __all__ = [
     "LOST",
@@ -83,7 +84,9 @@ __all__ = [
 # told from older ones in the same file (records without it are version 1).
 # 2: a deal not won also gets the plain search's line (PLAIN_LINE_NODES).
 # 3: ``cannot_win`` also tries each waste card's way out (``dead_ends``).
-SOLVER_VERSION = 3
+# 4: ``cannot_win`` counts the stock cards not yet dealt like those under Y,
+#    for every number of cards dealt before Y leaves, and tries every Y.
+SOLVER_VERSION = 4
 
 # Par is a target the board shows, so it must be at least what a plain
 # depth-first search finds in a few seconds: the searches here order moves
@@ -233,15 +236,12 @@ def search(
         best = start.home
         line = start.moves
     path = []  # (move, undo flag) from the start
-    # per expanded position: [moves, next index, what its next deal's
-    # dead-end check starts from (``dead_end``; None: from scratch)]
-    frames = []
+    frames = []  # per expanded position: [moves, next index]
     nodes = 1
     complete = True
     limited = False  # the shuffle limit cut a move: no proof of a loss
-    dead, counted = dead_end(g, None) if won_only else (False, None)
-    if best < total and not dead:
-        frames.append([children(g, buffer, symmetric, safe_moves, rng), 0, counted])
+    if best < total and not (won_only and cannot_win(g)):
+        frames.append([children(g, buffer, symmetric, safe_moves, rng), 0])
     shuffles = [0]  # per depth: column-to-column moves in a row up to it
     while frames:
         frame = frames[-1]
@@ -277,16 +277,12 @@ def search(
         if nodes % CLOCK_EVERY == 0 and setup.spent(nodes):
             complete = False
             break
-        if won_only and (m >> 8) == STOCK:
-            dead, counted = dead_end(g, frame[2] if (m & 0xFF) == WASTE else None)
-            if dead:  # pruning 4
-                path.pop()
-                shuffles.pop()
-                g.retract(m, flag)
-                continue
-        else:
-            counted = None
-        frames.append([children(g, buffer, symmetric, safe_moves, rng), 0, counted])
+        if won_only and (m >> 8) == STOCK and cannot_win(g):  # pruning 4
+            path.pop()
+            shuffles.pop()
+            g.retract(m, flag)
+            continue
+        frames.append([children(g, buffer, symmetric, safe_moves, rng), 0])
     if best == total:
         result = WON
     elif complete and not limited:

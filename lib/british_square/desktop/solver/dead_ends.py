@@ -1,8 +1,7 @@
 """Dead ends (British Square): ``cannot_win`` proves a position lost by a
 count of the cards that must wait in its four columns at one moment of any
 winning line, against what four columns can hold (the argument is at
-``cannot_win``). ``dead_end`` is the same count carried on from the
-position before a card was dealt, as the search calls it after each deal."""
+``cannot_win``)."""
 
 from british_square.piles import BRITISH, COLUMN_CAPACITY
 
@@ -10,156 +9,208 @@ from british_square.piles import BRITISH, COLUMN_CAPACITY
 # cards: one in the up half once ``n >= r``, the other once ``n >= 27 - r``.
 _HOME_COPIES = [bytes((n >= r) + (n >= 27 - r) for r in range(1, 14)) for n in range(27)]
 
+_NEVER = 255  # no way out that a deal makes
+
 
 def cannot_win(game):
     """True when no line from ``game`` (British Square) brings every card
     home, by a count of what its four columns can hold; False proves nothing.
 
-    Take Y, a card in the waste, F the waste from its bottom up to Y, and T
-    the moment before Y leaves the waste in some winning line. At T every
-    card of F is still in the waste (under Y). A card X of suit s and rank a
-    outside F cannot be home by T when, with s's foundation at n:
+    Take Y, a card in the waste, F the waste from its bottom up to Y, T the
+    moment before Y leaves the waste in some winning line, and k the stock
+    cards dealt from now to T: the others, U, are still in the stock at T,
+    and every card of F is still in the waste (under Y). A card X of suit s
+    and rank a outside F and U cannot be home by T when, with s's
+    foundation at n:
     * its up-half place is gone: ``a <= n`` (that copy went home), or some
-      rank b with n < b < a has both copies in F (the up half stops at b);
+      rank b with n < b < a has both copies in F and U (the up half stops
+      at b);
     * and its down-half place too: that needs the whole up half (no such b)
-      and every card of s above rank a home first (none in F).
+      and every card of s above rank a home first (none in F or U).
     When only its down-half place is gone, one copy of X can take the up
-    half's place by T, not both: if both are counted below (above Y or
-    built), one of them is stuck like the others.
-    Such a card X that is above Y in the waste now, or a built card of a
-    column now, is at T in a column (it left the waste, or never comes back
-    to it; nothing returns to the stock). In a column it is either a built
-    card or, having filled an empty column from the waste or the stock, its
-    base; never a dealt base, and a built card never becomes a base: in
-    British Square only the waste and the stock fill a space. A column's
-    base top and its built cards are one suit, one rank apart each, in one
-    direction: so the X cards in one column share a suit, differ in rank,
-    and lie in one *segment* of that suit, ranks not split by a rank whose
-    copies are all in F or home (each rank between two of them is a card in
-    that column). Both copies of a rank in a segment need two columns.
+    half's place by T, not both: if both are counted below, one of them is
+    stuck like the others.
+    Such a card X that is above Y in the waste now, one of the k dealt, or
+    a built card of a column now, is at T in a column (it left the waste, or
+    never comes back to it; nothing returns to the stock). In a column it is
+    either a built card or, having filled an empty column from the waste or
+    the stock, its base; never a dealt base, and a built card never becomes
+    a base: in British Square only the waste and the stock fill a space. A
+    column's base top and its built cards are one suit, one rank apart
+    each, in one direction: so the X cards in one column share a suit,
+    differ in rank, and lie in one *segment* of that suit, ranks not split
+    by a rank whose copies are all home, in F or in U (each rank between two
+    of them is a card in that column). Both copies of a rank in a segment
+    need two columns.
     A column whose base holds such cards B1 (the topmost), B2, ... either
     keeps some Bi at T, having let B1 to Bi-1 go to other columns (home they
     cannot: they count like X), and then holds only the segment of its base
     top at T, a base card from Bi up to the one under Bi-1; or lets them
-    all go, and may hold anything or be empty. If no choice of what each
-    column keeps gives each needed column its own column of the four, there
-    is no winning line.
+    all go, and may hold anything or be empty.
+    At T+1 Y leaves: home, onto a column's top card of its suit one rank
+    away, or into an empty column. Home needs its up-half place (``n < r``,
+    no rank between with both copies in F and U) and a copy of each rank
+    between home by T, or its down-half place (as for X). Onto a card Z, a
+    copy of Z is a column top at T: not in F or U, not home.
+    So for some k the columns hold the count: four of them, if with k dealt
+    Y has a way home or onto a Z; else three, one left empty for Y. If no
+    choice of k and of what each column keeps gives each needed column its
+    own column, there is no winning line. tests/test_solver.py checks this
+    against complete searches of small positions, and tests/test_dead_ends.py
+    against positions built winnable.
 
-    Y's way out: at T+1 Y goes home, onto a column's top card of its suit
-    one rank away, or into an empty column. Home needs its up-half place
-    (``n < r``, no rank between with both copies in F) and a copy of each
-    rank between home by T, or its down-half place (as for X). Onto a card
-    Z, a copy of Z is a column top at T: not in F, not home. A card so
-    needed with no copy outside F, home and the stock is dealt by T, with
-    every stock card above it; each of those has left the waste by T too
-    (or gone straight into a space), so counts like X. With k the fewest
-    stock cards a way home or onto a Z needs dealt, either the count with
-    the top k stock cards fits the four columns, or the count without them
-    fits three, one left empty for Y. tests/test_solver.py checks both
-    arguments against complete searches of small positions.
-
-    Only Ys where F gains a rank whose copies are all in F or home, or gains
-    both copies of an up-half rank, are tried for the count alone: between
-    two of those the cards to hold only get fewer. Ys whose way out needs
-    the stock are tried each (``_no_way_out``)."""
-    return dead_end(game, None)[0]
-
-
-def dead_end(game, before):
-    """``cannot_win``'s answer, and when it is False what a check of the
-    position one card dealt later can start from. ``before`` is that of the
-    position before the last card was dealt (the same columns and
-    foundations): then the Ys tried there only gain that card above them,
-    and the count goes on from the new top instead of the waste's bottom.
-    None: count from the bottom."""
+    Each Y is tried, and for it k from 0 up (``_can_leave``): a card dealt
+    leaves U, so what is stuck changes only when it was a copy of a rank
+    that stopped its suit's up half, of its suit's top rank in F and U, or
+    of a card with both copies home, in F or in U (a segment's edge).
+    Between such cards each k has one more card to hold than the one
+    before, so three columns are tried at the stretch's first k, and four
+    at its first k with a way out."""
     n = game.waste_count
     if not n or game.rules != BRITISH:
-        return False, None
+        return False
     f = game.foundations
+    home = _HOME_COPIES[f[0]] + _HOME_COPIES[f[1]] + _HOME_COPIES[f[2]] + _HOME_COPIES[f[3]]
+    stock = game.stock
+    top = game.stock_count
+    in_stock = bytearray(52)
+    first_dealt = bytearray(52)  # per value: stock cards dealt to reach a copy there
+    for i in range(top - 1, -1, -1):
+        x = stock[i]
+        in_stock[x] += 1
+        if not first_dealt[x]:
+            first_dealt[x] = top - i
+    built = _built_cards(game)
+    gone = bytearray(home)  # per value: copies home or in F
+    # per value: stock cards dealt by T for a copy out of F and not home
+    dealt_for = bytearray(_dealt_for(x, gone, in_stock, first_dealt) for x in range(52))
     waste = game.waste
-    if before is None:
-        cells = game.cells
-        base = game.base
-        height = game.height
-        built = bytearray()
-        for c in range(4):
-            start = c * COLUMN_CAPACITY
-            if height[c] > base[c]:
-                built += cells[start + base[c] : start + height[c]]
-        home = _HOME_COPIES[f[0]] + _HOME_COPIES[f[1]] + _HOME_COPIES[f[2]] + _HOME_COPIES[f[3]]
-        gone = bytearray(home)  # per card value: copies home or in F
-        top_rank = [0, 0, 0, 0]  # per suit: the highest rank in F
-        stop = [14, 14, 14, 14]  # per suit: the up half's lowest rank with both copies in F
-        segment = None
-        tried = []  # per Y tried: its stop, top_rank, segment, held, need, total
-        first = 0
-    else:
-        built, home, gone, top_rank, stop, segment, earlier = before
-        gone = bytearray(gone)
-        top_rank = top_rank[:]
-        stop = stop[:]
-        x = waste[n - 1]
-        tried = []
-        for y in earlier:
-            y_stop, y_top, y_segment, held, need, total, seen = y
-            if _down_half_waits(x, y_stop, y_top):  # else neither stuck nor seen
-                held = bytearray(held)
-                need = bytearray(need)
-                seen = bytearray(seen)
-                total = _count_stuck((x,), f, y_stop, y_top, y_segment, held, need, total, seen)
-                if total > 4:
-                    return True, None
-                if total > 1 and not _columns_hold(
-                    game, f, y_stop, y_top, y_segment, held, need, total
-                ):
-                    return True, None
-                y = (y_stop, y_top, y_segment, held, need, total, seen)
-            tried.append(y)
-        first = n - 1
-    for j in range(first, n):
-        v = waste[j]
-        stopped = _into_f(v, f, home, gone, top_rank, stop)[1]
-        if gone[v] == 2:
-            segment = None
-        elif not stopped:
-            continue
-        if segment is None:
-            segment = _segments(gone)
-        held = bytearray(52)
-        need = bytearray(53)
-        seen = bytearray(52)
-        total = _count_stuck(
-            waste[j + 1 : n] + built, f, stop, top_rank, segment, held, need, 0, seen
-        )
-        if total > 4:
-            return True, None
-        if total > 1 and not _columns_hold(game, f, stop, top_rank, segment, held, need, total):
-            return True, None
-        tried.append((stop[:], top_rank[:], segment, held, need, total, seen))
-    if _no_way_out(game, home, built):
-        return True, None
-    return False, (built, home, gone, top_rank, stop, segment, tried)
+    for j in range(n):
+        y = waste[j]
+        gone[y] += 1
+        dealt_for[y] = _dealt_for(y, gone, in_stock, first_dealt)
+        if not _can_leave(game, j, home, gone, in_stock, built, dealt_for):
+            return True
+    return False
 
 
-def _into_f(v, f, home, gone, top_rank, stop):
-    """Take waste card ``v`` into F: count it in ``gone``, and raise its
-    suit's ``top_rank`` or lower its ``stop`` (``dead_end``) if it does;
-    whether it raised the one and whether it lowered the other."""
-    s = v // 13
-    r = v % 13 + 1
-    gone[v] += 1
-    raised = r > top_rank[s]
-    if raised:
-        top_rank[s] = r
-    stopped = gone[v] - home[v] == 2 and f[s] < r < stop[s]
-    if stopped:
-        stop[s] = r
-    return raised, stopped
+def _can_leave(game, j, home, gone_f, in_stock, built, dealt_for):
+    """Is there a k (``cannot_win``) for which the columns hold the count,
+    Y being the waste's card ``j``? ``gone_f``: per value, the copies home
+    or in F; ``dealt_for``: what ``_dealt_for`` says of each value."""
+    f = game.foundations
+    stock = game.stock
+    top = game.stock_count
+    y = game.waste[j]
+    gone = bytearray(52)  # per value: copies home, in F or in U
+    for x in range(52):
+        gone[x] = gone_f[x] + in_stock[x]
+    top_rank, stop = _limits(f, home, gone)
+    segment = _segments(gone)
+    cards = bytearray(game.waste[j + 1 : game.waste_count]) + built  # in a column at T if stuck
+    k = 0
+    fresh = True  # what is stuck changed: count again
+    while True:
+        if fresh:
+            fresh = False
+            held = bytearray(52)
+            need = bytearray(53)
+            seen = bytearray(52)
+            total = _count_stuck(cards, f, stop, top_rank, segment, held, need, 0, seen)
+            way_out = _fewest_dealt(y, f, stop, top_rank, dealt_for)
+            joined = True
+        else:
+            total = _count_stuck(cards[-1:], f, stop, top_rank, segment, held, need, total, seen)
+        if joined:  # a new stretch: what the columns can hold changed
+            joined = False
+            try_four = True
+            choices = None
+            if total <= 3:
+                choices = _stuck_bases(game, f, stop, top_rank, segment)
+                if _fits(choices, segment, held, need, total, 3):
+                    return True
+        if try_four and way_out <= k and total <= 4:
+            if choices is None:
+                choices = _stuck_bases(game, f, stop, top_rank, segment)
+            if _fits(choices, segment, held, need, total, 4):
+                return True
+            try_four = False  # each later k of the stretch holds more
+        if k == top:
+            return False
+        k += 1
+        x = stock[top - k]
+        cards.append(x)
+        edge = gone[x] == 2  # both copies were home, in F or in U
+        gone[x] -= 1
+        if _lift(x, f, home, gone, top_rank, stop):
+            fresh = True
+            if edge:
+                segment = _segments(gone)
+        elif edge:  # only two segments become one: so do their columns
+            joined = True
+            into = _join(segment, gone, x)
+            if x % 13 < 12:
+                total -= min(need[into], need[x + 1])
+                need[into] = max(need[into], need[x + 1])
+                need[x + 1] = 0
+
+
+def _built_cards(game):
+    """The built cards of ``game``'s columns."""
+    cells = game.cells
+    built = bytearray()
+    for c in range(4):
+        start = c * COLUMN_CAPACITY
+        if game.height[c] > game.base[c]:
+            built += cells[start + game.base[c] : start + game.height[c]]
+    return built
+
+
+def _limits(f, home, gone):
+    """Per suit, the highest rank in F and U and the up half's lowest rank
+    with both copies there (``cannot_win``; 14: none), from ``gone``, the
+    copies per value home, in F or in U."""
+    top_rank = [0, 0, 0, 0]
+    stop = [14, 14, 14, 14]
+    for x in range(52):
+        if gone[x] > home[x]:
+            s = x // 13
+            r = x % 13 + 1
+            top_rank[s] = r
+            if gone[x] - home[x] == 2 and f[s] < r < stop[s]:
+                stop[s] = r
+    return top_rank, stop
+
+
+def _lift(x, f, home, gone, top_rank, stop):
+    """A copy of ``x`` has left U (``gone`` counts it no more): raise its
+    suit's ``stop`` or lower its ``top_rank`` (``_limits``) if they were
+    ``x``'s rank; whether either moved."""
+    s = x // 13
+    r = x % 13 + 1
+    moved = False
+    if r == stop[s]:  # both its copies were in F and U
+        stop[s] = 14
+        for b in range(r + 1, 14):
+            v = s * 13 + b - 1
+            if gone[v] - home[v] == 2:
+                stop[s] = b
+                break
+        moved = True
+    if r == top_rank[s] and gone[x] == home[x]:
+        top_rank[s] = 0
+        for b in range(r - 1, 0, -1):
+            v = s * 13 + b - 1
+            if gone[v] > home[v]:
+                top_rank[s] = b
+                break
+        moved = True
+    return moved
 
 
 def _segments(gone):
     """Per card value, the first value of its segment (``cannot_win``):
-    ``gone`` counts per value the copies home or in F."""
+    ``gone`` counts per value the copies home, in F or in U."""
     segment = bytearray(52)
     for x in range(52):
         if gone[x] == 2:
@@ -171,10 +222,22 @@ def _segments(gone):
     return segment
 
 
+def _join(segment, gone, x):
+    """``x`` splits its suit no more (``gone[x] < 2``): give it and the
+    segment after it (``_segments``) the segment before it; that segment."""
+    into = segment[x - 1] if x % 13 else x
+    end = x - x % 13 + 13
+    v = x
+    while v < end and (v == x or gone[v] < 2):
+        segment[v] = into
+        v += 1
+    return into
+
+
 def _count_stuck(cards, f, stop, top_rank, segment, held, need, total, seen):
     """Count the stuck ones of ``cards`` into ``held`` (copies per card) and
     ``need`` (columns per segment: the most copies of one card in it); the
-    columns needed in all, from ``total`` (stops past 4). ``seen`` marks the
+    columns needed in all, from ``total``. ``seen`` marks the
     cards met once whose up-half place is open but not their down-half one:
     of two such copies one is stuck."""
     for x in cards:
@@ -191,8 +254,6 @@ def _count_stuck(cards, f, stop, top_rank, segment, held, need, total, seen):
             if k > need[i]:
                 total += k - need[i]
                 need[i] = k
-                if total > 4:
-                    return total
     return total
 
 
@@ -201,14 +262,6 @@ def _down_half_waits(x, stop, top_rank):
     Only such a card can be stuck, or the first of two copies seen."""
     t = x // 13
     return stop[t] < 14 or top_rank[t] > x % 13 + 1
-
-
-def _columns_hold(game, f, stop, top_rank, segment, held, need, total, columns=4):
-    """Can ``columns`` of the four columns, the others empty, hold ``need``
-    (columns per segment) and the columns' stuck base cards, each column
-    keeping one or letting all go (``cannot_win``)?"""
-    choices = _stuck_bases(game, f, stop, top_rank, segment)
-    return _fits(choices, segment, held, need, total, columns)
 
 
 def _stuck_bases(game, f, stop, top_rank, segment):
@@ -239,7 +292,9 @@ def _stuck_bases(game, f, stop, top_rank, segment):
 
 
 def _fits(choices, segment, held, need, total, columns):
-    """``_columns_hold`` given the columns' ways (``_stuck_bases``)."""
+    """Can ``columns`` of the four, the others empty, hold ``need`` and the
+    stuck base cards, the columns standing as ``choices`` (``_stuck_bases``)
+    allows?"""
     if total <= columns - len(choices):
         return True  # the columns with nothing stuck in their bases hold it all
     units = []  # one entry per column needed: its segment
@@ -248,99 +303,51 @@ def _fits(choices, segment, held, need, total, columns):
             units.append(k)
             if need[k] == 2:
                 units.append(k)
-    way = [0] * len(choices)  # the way each column takes, counted through
-    while True:
-        wanted = units
-        kept = []  # per column keeping a base card: the segments it can hold
-        added = []  # base cards let go
-        free = columns - len(choices)  # columns holding anything
-        for i in range(len(choices)):
-            let_go, segments = choices[i][way[i]]
+    # depth first through the ways each column can stand: (columns decided,
+    # units wanted, segments each kept column can hold, columns holding
+    # anything, base cards let go); a column holds one unit, so a choice
+    # wanting more than ``columns`` is cut at once
+    stack = [(0, units, (), columns - len(choices), ())]
+    while stack:
+        i, wanted, kept, free, added = stack.pop()
+        if i == len(choices):
+            if 0 <= free and len(wanted) <= len(kept) + free:
+                if len(wanted) <= free or _matched(wanted, kept) >= len(wanted) - free:
+                    return True
+            continue
+        # the units no kept column can hold need a column still to decide
+        # or one holding anything
+        if kept:
+            alone = 0
+            for u in wanted:
+                for segments in kept:
+                    if segments >> u & 1:
+                        break
+                else:
+                    alone += 1
+            if alone > free + len(choices) - i:
+                continue
+        for let_go, segments in reversed(choices[i]):
+            more = wanted
+            also = added
             for x in let_go:
                 # one more column for its segment when it is a further copy
-                copies = held[x] + 1 + added.count(x)
-                added.append(x)
-                if copies > wanted.count(segment[x]):  # wanted holds need, so this is past it
-                    if wanted is units:
-                        wanted = units[:]
-                    wanted.append(segment[x])
+                copies = held[x] + 1 + also.count(x)
+                also += (x,)
+                if copies > more.count(segment[x]):  # more holds need, so this is past it
+                    more = more + [segment[x]]
+            if len(more) > columns:
+                continue
             if segments < 0:
-                free += 1
+                stack.append((i + 1, more, kept, free + 1, also))
             else:
-                kept.append(segments)
-        if 0 <= free and len(wanted) <= len(kept) + free:
-            if not kept or _matched(wanted, kept) >= len(wanted) - free:
-                return True
-        i = 0
-        while i < len(choices) and way[i] == len(choices[i]) - 1:
-            way[i] = 0
-            i += 1
-        if i == len(choices):
-            return False
-        way[i] += 1
-
-
-_NEVER = 255  # no way out that a deal makes
-
-
-def _no_way_out(game, home, built):
-    """Is there a Y whose way out (``cannot_win``) needs stock cards dealt,
-    and neither the count with them fits four columns nor the count without
-    them three? ``home`` and ``built``: as ``dead_end`` makes them."""
-    f = game.foundations
-    waste = game.waste
-    n = game.waste_count
-    stock = game.stock
-    top = game.stock_count
-    in_stock = bytearray(52)
-    first_dealt = bytearray(52)  # per value: stock cards dealt to reach a copy there
-    for k in range(top - 1, -1, -1):
-        x = stock[k]
-        in_stock[x] += 1
-        if not first_dealt[x]:
-            first_dealt[x] = top - k
-    gone = bytearray(home)
-    # per value: stock cards dealt by T for a copy out of F and not home
-    dealt_for = bytearray(_dealt_for(x, gone, in_stock, first_dealt) for x in range(52))
-    top_rank = [0, 0, 0, 0]
-    stop = [14, 14, 14, 14]
-    segment = None
-    choices = None
-    # what fitted since stop, top_rank and segment last changed: it fits
-    # again for a higher Y, with fewer cards above it
-    fits_three = False
-    fits_four = 0  # the most stock cards dealt that fitted four columns
-    for j in range(n):
-        v = waste[j]
-        raised, stopped = _into_f(v, f, home, gone, top_rank, stop)
-        dealt_for[v] = _dealt_for(v, gone, in_stock, first_dealt)
-        if gone[v] == 2:
-            segment = None
-        if raised or stopped or gone[v] == 2:
-            choices = None
-            fits_three = False
-            fits_four = 0
-        k = _fewest_dealt(v, f, stop, top_rank, dealt_for)
-        if not k or fits_three or k <= fits_four:
-            continue  # k = 0: the count alone covers it
-        if segment is None:
-            segment = _segments(gone)
-        if choices is None:
-            choices = _stuck_bases(game, f, stop, top_rank, segment)
-        cards = waste[j + 1 : n] + built
-        if _holds(choices, cards, f, stop, top_rank, segment, 3):
-            fits_three = True
-        elif k < _NEVER and _holds(
-            choices, cards + stock[top - k : top], f, stop, top_rank, segment, 4
-        ):
-            fits_four = k
-        else:
-            return True
+                stack.append((i + 1, more, kept + (segments,), free, also))
     return False
 
 
 def _dealt_for(x, gone, in_stock, first_dealt):
-    """Stock cards dealt by T to have a copy of ``x`` out of F and not home."""
+    """Stock cards dealt by T to have a copy of ``x`` out of F and not home,
+    ``gone`` counting per value the copies home or in F."""
     if gone[x] + in_stock[x] < 2:
         return 0  # a copy is above Y or in a column
     return first_dealt[x] if in_stock[x] else _NEVER
@@ -363,17 +370,6 @@ def _fewest_dealt(y, f, stop, top_rank, dealt_for):
     if r < 13:
         fewest = min(fewest, dealt_for[y + 1])
     return fewest
-
-
-def _holds(choices, cards, f, stop, top_rank, segment, columns):
-    """Do ``columns`` of the four hold the stuck ones of ``cards``, the
-    columns standing as ``choices`` (``_stuck_bases``) allows?"""
-    held = bytearray(52)
-    need = bytearray(53)
-    total = _count_stuck(cards, f, stop, top_rank, segment, held, need, 0, bytearray(52))
-    if total > columns:
-        return False
-    return _fits(choices, segment, held, need, total, columns)
 
 
 def _matched(columns, kept):
