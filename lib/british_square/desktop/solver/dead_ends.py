@@ -59,7 +59,8 @@ def cannot_win(game):
     against complete searches of small positions, and tests/test_dead_ends.py
     against positions built winnable.
 
-    Each Y is tried, and for it k from 0 up (``_can_leave``): a card dealt
+    Each Y is tried, from the top down, and for it k from 0 up
+    (``_first_k``): a card dealt
     leaves U, so what is stuck changes only when it was a copy of a rank
     that stopped its suit's up half, of its suit's top rank in F and U, or
     of a card with both copies home, in F or in U (a segment's edge).
@@ -81,33 +82,73 @@ def cannot_win(game):
         if not first_dealt[x]:
             first_dealt[x] = top - i
     built = _built_cards(game)
+    waste = game.waste
     gone = bytearray(home)  # per value: copies home or in F
+    for j in range(n):
+        gone[waste[j]] += 1
     # per value: stock cards dealt by T for a copy out of F and not home
     dealt_for = bytearray(_dealt_for(x, gone, in_stock, first_dealt) for x in range(52))
-    waste = game.waste
-    for j in range(n):
+    # from the top down: a Y that cannot leave is most often near the top;
+    # the k that let the Y above leave is tried first, and often does again
+    k = 0
+    for j in range(n - 1, -1, -1):
+        if not (k and _leaves_at(game, j, k, home, gone, in_stock, built, dealt_for)):
+            k = _first_k(game, j, home, gone, in_stock, built, dealt_for)
+            if k < 0:
+                return True
         y = waste[j]
-        gone[y] += 1
+        gone[y] -= 1
         dealt_for[y] = _dealt_for(y, gone, in_stock, first_dealt)
-        if not _can_leave(game, j, home, gone, in_stock, built, dealt_for):
-            return True
     return False
 
 
-def _can_leave(game, j, home, gone_f, in_stock, built, dealt_for):
-    """Is there a k (``cannot_win``) for which the columns hold the count,
-    Y being the waste's card ``j``? ``gone_f``: per value, the copies home
-    or in F; ``dealt_for``: what ``_dealt_for`` says of each value."""
+def _state_at(game, j, k, home, gone_f, in_stock, built):
+    """What ``cannot_win`` counts with Y the waste's card ``j`` and ``k``
+    stock cards dealt: per value the copies home, in F or in U, the suits'
+    ``_limits``, the ``_segments``, and the cards in a column at T if stuck.
+    ``gone_f``: per value, the copies home or in F."""
+    stock = game.stock
+    top = game.stock_count
+    gone = bytearray(52)
+    for x in range(52):
+        gone[x] = gone_f[x] + in_stock[x]
+    dealt = stock[top - k : top]
+    for x in dealt:
+        gone[x] -= 1
+    top_rank, stop = _limits(game.foundations, home, gone)
+    cards = bytearray(game.waste[j + 1 : game.waste_count]) + built + dealt
+    return gone, top_rank, stop, _segments(gone), cards
+
+
+def _leaves_at(game, j, k, home, gone_f, in_stock, built, dealt_for):
+    """Do the columns hold the count (``cannot_win``) with Y the waste's
+    card ``j`` and ``k`` stock cards dealt? ``dealt_for``: what
+    ``_dealt_for`` says of each value."""
+    f = game.foundations
+    gone, top_rank, stop, segment, cards = _state_at(game, j, k, home, gone_f, in_stock, built)
+    held = bytearray(52)
+    need = bytearray(53)
+    total = _count_stuck(cards, f, stop, top_rank, segment, held, need, 0, bytearray(52))
+    if total > 4:
+        return False
+    choices = _stuck_bases(game, f, stop, top_rank, segment)
+    if total <= 3 and _fits(choices, segment, held, need, total, 3):
+        return True
+    y = game.waste[j]
+    return _fewest_dealt(y, f, stop, top_rank, dealt_for) <= k and _fits(
+        choices, segment, held, need, total, 4
+    )
+
+
+def _first_k(game, j, home, gone_f, in_stock, built, dealt_for):
+    """The first k for which the columns hold the count (``cannot_win``),
+    Y being the waste's card ``j``, or -1 if none does (``_leaves_at``
+    for each k, with the count carried on from k to k + 1)."""
     f = game.foundations
     stock = game.stock
     top = game.stock_count
     y = game.waste[j]
-    gone = bytearray(52)  # per value: copies home, in F or in U
-    for x in range(52):
-        gone[x] = gone_f[x] + in_stock[x]
-    top_rank, stop = _limits(f, home, gone)
-    segment = _segments(gone)
-    cards = bytearray(game.waste[j + 1 : game.waste_count]) + built  # in a column at T if stuck
+    gone, top_rank, stop, segment, cards = _state_at(game, j, 0, home, gone_f, in_stock, built)
     k = 0
     fresh = True  # what is stuck changed: count again
     while True:
@@ -128,15 +169,15 @@ def _can_leave(game, j, home, gone_f, in_stock, built, dealt_for):
             if total <= 3:
                 choices = _stuck_bases(game, f, stop, top_rank, segment)
                 if _fits(choices, segment, held, need, total, 3):
-                    return True
+                    return k
         if try_four and way_out <= k and total <= 4:
             if choices is None:
                 choices = _stuck_bases(game, f, stop, top_rank, segment)
             if _fits(choices, segment, held, need, total, 4):
-                return True
+                return k
             try_four = False  # each later k of the stretch holds more
         if k == top:
-            return False
+            return -1
         k += 1
         x = stock[top - k]
         cards.append(x)
