@@ -297,7 +297,7 @@ def _count_stuck(cards, f, stop, top_rank, segment, held, need, total, seen):
 
 
 def _down_half_waits(x, stop, top_rank):
-    """Does card ``x``'s down-half place need a card of F (``cannot_win``)?
+    """Does card ``x``'s down-half place need a card of F or U (``cannot_win``)?
     Only such a card can be stuck, or the first of two copies seen."""
     t = x // 13
     return stop[t] < 14 or top_rank[t] > x % 13 + 1
