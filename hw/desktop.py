@@ -45,6 +45,7 @@ from british_square.controls import (
     B,
     Repeater,
 )
+from british_square.desktop.font import SheetFont  # noqa: E402
 from british_square.layout import SCREEN_H as HEIGHT  # noqa: E402
 from british_square.layout import SCREEN_W as WIDTH  # noqa: E402
 
@@ -320,7 +321,7 @@ class Hardware:
             self.actions = KeyboardActions()
         self.clock = None
         self.backlight_level = 100
-        self.font = None  # Blinka's terminalio.FONT: the board's glyphs (tests/test_ui_vm.py)
+        self.font = SheetFont()  # Blinka's terminalio.FONT laid out as the board's
         self.speaker = MixerSpeaker()
         self.sound = self.speaker.play
         # a window has no NeoPixels: the calls are counted and the last kept, to test

@@ -6,6 +6,7 @@ presses, waiting, and the text page read back as words.
 from words_text import body
 
 from british_square.controls import DOWN, NONE, START, A
+from british_square.desktop.font import SheetFont
 
 MENU = [line.split("{")[0] for line in body("menu")]
 
@@ -39,7 +40,8 @@ class FakeHardware:
     and whatever else a test passes by name (``backlight``, ``facts``,
     ``sound``, ``lights``, ``font``): what it does not is ``None``."""
 
-    nvm = font = facts = backlight = sound = lights = None
+    nvm = facts = backlight = sound = lights = None
+    font = SheetFont()  # the board's glyph cells, which the text page tiles
 
     def __init__(self, clock, **parts):
         self.display = FakeDisplay()
@@ -73,8 +75,8 @@ def wait(app, ms):
 
 def cell_text(app, column, row):
     """What row ``row`` of the text page's body says in ``column`` (0: its
-    text, 1: its figure), read from the label that holds the column."""
-    lines = app.view.page.cell(column, row).text.split("\n")
+    text, 1: its figure), read from the text grid that holds the column."""
+    lines = app.view.page.cell(column).text.split("\n")
     return lines[row].strip() if row < len(lines) else ""
 
 

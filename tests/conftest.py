@@ -88,10 +88,10 @@ def vm():
 @pytest.fixture(scope="session")
 def font():
     """The font of the apps made in process: Blinka's terminalio.FONT, whose
-    glyphs are the board's (tests/test_ui_vm.py)."""
-    import terminalio
+    glyphs are the board's (tests/test_ui_vm.py), laid out as the board's."""
+    from app_harness import FakeHardware
 
-    return terminalio.FONT
+    return FakeHardware.font
 
 
 @pytest.fixture(scope="session")

@@ -233,12 +233,12 @@ def test_no_more_moves_is_a_notice_beside_the_cards_and_play_goes_on(make_app):
     assert app.outcome == OUTCOME_PLAYING and panel(app)[0] == "Stock"
 
 
-def test_the_panels_labels_keep_the_bitmaps_they_were_made_with(make_app):
-    """Normal, stuck and back: the panel's words and numbers fill the same
-    fields whatever it says, so a label never makes a new bitmap mid-game
-    (a board's heap is in pieces by then)."""
+def test_the_panels_label_keeps_the_bitmap_it_was_made_with(make_app):
+    """Normal, stuck and back: the panel's words fill the same field whatever
+    it says, so its label never makes a new bitmap mid-game (a board's heap
+    is in pieces by then); the numbers are a text grid, which has none."""
     app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
-    labels = (app.scene.panel_words, app.scene.panel_numbers)
+    labels = (app.scene.panel_words,)
     made = [label.bitmap for label in labels]
     press(app, A)
     app.play(move(WASTE, FOUNDATION))
@@ -249,6 +249,7 @@ def test_the_panels_labels_keep_the_bitmaps_they_were_made_with(make_app):
     press(app, SELECT)  # undo: the panel counts again
     assert panel(app)[0] == "Stock"
     assert all(label.bitmap is bitmap for label, bitmap in zip(labels, made))
+    assert app.scene.panel_numbers.text.split("\n")[0].strip() == "0"  # the stock
 
 
 def bits_a_pixel(bitmap):
@@ -260,16 +261,14 @@ def bits_a_pixel(bitmap):
     return bits
 
 
-def test_the_fitted_labels_draw_into_one_bit_bitmaps_for_good(make_app):
-    """Every label whose text fills its field (the page's title, footer and
-    body columns, the panel's words and numbers) draws into a 1-bit bitmap
-    (``page.one_bit``), the one it shows, through every screen."""
+def test_the_fitted_label_draws_into_a_one_bit_bitmap_for_good(make_app):
+    """The label whose text fills its field (the panel's words) draws into a
+    1-bit bitmap (``page.one_bit``), the one it shows, through every screen."""
     app = make_app(Game.new_deal(7))
     page, scene = app.view.page, app.scene
-    labels = (page.title, page.footer, page.cell(0), page.cell(1))
-    labels += (scene.panel_words, scene.panel_numbers)
+    labels = (scene.panel_words,)
     made = [label.bitmap for label in labels]
-    assert [bits_a_pixel(bitmap) for bitmap in made] == [1] * 6
+    assert [bits_a_pixel(bitmap) for bitmap in made] == [1]
     assert bits_a_pixel(page.big[0].bitmap or Bitmap(1, 1, 3)) == 2  # a large line's: as made
     press(app, A)
     screens = app.screens
@@ -418,16 +417,12 @@ def test_the_statistics_are_a_grid_whose_cells_hold_the_rule_set_on_show(make_ap
     kept.add_game(UNION, 104, True, 200, 75, True, 0)
     press(app, A)
     menu_choose(app, "Statistics")
-    grid = app.view.page.body
-    assert grid.grid_size == (2, 8)
+    page = app.view.page
 
     def column(index):
-        """Column ``index`` of the grid, a row at a time, read from its cells."""
-        rows = []
-        for row in range(8):
-            lines = grid.get_content((index, row)).text.split("\n")
-            rows.append(lines[row].strip())
-        return rows
+        """Column ``index`` of the table, a row at a time, read from its text grid."""
+        lines = page.cell(index).text.split("\n")
+        return [line.strip() for line in lines]
 
     assert column(0) == body("stats")  # what each row counts, as words.txt has it
     assert column(1) == ["2", "1 (50%)", "104", "59.0", "1, 1", "263", "20:50", "1, 3"]
@@ -437,10 +432,9 @@ def test_the_statistics_are_a_grid_whose_cells_hold_the_rule_set_on_show(make_ap
     press(app, RIGHT)  # Union Square
     assert column(1) == ["1", "1 (100%)", "104", "104.0", "1, 1", "200", "1:15", "1, 0"]
     assert app.view.page.title.text.strip() == "Statistics: Union"
-    # the figures right-aligned at the end of the rows
-    figures = grid.get_content((1, 0))
-    assert figures.anchor_point == (1.0, 0.0)
-    assert figures.x + figures.width == grid.width
+    # the table laid out by its GridLayout: the figures' grid ends where the rows do
+    grid, figures = page.body, page.cell(1).grid
+    assert figures.x + figures.width * figures.tile_width == grid.width
 
 
 def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):

@@ -94,7 +94,8 @@ def deal_game():
 def cases():
     """The actions measured, on British deal 10 unless said."""
     layout = Layout(4)
-    stock = " ".join(("up", "down", "left", "right")[d] for d in route(layout, 0, layout.stock_stop))
+    steps = route(layout, 0, layout.stock_stop)
+    stock = " ".join(("up", "down", "left", "right")[d] for d in steps)
     writer = ScriptWriter(deal_game(), title=False)
     game = writer.game
     while not any(move_target(m) < 4 and move_source(m) < 4 for m in game.moves()):
@@ -260,9 +261,11 @@ def main():
         counter = Counter(valgrind, vm, folder)
         per_pass = pystone_instructions(counter)
         ns = PYSTONE_US * 1000 / per_pass
+        def one(case):
+            return measure(counter, board, folder, case, args.repeats)
+
         with ThreadPoolExecutor(args.jobs) as pool:
-            counts = list(pool.map(
-                lambda case: measure(counter, board, folder, case, args.repeats), chosen))  # fmt: skip
+            counts = list(pool.map(one, chosen))
     rows = [{"bench": "latency", "metric": "pystone pass", "value": round(per_pass),
              "unit": "instructions", "ns": round(ns, 2)}]  # fmt: skip
     for case, count in zip(chosen, counts):

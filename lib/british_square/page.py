@@ -8,16 +8,14 @@ by a ``GridLayout``: the rows' text, and their figures right-aligned at the
 end of each row (the statistics', the About screen's). All made once; a
 screen (``screens``) clears the page and puts its words on it (``words``).
 
-Every text is an ``adafruit_display_text.bitmap_label.Label`` in the
-built-in font. Each draws its text into a bitmap of its own, and keeps that
-bitmap while the text keeps its size, so each label's text always fills its
-field (``fitted``: the 26 columns of a line, the 16 of a figure; a body
-column's last row does it for the column): each bitmap is made once, at
-start-up, and a long session never has to find room for one again. A
-label holds about 800 bytes of heap before its bitmap, so the body's
-columns are a label each, all their rows in it, not a label per cell
-(sixteen cells would hold 13 KB). docs/memory.md has the figures
-(``tests/bench/bench_text.py``).
+The title, the footer and the body's rows are text grids (``TextGrid``): a
+tile grid over the built-in font's glyphs, a tile a character, so a
+screen's words cost a tile per character that changed, and displayio draws
+the glyphs in C. The large lines (scale 2 and 3) are
+``adafruit_display_text.bitmap_label.Label``s, which draw their text into a
+bitmap of their own in Python: a few characters, on the few screens that
+have them.
+docs/memory.md has what each costs in heap and time.
 """
 
 import displayio
@@ -106,35 +104,112 @@ def one_bit(text):
     text._bitmap = bitmap
 
 
+class Glyphs:
+    """A font whose glyphs are equal cells of one bitmap (``terminalio.FONT``):
+    the bitmap, a cell's size and the tile of each printable ASCII character."""
+
+    def __init__(self, font):
+        self.bitmap = font.bitmap
+        self.width, self.height = font.get_bounding_box()[:2]
+        self.tiles = bytearray(95)
+        for code in range(32, 127):
+            glyph = font.get_glyph(code)
+            self.tiles[code - 32] = glyph.tile_index if glyph is not None else 0
+        self.blank = self.tiles[0]
+
+
+class TextGrid:
+    """``rows`` lines of ``columns`` characters in ``colour``: a tile grid
+    over the font's glyphs (``Glyphs``), its blanks see-through. Setting a
+    line sets the tiles of the characters that changed, so displayio
+    redraws just those; no bitmap is drawn in Python (a label redraws its
+    whole text: 25 ms a 26-column line on a SAMD51)."""
+
+    def __init__(self, glyphs, columns, rows, colour):
+        self.glyphs = glyphs
+        self.columns = columns
+        palette = displayio.Palette(2)
+        palette.make_transparent(0)
+        palette[1] = colour
+        self.palette = palette
+        self.colour = colour
+        self.grid = displayio.TileGrid(
+            glyphs.bitmap,
+            pixel_shader=palette,
+            width=columns,
+            height=rows,
+            tile_width=glyphs.width,
+            tile_height=glyphs.height,
+            default_tile=glyphs.blank,
+        )
+        self.lines = [""] * rows  # each row's text as shown, its blanks at the end cut
+
+    @property
+    def color(self):
+        return self.colour
+
+    @color.setter
+    def color(self, colour):
+        if colour != self.colour:
+            self.colour = colour
+            self.palette[1] = colour
+
+    @property
+    def text(self):
+        """The rows as shown, a line each (as a label's text reads)."""
+        return "\n".join(self.lines)
+
+    def set_line(self, row, text):
+        """Row ``row`` shows ``text`` (cut at the grid's width)."""
+        text = text[: self.columns].rstrip()
+        shown = self.lines[row]
+        if text == shown:
+            return
+        self.lines[row] = text
+        grid, tiles, blank = self.grid, self.glyphs.tiles, self.glyphs.blank
+        for column in range(max(len(text), len(shown))):
+            if column >= len(text):
+                grid[column, row] = blank
+            elif column >= len(shown) or text[column] != shown[column]:
+                code = ord(text[column]) - 32
+                grid[column, row] = tiles[code] if 0 <= code < 95 else blank
+
+
 class TextPage:
     """Title, body table, footer, large lines, a bar, legend glyphs and card sprites."""
 
     rows = BODY_ROWS
 
-    def __init__(self, sheet_bitmap, palette, font):
+    def __init__(self, sheet_bitmap, palette, font, glyphs):
         self.dirty = True
-        # The body first, drawn blank: its two bitmaps, the largest blocks
-        # the game makes, are made while the heap is in one piece. Its rows
-        # are kept here until ``draw``, in two columns, each column one label
-        # of BODY_ROWS lines.
+        # The body: a table of two columns laid out by a GridLayout of
+        # two-character cells, the rows' text across all 13 and their
+        # figures over the last 8, each column a text grid. Its rows are
+        # kept here until ``draw``.
         self.lines = [""] * BODY_ROWS
         self.figures = [""] * BODY_ROWS
+        self.columns = (
+            TextGrid(glyphs, TEXT_COLUMNS, BODY_ROWS, sheet.TEXT_WHITE),
+            TextGrid(glyphs, FIGURE_COLUMNS, BODY_ROWS, sheet.TEXT_WHITE),
+        )
         self.body = GridLayout(
             x=BODY_X,
             y=BODY_Y,
             width=FONT_W * TEXT_COLUMNS,
             height=TEXT_LINE * BODY_ROWS,
-            grid_size=(2, BODY_ROWS),
+            grid_size=(TEXT_COLUMNS // 2, BODY_ROWS),
         )
-        for column, anchor in ((0, TOP_LEFT), (1, TOP_RIGHT)):
-            cell = label(font, sheet.TEXT_WHITE, 0, 0)
-            self.body.add_content(cell, (column, 0), (1, BODY_ROWS), anchor)
-        self._draw_columns()
-        one_bit(self.cell(0))
-        one_bit(self.cell(1))
+        self.body.add_content(self.columns[0].grid, (0, 0), (TEXT_COLUMNS // 2, BODY_ROWS))
+        figures_at = (TEXT_COLUMNS - FIGURE_COLUMNS) // 2
+        self.body.add_content(
+            self.columns[1].grid, (figures_at, 0), (FIGURE_COLUMNS // 2, BODY_ROWS)
+        )
         self.title_text = self.footer_text = ""  # the title and footer, until ``draw``
-        self.title = label(font, sheet.TEXT_YELLOW, BODY_X, TITLE_Y)
-        self.footer = label(font, sheet.TEXT_GREY, BODY_X, FOOTER_Y)
+        self.title = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_YELLOW)
+        self.footer = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_GREY)
+        for line, y in ((self.title, TITLE_Y), (self.footer, FOOTER_Y)):
+            line.grid.x = BODY_X
+            line.grid.y = y
         self.big = (
             label(font, sheet.TEXT_YELLOW, SCREEN_W // 2, 0, TOP_CENTRE, 2),
             label(font, sheet.TEXT_YELLOW, SCREEN_W // 2, 0, TOP_CENTRE, 2),
@@ -165,27 +240,26 @@ class TextPage:
             x=BODY_X,
             y=BODY_Y + 3,
         )
+        self.glyphs.hidden = True  # until a glyph is shown: it draws from flash
         self.group.append(self.glyphs)
         # text last: nothing (a bouncing king) ever covers it
-        for text in self.big + (self.title, self.body, self.footer):
+        for text in self.big + (self.title.grid, self.body, self.footer.grid):
             self.group.append(text)
         self.clear()
-        self.draw()  # blank: the title's and the footer's bitmaps, made now
-        one_bit(self.title)
-        one_bit(self.footer)
 
-    def cell(self, column, row=0):
-        """The label of the body's ``column`` (0: the rows' text, 1: their
-        figures), which holds row ``row``: one label holds a column's rows."""
-        return self.body.get_content((column, row))
+    def cell(self, column):
+        """The text grid of the body's ``column`` (0: the rows' text, 1: their figures)."""
+        return self.columns[column]
 
     def clear(self):
         """An empty page in the usual colours."""
         self.bar.hidden = True
         for card in self.cards:
             card.hidden = True
-        for cell in range(_GLYPH_CELLS * _GLYPH_ROWS):
-            self.glyphs[cell] = sheet.small_tile(sheet.SMALL_NONE)
+        if not self.glyphs.hidden:
+            self.glyphs.hidden = True
+            for cell in range(_GLYPH_CELLS * _GLYPH_ROWS):
+                self.glyphs[cell] = sheet.small_tile(sheet.SMALL_NONE)
         for big in self.big:
             big.text = ""
             big.color = sheet.TEXT_YELLOW
@@ -220,21 +294,17 @@ class TextPage:
 
     def draw(self):
         """Title, body and footer, as the calls above left them, into their
-        labels, each line as wide as its field (a label changes only if its
-        text does, so what stays the same costs nothing)."""
+        text grids (only the characters that changed are set)."""
         self._draw_columns()
-        self.title.text = fitted(self.title_text, TEXT_COLUMNS, centred=True)
-        self.footer.text = fitted(self.footer_text, TEXT_COLUMNS, centred=True)
+        self.title.set_line(0, fitted(self.title_text, TEXT_COLUMNS, centred=True))
+        self.footer.set_line(0, fitted(self.footer_text, TEXT_COLUMNS, centred=True))
         self.dirty = True
 
     def _draw_columns(self):
-        # Each column's last row fills its field, so the label's bitmap keeps
-        # its size; the others end at their last character: a blank costs as
-        # much to draw as a letter (and 48 bytes of glyph allocated twice).
-        for column, rows in ((0, self.lines), (1, self.figures)):
-            columns = TEXT_COLUMNS if column == 0 else FIGURE_COLUMNS
-            last = fitted(rows[-1], columns)
-            self.cell(column).text = "\n".join([row.rstrip() for row in rows[:-1]] + [last])
+        text, figures = self.columns
+        for row in range(BODY_ROWS):
+            text.set_line(row, self.lines[row])
+            figures.set_line(row, self.figures[row])
 
     def place_big(self, index, x, y, scale=2, centred=True):
         """Large line ``index`` (0 or 1) at scale ``scale``, its top edge at
@@ -271,4 +341,5 @@ class TextPage:
         self.glyphs[cell] = sheet.small_tile(glyph)
         right = glyph + 1 if glyph >= sheet.WAY_UP else sheet.SMALL_NONE
         self.glyphs[cell + 1] = sheet.small_tile(right)
+        self.glyphs.hidden = False
         self.dirty = True

@@ -25,7 +25,7 @@ from british_square.layout import (
     TEXT_LINE,
     TEXT_Y,
 )
-from british_square.page import TOP_RIGHT, fitted, label, one_bit
+from british_square.page import TextGrid, fitted, label, one_bit
 from british_square.piles import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD, NORMAL
 
@@ -45,12 +45,10 @@ PANEL_STUCK = const(1)  # no card can go home any more
 PANEL_ENDED = const(2)  # the player ended the game
 PANEL_TEXTS = ("panel", "panel_stuck", "panel_over")  # by PANEL_*: the texts of words.txt
 # the panel's numbers, right-aligned at the end of their lines: the stock's,
-# the cards home and the moves (a label of their own: a move changes them),
+# the cards home and the moves (a text grid of their own: a move changes them),
 # the deal's
 _NUMBER_COLUMNS = const(4)
-# and always three lines (from the first number's), so that the label keeps
-# the bitmap it was made with: another count of lines would make a new one,
-# mid-game, in a heap in pieces
+# on three lines from the first number's
 _NUMBER_ROWS = const(3)
 _DEAL_COLUMNS = const(5)
 
@@ -58,7 +56,7 @@ _DEAL_COLUMNS = const(5)
 class PlayScene:
     """The cards, the panel's numbers and the cursor, for any layout."""
 
-    def __init__(self, sheet_bitmap, palettes, font, words):
+    def __init__(self, sheet_bitmap, palettes, font, glyphs, words):
         self.sheet = sheet_bitmap
         self.palettes = palettes
         self.words = words
@@ -106,16 +104,15 @@ class PlayScene:
             self.marks.append(mark)
             self.group.append(mark)
         # the panel: its words (with the deal's number), a label of four
-        # lines, and over their ends the stock's and the cards home, a label
+        # lines, changed with the rules, a notice or the deal; over their
+        # ends the numbers a move changes, a text grid (a tile a digit)
         self.panel_words = label(font, sheet.TEXT_WHITE, 0, TEXT_Y)
-        self.panel_numbers = label(font, sheet.TEXT_WHITE, 0, TEXT_Y, TOP_RIGHT)
+        self.panel_numbers = TextGrid(glyphs, _NUMBER_COLUMNS, _NUMBER_ROWS, sheet.TEXT_WHITE)
         self.group.append(self.panel_words)
-        self.group.append(self.panel_numbers)
-        # blank, as wide and tall as they will be: their bitmaps made now, once
+        self.group.append(self.panel_numbers.grid)
+        # blank, as wide and tall as it will be: its bitmap made now, once
         self.panel_words.text = "\n".join([" " * PANEL_COLUMNS] * PANEL_ROWS)
-        self.panel_numbers.text = "\n".join([" " * _NUMBER_COLUMNS] * _NUMBER_ROWS)
         one_bit(self.panel_words)
-        one_bit(self.panel_numbers)
         # stock, score, deal, rules, notice, moves
         self.shown_numbers = [-1, -1, -1, -1, -1, -1]
         # the panel's lines of the numbers (-1: not on this text), and the
@@ -363,15 +360,16 @@ class PlayScene:
             return
         shown[0], shown[1], shown[5] = game.stock_count, score, moves
         # a line each from the first number's, right-aligned
-        rows = [" " * _NUMBER_COLUMNS] * _NUMBER_ROWS
-        for row, value in (
-            (self.stock_row, game.stock_count),
-            (self.home_row, score),
-            (self.moves_row, moves),
-        ):
-            if row >= 0:
-                rows[row - self.numbers_row] = self._number(value)
-        self.panel_numbers.text = "\n".join(rows)
+        for row in range(_NUMBER_ROWS):
+            line = self.numbers_row + row
+            value = -1  # a line with no number
+            if line == self.stock_row:
+                value = game.stock_count
+            elif line == self.home_row:
+                value = score
+            elif line == self.moves_row:
+                value = moves
+            self.panel_numbers.set_line(row, self._number(value) if value >= 0 else "")
         self.dirty = True
 
     def _show_panel_words(self, game, text):
@@ -392,8 +390,9 @@ class PlayScene:
         self.home_row = words.row(text, "home")
         self.moves_row = words.row(text, "moves")
         self.numbers_row = self.stock_row if self.stock_row >= 0 else self.home_row
-        right = self.layout.text_x + FONT_W * PANEL_COLUMNS
-        self.panel_numbers.anchored_position = (right, TEXT_Y + TEXT_LINE * self.numbers_row)
+        grid = self.panel_numbers.grid
+        grid.x = self.layout.text_x + FONT_W * (PANEL_COLUMNS - _NUMBER_COLUMNS)
+        grid.y = TEXT_Y + TEXT_LINE * self.numbers_row
 
     @staticmethod
     def _number(value):

@@ -15,7 +15,7 @@ import terminalio
 from british_square import sheet
 from british_square.controls import ticks_diff
 from british_square.layout import SCREEN_H, SCREEN_W
-from british_square.page import TOP_CENTRE, TextPage, label, solid
+from british_square.page import TOP_CENTRE, Glyphs, TextPage, label, solid
 from british_square.scene import PlayScene
 
 
@@ -70,8 +70,9 @@ class View:
         self.root = displayio.Group()
         self.root.append(solid(SCREEN_W, SCREEN_H, sheet.PALETTE[sheet.FELT]))
         # the page first: its text's bitmaps are the largest blocks the game makes
-        self.page = TextPage(self.sheet, self.palettes[sheet.NORMAL], font)
-        self.scene = PlayScene(self.sheet, self.palettes, font, words)
+        glyphs = Glyphs(font)  # the font's glyphs as tiles, for the text grids
+        self.page = TextPage(self.sheet, self.palettes[sheet.NORMAL], font, glyphs)
+        self.scene = PlayScene(self.sheet, self.palettes, font, glyphs, words)
         self.root.append(self.scene.group)
         self.root.append(self.page.group)
         self.scene.group.hidden = True
@@ -107,6 +108,13 @@ class View:
             other.group.hidden = True
             layer.group.hidden = False
             layer.dirty = True
+            # Hiding one group and showing the other marks every sprite's
+            # area dirty on its own, and displayio draws each area whole:
+            # overlapping ones again, 3.5 screens' pixels on average. A new
+            # root group is one area, the screen, drawn once.
+            display = self.display
+            display.root_group = None
+            display.root_group = self.root
 
     def full_redraws(self, ticks_ms, ms):
         """How many times the whole screen is redrawn in ``ms`` milliseconds:
