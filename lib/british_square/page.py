@@ -120,16 +120,22 @@ class Glyphs:
 
 class TextGrid:
     """``rows`` lines of ``columns`` characters in ``colour``: a tile grid
-    over the font's glyphs (``Glyphs``), its blanks see-through. Setting a
-    line sets the tiles of the characters that changed, so displayio
-    redraws just those; no bitmap is drawn in Python (a label redraws its
-    whole text: 25 ms a 26-column line on a SAMD51)."""
+    over the font's glyphs (``Glyphs``), on ``background`` or, when it is
+    ``None``, see-through. Setting a line sets the tiles of the characters
+    that changed, so displayio redraws just those; no bitmap is drawn in
+    Python (a label redraws its whole text: 25 ms a 26-column line on a
+    SAMD51). A background hides what is under the grid from displayio as
+    well as from the eye: a see-through grid over the felt costs the
+    renderer both layers, half as much again."""
 
-    def __init__(self, glyphs, columns, rows, colour):
+    def __init__(self, glyphs, columns, rows, colour, background=None):
         self.glyphs = glyphs
         self.columns = columns
         palette = displayio.Palette(2)
-        palette.make_transparent(0)
+        if background is None:
+            palette.make_transparent(0)
+        else:
+            palette[0] = background
         palette[1] = colour
         self.palette = palette
         self.colour = colour
@@ -183,13 +189,14 @@ class TextPage:
     def __init__(self, sheet_bitmap, palette, font, glyphs):
         self.dirty = True
         # The body: a table of two columns laid out by a GridLayout of
-        # two-character cells, the rows' text across all 13 and their
-        # figures over the last 8, each column a text grid. Its rows are
-        # kept here until ``draw``.
+        # two-character cells, the rows' text across all 13 on the felt's
+        # colour and their figures over the last 8, each column a text grid.
+        # Its rows are kept here until ``draw``.
+        felt = sheet.PALETTE[sheet.FELT]
         self.lines = [""] * BODY_ROWS
         self.figures = [""] * BODY_ROWS
         self.columns = (
-            TextGrid(glyphs, TEXT_COLUMNS, BODY_ROWS, sheet.TEXT_WHITE),
+            TextGrid(glyphs, TEXT_COLUMNS, BODY_ROWS, sheet.TEXT_WHITE, felt),
             TextGrid(glyphs, FIGURE_COLUMNS, BODY_ROWS, sheet.TEXT_WHITE),
         )
         self.body = GridLayout(
@@ -205,8 +212,8 @@ class TextPage:
             self.columns[1].grid, (figures_at, 0), (FIGURE_COLUMNS // 2, BODY_ROWS)
         )
         self.title_text = self.footer_text = ""  # the title and footer, until ``draw``
-        self.title = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_YELLOW)
-        self.footer = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_GREY)
+        self.title = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_YELLOW, felt)
+        self.footer = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_GREY, felt)
         for line, y in ((self.title, TITLE_Y), (self.footer, FOOTER_Y)):
             line.grid.x = BODY_X
             line.grid.y = y
@@ -214,10 +221,20 @@ class TextPage:
             label(font, sheet.TEXT_YELLOW, SCREEN_W // 2, 0, TOP_CENTRE, 2),
             label(font, sheet.TEXT_YELLOW, SCREEN_W // 2, 0, TOP_CENTRE, 2),
         )
+        # The lines on the felt's colour first, at the bottom: everything else
+        # is drawn over them (text last but for them: nothing, a bouncing
+        # king included, ever covers a character).
         self.group = displayio.Group()
+        for text in (self.title.grid, self.body, self.footer.grid):
+            self.group.append(text)
+        # The bar behind the chosen menu row, over the body: the row's text
+        # again on it (``bar_text``), see-through.
         self.bar = solid(MENU_BAR_W, TEXT_LINE, sheet.MENU_BAR, 8, TEXT_LINE)
         self.bar.x = MENU_BAR_X
+        self.bar_text = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_WHITE)
+        self.bar_text.grid.x = BODY_X
         self.group.append(self.bar)
+        self.group.append(self.bar_text.grid)
         self.cards = []
         for _ in range(4):
             card = displayio.TileGrid(
@@ -242,9 +259,8 @@ class TextPage:
         )
         self.glyphs.hidden = True  # until a glyph is shown: it draws from flash
         self.group.append(self.glyphs)
-        # text last: nothing (a bouncing king) ever covers it
-        for text in self.big + (self.title.grid, self.body, self.footer.grid):
-            self.group.append(text)
+        for big in self.big:
+            self.group.append(big)
         self.clear()
 
     def cell(self, column):
@@ -253,7 +269,7 @@ class TextPage:
 
     def clear(self):
         """An empty page in the usual colours."""
-        self.bar.hidden = True
+        self.bar.hidden = self.bar_text.grid.hidden = True
         for card in self.cards:
             card.hidden = True
         if not self.glyphs.hidden:
@@ -322,8 +338,11 @@ class TextPage:
 
     def show_bar(self, row):
         """The bar behind body row ``row``."""
-        self.bar.y = BODY_Y + TEXT_LINE * row
-        self.bar.hidden = False
+        y = BODY_Y + TEXT_LINE * row
+        self.bar.y = self.bar_text.grid.y = y
+        self.bar_text.set_line(0, self.lines[row])
+        self.bar_text.color = self.columns[0].color
+        self.bar.hidden = self.bar_text.grid.hidden = False
         self.dirty = True
 
     def show_card(self, index, tile, x, y):
