@@ -18,7 +18,9 @@ have them.
 docs/memory.md has what each costs in heap and time.
 """
 
+import bitmaptools
 import displayio
+import terminalio
 from adafruit_display_text.bitmap_label import Label
 from adafruit_displayio_layout.layouts.grid_layout import GridLayout
 
@@ -106,30 +108,43 @@ def one_bit(text):
 
 class Glyphs:
     """A font whose glyphs are equal cells of one bitmap (``terminalio.FONT``):
-    the bitmap, a cell's size and the tile of each printable ASCII character."""
+    the bitmap, a cell's size, the blank's tile, and a terminal (C on a
+    board: ``terminalio.Terminal``) that writes text into a grid of them."""
 
     def __init__(self, font):
+        self.font = font
         self.bitmap = font.bitmap
         self.width, self.height = font.get_bounding_box()[:2]
-        self.tiles = bytearray(95)
+        self.tiles = bytearray(95)  # of printable ASCII, from the space
         for code in range(32, 127):
             glyph = font.get_glyph(code)
             self.tiles[code - 32] = glyph.tile_index if glyph is not None else 0
         self.blank = self.tiles[0]
 
+    def tile(self, char):
+        """The tile of character ``char`` (a blank's for one not printable ASCII)."""
+        code = ord(char) - 32
+        return self.tiles[code] if 0 <= code < 95 else self.blank
+
+    def terminal(self, grid):
+        """A terminal writing into ``grid``: the font's own where it brings
+        one (the desktop's, ``desktop.font``), else CircuitPython's."""
+        make = getattr(self.font, "terminal", None)
+        return make(grid) if make else terminalio.Terminal(grid, self.font)
+
 
 class TextGrid:
     """``rows`` lines of ``columns`` characters in ``colour``: a tile grid
     over the font's glyphs (``Glyphs``), on ``background`` or, when it is
-    ``None``, see-through. Setting a line sets the tiles of the characters
-    that changed, so displayio redraws just those; no bitmap is drawn in
-    Python (a label redraws its whole text: 25 ms a 26-column line on a
-    SAMD51). A background hides what is under the grid from displayio as
-    well as from the eye: a see-through grid over the felt costs the
+    ``None``, see-through. A line that changed is written whole by the
+    terminal, in C: a tile a character, so displayio redraws just those
+    lines, and no bitmap is drawn in Python (a label redraws its whole
+    text: 25 ms a 26-column line on a SAMD51; a tile set from Python costs
+    about 40 us). A background hides what is under the grid from displayio
+    as well as from the eye: a see-through grid over the felt costs the
     renderer both layers, half as much again."""
 
     def __init__(self, glyphs, columns, rows, colour, background=None):
-        self.glyphs = glyphs
         self.columns = columns
         palette = displayio.Palette(2)
         if background is None:
@@ -139,15 +154,19 @@ class TextGrid:
         palette[1] = colour
         self.palette = palette
         self.colour = colour
+        # A column more than the text's: a line that fills its columns leaves
+        # the terminal's cursor in the grid, so it never wraps to the next
+        # row (nor, from the last, scrolls the grid).
         self.grid = displayio.TileGrid(
             glyphs.bitmap,
             pixel_shader=palette,
-            width=columns,
+            width=columns + 1,
             height=rows,
             tile_width=glyphs.width,
             tile_height=glyphs.height,
             default_tile=glyphs.blank,
         )
+        self.terminal = glyphs.terminal(self.grid)
         self.lines = [""] * rows  # each row's text as shown, its blanks at the end cut
 
     @property
@@ -166,19 +185,51 @@ class TextGrid:
         return "\n".join(self.lines)
 
     def set_line(self, row, text):
-        """Row ``row`` shows ``text`` (cut at the grid's width)."""
+        """Row ``row`` shows ``text`` (cut at the grid's width), if it does not already."""
         text = text[: self.columns].rstrip()
-        shown = self.lines[row]
-        if text == shown:
+        if text != self.lines[row]:
+            self.lines[row] = text
+            # the cursor to the row's start, the text, the rest of the row blank
+            self.terminal.write("\x1b[{};1H{}\x1b[K".format(row + 1, text))
+
+
+class Bar:
+    """The bar behind the chosen menu row, ``width`` pixels from ``x``, a line
+    tall, in ``colour``, with that row's text on it in ``ink``: one bitmap
+    of the bar, the row's glyphs copied into it in C (``bitmaptools.blit``)
+    as it moves. Over the body's opaque lines, it is the one layer where it
+    is, so a menu step redraws the row left and the row reached, once each."""
+
+    def __init__(self, glyphs, x, width, colour, ink):
+        self.glyphs = glyphs
+        self.bitmap = displayio.Bitmap(width, glyphs.height, 2)
+        palette = displayio.Palette(2)
+        palette[0] = colour
+        palette[1] = ink
+        self.grid = displayio.TileGrid(self.bitmap, pixel_shader=palette, x=x)
+        self.grid.hidden = True
+        self.text = ""
+
+    def show(self, y, text, text_x):
+        """The bar at ``y`` behind ``text``, whose first character is at ``text_x``."""
+        grid, bitmap, glyphs = self.grid, self.bitmap, self.glyphs
+        grid.y = y
+        grid.hidden = False
+        if text == self.text:
             return
-        self.lines[row] = text
-        grid, tiles, blank = self.grid, self.glyphs.tiles, self.glyphs.blank
-        for column in range(max(len(text), len(shown))):
-            if column >= len(text):
-                grid[column, row] = blank
-            elif column >= len(shown) or text[column] != shown[column]:
-                code = ord(text[column]) - 32
-                grid[column, row] = tiles[code] if 0 <= code < 95 else blank
+        self.text = text
+        bitmap.fill(0)
+        w = glyphs.width
+        x = text_x - grid.x  # of the first character, on the bar
+        for char in text:
+            left, right = max(0, -x), min(w, bitmap.width - x)  # its columns on the bar
+            if char != " " and left < right:
+                source = glyphs.tile(char) * w
+                bitmaptools.blit(
+                    bitmap, glyphs.bitmap, x + left, 0,
+                    x1=source + left, y1=0, x2=source + right, y2=glyphs.height,
+                )  # fmt: skip
+            x += w
 
 
 class TextPage:
@@ -227,14 +278,8 @@ class TextPage:
         self.group = displayio.Group()
         for text in (self.title.grid, self.body, self.footer.grid):
             self.group.append(text)
-        # The bar behind the chosen menu row, over the body: the row's text
-        # again on it (``bar_text``), see-through.
-        self.bar = solid(MENU_BAR_W, TEXT_LINE, sheet.MENU_BAR, 8, TEXT_LINE)
-        self.bar.x = MENU_BAR_X
-        self.bar_text = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_WHITE)
-        self.bar_text.grid.x = BODY_X
-        self.group.append(self.bar)
-        self.group.append(self.bar_text.grid)
+        self.bar = Bar(glyphs, MENU_BAR_X, MENU_BAR_W, sheet.MENU_BAR, sheet.TEXT_WHITE)
+        self.group.append(self.bar.grid)
         self.cards = []
         for _ in range(4):
             card = displayio.TileGrid(
@@ -269,7 +314,7 @@ class TextPage:
 
     def clear(self):
         """An empty page in the usual colours."""
-        self.bar.hidden = self.bar_text.grid.hidden = True
+        self.bar.grid.hidden = True
         for card in self.cards:
             card.hidden = True
         if not self.glyphs.hidden:
@@ -338,11 +383,7 @@ class TextPage:
 
     def show_bar(self, row):
         """The bar behind body row ``row``."""
-        y = BODY_Y + TEXT_LINE * row
-        self.bar.y = self.bar_text.grid.y = y
-        self.bar_text.set_line(0, self.lines[row])
-        self.bar_text.color = self.columns[0].color
-        self.bar.hidden = self.bar_text.grid.hidden = False
+        self.bar.show(BODY_Y + TEXT_LINE * row, self.lines[row], BODY_X)
         self.dirty = True
 
     def show_card(self, index, tile, x, y):

@@ -235,7 +235,12 @@ class Screens(Results):
         app = self.app
         count = self.menu_rows
         if action == UP or action == DOWN:
-            self._choose((self.row + (1 if action == DOWN else count - 1)) % count)
+            row = (self.row + (1 if action == DOWN else count - 1)) % count
+            if self.top <= row < self.top + BODY_ROWS:  # no scroll: the bar moves, nothing else
+                self.row = row
+                self.page.show_bar(row - self.top)
+            else:
+                self._choose(row)
             return
         if action == B or action == START:
             app.show_play()

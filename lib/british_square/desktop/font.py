@@ -44,3 +44,50 @@ class SheetFont:
 
     def get_glyph(self, codepoint):
         return self.glyphs.get(codepoint)
+
+    def terminal(self, grid):
+        """A terminal writing into ``grid``, as the board's ``terminalio.Terminal`` does."""
+        return GridTerminal(grid, self)
+
+
+class GridTerminal:
+    """CircuitPython's ``terminalio.Terminal`` (C, which Blinka lacks) for
+    what the text grids write: printable ASCII at the cursor, ``ESC [ row ;
+    column H`` (from 1) to move it, ``ESC [ K`` to blank the rest of its row.
+    A character past a row's end goes to the next row's start."""
+
+    def __init__(self, grid, font):
+        self.grid = grid
+        self.font = font
+        self.blank = font.get_glyph(32).tile_index
+        self.cursor_x = self.cursor_y = 0
+
+    def write(self, data):
+        if isinstance(data, str):
+            data = data.encode()
+        grid, at = self.grid, 0
+        while at < len(data):
+            byte = data[at]
+            if data[at : at + 2] == b"\x1b[":
+                end = at + 2
+                while chr(data[end]) in "0123456789;":
+                    end += 1
+                numbers = [int(n) if n else 1 for n in data[at + 2 : end].decode().split(";")]
+                if data[end : end + 1] == b"H":
+                    self.cursor_y = numbers[0] - 1
+                    self.cursor_x = (numbers[1] if len(numbers) > 1 else 1) - 1
+                elif data[end : end + 1] == b"K":
+                    for x in range(self.cursor_x, grid.width):
+                        grid[x, self.cursor_y] = self.blank
+                else:
+                    raise ValueError("escape {!r} not known here".format(data[at : end + 1]))
+                at = end + 1
+                continue
+            if FIRST <= byte <= LAST:
+                if self.cursor_x >= grid.width:
+                    self.cursor_x = 0
+                    self.cursor_y += 1
+                grid[self.cursor_x, self.cursor_y] = self.font.get_glyph(byte).tile_index
+                self.cursor_x += 1
+            at += 1
+        return len(data)
