@@ -168,6 +168,8 @@ class TextGrid:
         )
         self.terminal = glyphs.terminal(self.grid)
         self.lines = [""] * rows  # each row's text as shown, its blanks at the end cut
+        self.written = 0  # rows with text
+        self.grid.hidden = True
 
     @property
     def color(self):
@@ -187,10 +189,15 @@ class TextGrid:
     def set_line(self, row, text):
         """Row ``row`` shows ``text`` (cut at the grid's width), if it does not already."""
         text = text[: self.columns].rstrip()
-        if text != self.lines[row]:
-            self.lines[row] = text
+        lines = self.lines
+        if text != lines[row]:
+            self.written += (1 if text else 0) - (1 if lines[row] else 0)
+            lines[row] = text
             # the cursor to the row's start, the text, the rest of the row blank
             self.terminal.write("\x1b[{};1H{}\x1b[K".format(row + 1, text))
+            # a grid with no text is hidden: displayio skips it (its
+            # background, if any, is the felt's colour, which shows instead)
+            self.grid.hidden = not self.written
 
 
 class Bar:

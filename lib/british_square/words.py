@@ -79,9 +79,9 @@ class Words:
         got = f.readinto(raw)
         if not got:
             return -1
-        size = 0
-        while size < got and raw[size] != 10:
-            size += 1
+        size = raw.find(b"\n", 0, got)  # in C: a byte at a time in Python cost a board 20 ms a screen
+        if size < 0:
+            size = got
         if size == got and got == LONGEST:
             raise DamagedFile(FILE)
         self.at += size + 1 if size < got else size
