@@ -9,6 +9,9 @@ Every ``tests/bench/bench_*.py`` (or those named: ``engine``, ``ui``,
 ``tools/deploy.py`` to a fake CIRCUITPY folder, compiled by ``MPY_CROSS``
 (default ``../shared/vm/bin/mpy-cross``), and the heap bench runs again on
 what a board would hold. All of it runs ``--runs`` times, one after another.
+``latency`` runs ``tools/latency.py``: what each action a player takes
+costs a SAMD51, from instructions counted under valgrind (exact, so once
+is enough); ``--write-docs`` writes its table too.
 ``stress`` (only when named: it takes half an hour or more) runs
 ``tools/stress.py`` once: the smallest heap in which twenty long random
 sessions play, collected as a board collects, and their peak live heap;
@@ -297,14 +300,17 @@ def main():
         "--write-docs", action="store_true", help="update the table in docs/benchmarks.md"
     )
     parser.add_argument(
-        "benches", nargs="*", help="engine, ui, heap, idle (default: all), stress (only by name)"
+        "benches",
+        nargs="*",
+        help="engine, text, ui, heap, idle, latency (default: all), stress (only by name)",
     )
     args = parser.parse_args()
     scripts = sorted((ROOT / "tests" / "bench").glob("bench_*.py"))
     names = [script.stem[len("bench_") :] for script in scripts]
-    unknown = [name for name in args.benches if name not in names + ["idle", "stress"]]
+    extra = ["idle", "latency", "stress"]
+    unknown = [name for name in args.benches if name not in names + extra]
     if unknown or args.runs < 1:
-        every = ", ".join(names + ["idle", "stress"])
+        every = ", ".join(names + extra)
         parser.error("benches are {}; --runs at least 1".format(every))
     if args.benches:
         scripts = [s for s, name in zip(scripts, names) if name in args.benches]
@@ -329,6 +335,13 @@ def main():
     print(table(rows))
     if args.write_docs:
         write_docs(rows)
+    if not args.benches or "latency" in args.benches:  # counted, not timed: one run is exact
+        print("bench: latency, instructions counted under callgrind ...", file=sys.stderr)
+        latency = [sys.executable, str(ROOT / "tools" / "latency.py")]
+        if args.write_docs:
+            latency.append("--write-docs")
+        if subprocess.run(latency).returncode:
+            sys.exit("bench: tools/latency.py failed")
 
 
 if __name__ == "__main__":

@@ -34,10 +34,11 @@ REPEAT_EVERY_MS = const(110)
 
 
 # A resting main loop (no press, nothing timed under way) sleeps this long a
-# turn: 20 turns a second instead of thousands, and a press waits at most
-# this long to be seen. keypad scans in the background and queues presses
-# meanwhile, so none is lost.
-REST_S = 0.05
+# turn: under one 16 ms frame, so a press is read within 20 ms, at about 65
+# turns a second rather than thousands (a turn's work is 0.3 ms on a SAMD51:
+# 2% of the processor, docs/benchmarks.md). keypad scans in the background
+# and queues presses meanwhile, so none is lost.
+REST_S = 0.015
 
 
 def rest(resting, repeater):

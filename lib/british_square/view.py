@@ -99,8 +99,13 @@ class View:
         self._show(self.scene, self.page)
 
     def show_page(self):
-        """Show the text page (its screen drawn by ``screens``)."""
+        """Show the text page, for a new screen on it (drawn by ``screens``)."""
         self._show(self.page, self.scene)
+        # A new screen changes most of the page, in several layers whose
+        # dirty areas overlap (the title, the body's two columns, the
+        # footer), and displayio draws each area whole: one area, the
+        # screen, costs less.
+        self.redraw_whole()
 
     def _show(self, layer, other):
         if self.shown is not layer:
@@ -109,12 +114,16 @@ class View:
             layer.group.hidden = False
             layer.dirty = True
             # Hiding one group and showing the other marks every sprite's
-            # area dirty on its own, and displayio draws each area whole:
-            # overlapping ones again, 3.5 screens' pixels on average. A new
-            # root group is one area, the screen, drawn once.
-            display = self.display
-            display.root_group = None
-            display.root_group = self.root
+            # area dirty on its own: overlapping ones drawn again, 3.5
+            # screens' pixels on average.
+            self.redraw_whole()
+
+    def redraw_whole(self):
+        """The next ``refresh`` draws the whole screen, once: a new root
+        group is one dirty area."""
+        display = self.display
+        display.root_group = None
+        display.root_group = self.root
 
     def full_redraws(self, ticks_ms, ms):
         """How many times the whole screen is redrawn in ``ms`` milliseconds:

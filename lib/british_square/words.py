@@ -95,10 +95,8 @@ class Words:
         raw = self.raw
         if size < 2 or raw[1] != 91:  # "["
             return ""
-        end = 2
-        while end < size and raw[end] != 93:  # "]"
-            end += 1
-        if end == size:
+        end = raw.find(b"]", 2, size)
+        if end < 0:
             raise DamagedFile(FILE)
         return self.decoded(2, end)
 
