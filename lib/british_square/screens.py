@@ -304,9 +304,10 @@ class Screens(Results):
     # ---------------------------------------------------------------- about
 
     def about(self):
-        """For owners: version, board, heap, NVM and battery; A measures how
-        many full-screen redraws a second the display takes. Also printed to
-        the serial console, to report."""
+        """For owners: version, board, heap, NVM and battery; A times the
+        actions a player takes most (``timing``, printed to the serial
+        console) and how many full-screen redraws a second the display
+        takes. Also printed to the serial console, to report."""
         self._open(SCREEN_ABOUT, self._about)
         values = self._about_values()
         self.words.show(self.page, "about", values)
@@ -337,7 +338,17 @@ class Screens(Results):
         )
 
     def _about(self, action):
-        if action == A:
+        if action == A:  # for owners: time the actions, then the redraws
+            from british_square import unload
+
+            try:
+                from british_square import timing
+
+                timing.run(self.app)
+            except MemoryError:  # the heap in pieces: say so, and play on
+                print("timing: not enough memory")
+            finally:
+                unload("british_square.timing")
             self.app.measure_redraw()
             self.about()
         elif action == B or action == START:

@@ -1,0 +1,97 @@
+"""The About screen's A: what a press costs on this board, printed to the serial console.
+
+Under CircuitPython's VM the project counts what each action costs
+(``tools/latency.py``, docs/benchmarks.md); only a board can say what it
+really takes, the SPI bus and the flash included. So this plays the same
+actions through the app, as the main loop does for a press (``handle``, then
+one ``refresh``), ``_REPEATS`` times each, timed with the board's clock, and
+prints a line each, with the heap free and the largest block that can be
+allocated, for an owner to send us (docs/handheld.md). Loaded when asked
+for and let go after: a board does not hold it while it plays.
+
+The game is left as it was: the cursor goes there and back, a move is taken
+back and played again (nothing is timed for it while the game has none),
+and the caller opens the About screen again.
+"""
+
+import gc
+
+from british_square.cards import const
+from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B, ticks_diff
+
+_REPEATS = const(8)
+
+
+def _timed(app, actions):
+    """Mean ms of one of ``actions`` (pressed in turn, ``_REPEATS`` times over)
+    with its refresh, in tenths."""
+    ticks, view, handle = app.ticks_ms, app.view, app.handle
+    start = ticks()
+    for _ in range(_REPEATS):
+        for action in actions:
+            handle(action)
+            view.refresh()
+    return ticks_diff(ticks(), start) * 10 // (_REPEATS * len(actions))
+
+
+def _undo_redo(app):
+    """Mean ms of Select's undo and the menu's redo, in tenths (-1: no move to take back)."""
+    if not app.game.history_count:
+        return -1
+    ticks, view = app.ticks_ms, app.view
+    start = ticks()
+    for _ in range(_REPEATS):
+        app.undo()
+        view.refresh()
+        app.redo()
+        view.refresh()
+    return ticks_diff(ticks(), start) * 10 // (_REPEATS * 2)
+
+
+def largest_block():
+    """The largest block the heap can give now, in bytes (0 without ``gc.mem_free``)."""
+    if not hasattr(gc, "mem_free"):
+        return 0
+    gc.collect()
+    low, high = 0, gc.mem_free()
+    while low < high:
+        size = (low + high + 1) // 2
+        try:
+            block = bytearray(size)
+        except MemoryError:
+            high = size - 1
+        else:
+            block = None
+            low = size
+    return low
+
+
+def run(app):
+    """From the About screen: time each action and print the figures (the
+    caller shows a screen again)."""
+    screens, words = app.screens, app.words
+    help_row = words.row("menu", "help")
+    stats_row = words.row("menu", "stats")
+    figures = []
+    app.handle(B)  # About to the menu, on its row
+    app.view.refresh()
+    figures.append(("menu step (no scroll)", _timed(app, (UP, DOWN))))
+    for name, row, there_back in (
+        ("menu, help, menu", help_row, (A, A)),
+        ("menu, statistics, menu", stats_row, (A, B)),
+    ):
+        screens.menu(words.name_of_row("menu", row))
+        app.view.refresh()
+        figures.append((name, _timed(app, there_back)))
+    figures.append(("menu, cards, menu", _timed(app, (START, START))))
+    app.show_play()  # the cards, the cursor where it was
+    app.view.refresh()
+    figures.append(("cursor move", _timed(app, (RIGHT, LEFT))))
+    figures.append(("undo, redo", _undo_redo(app)))
+    print("timing: ms a press, the mean of {} (refresh included)".format(_REPEATS))
+    for name, tenths in figures:
+        shown = "-" if tenths < 0 else "{}.{}".format(tenths // 10, tenths % 10)
+        print("timing: {}: {}".format(name, shown))
+    largest = largest_block()  # collected first: what is free after a collection
+    free = gc.mem_free() if hasattr(gc, "mem_free") else 0
+    print("timing: heap free {} B, largest block {} B".format(free, largest))
