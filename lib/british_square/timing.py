@@ -57,11 +57,10 @@ def largest_block():
     while low < high:
         size = (low + high + 1) // 2
         try:
-            block = bytearray(size)
+            bytearray(size)  # made and let go at once
         except MemoryError:
             high = size - 1
         else:
-            block = None
             low = size
     return low
 

@@ -79,7 +79,7 @@ class Words:
         got = f.readinto(raw)
         if not got:
             return -1
-        size = raw.find(b"\n", 0, got)  # in C: a byte at a time in Python cost a board 20 ms a screen
+        size = raw.find(b"\n", 0, got)  # in C (a byte at a time in Python: 20 ms a screen)
         if size < 0:
             size = got
         if size == got and got == LONGEST:
