@@ -104,17 +104,20 @@ def open_words(path=None):
 
 def _printable(raw, size):
     """Are the first ``size`` bytes of ``raw`` plain ASCII the font has, with
-    braces only in pairs, none inside another: "{}" or "{A}"?"""
-    inside = False
-    for i in range(size):
-        byte = raw[i]
-        if byte < 32 or byte > 126:
+    braces only in pairs, none inside another: "{}" or "{A}"? (Searched in
+    C: a byte at a time in Python, the whole file cost a board 0.1 s.)"""
+    line = raw[:size]
+    if min(line) < 32 or max(line) > 126:
+        return False
+    at = 0
+    while True:
+        opened, closed = line.find(b"{", at), line.find(b"}", at)
+        if opened < 0:
+            return closed < 0
+        inner = line.find(b"{", opened + 1)
+        if closed < opened or 0 <= inner < closed:
             return False
-        if byte == 123 or byte == 125:  # "{" opens, "}" closes
-            if inside == (byte == 123):
-                return False
-            inside = not inside
-    return not inside
+        at = closed + 1
 
 
 def check_sheet(path):
