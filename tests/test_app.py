@@ -7,7 +7,6 @@ the text page is read back label by label (the statistics cell by cell).
 
 import pytest
 from app_harness import MENU, Clock, FakeHardware, cell_text, menu_choose, page_text, press, wait
-from displayio import Bitmap
 from words_text import body
 
 from british_square import results, screens
@@ -15,7 +14,7 @@ from british_square.app import App
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, A, B
 from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import Game
-from british_square.layout import NO_STOP
+from british_square.layout import BODY_Y, NO_STOP, TEXT_LINE
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
 from british_square.sheet import NORMAL, SELECTED, TARGET
 from british_square.sounds import BUZZ
@@ -233,54 +232,65 @@ def test_no_more_moves_is_a_notice_beside_the_cards_and_play_goes_on(make_app):
     assert app.outcome == OUTCOME_PLAYING and panel(app)[0] == "Stock"
 
 
-def test_the_panels_label_keeps_the_bitmap_it_was_made_with(make_app):
-    """Normal, stuck and back: the panel's words fill the same field whatever
-    it says, so its label never makes a new bitmap mid-game (a board's heap
-    is in pieces by then); the numbers are a text grid, which has none."""
+def written(*grids):
+    """Count, per grid, the lines its terminal writes from now on (a list of counts)."""
+    counts = [0] * len(grids)
+    for index, grid in enumerate(grids):
+        write = grid.terminal.write
+
+        def counting(data, index=index, write=write):
+            counts[index] += 1
+            return write(data)
+
+        grid.terminal.write = counting
+    return counts
+
+
+def test_the_panel_writes_only_the_lines_that_change(make_app):
+    """A move rewrites the numbers' lines that changed, never the words;
+    stuck and back, the words change, the numbers' grid is kept."""
     app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
-    labels = (app.scene.panel_words,)
-    made = [label.bitmap for label in labels]
+    scene = app.scene
     press(app, A)
-    app.play(move(WASTE, FOUNDATION))
+    counts = written(scene.panel_words, scene.panel_numbers)
+    app.play(move(WASTE, FOUNDATION))  # the cards home and the moves change; the stock does not
+    assert counts == [0, 2]
     wait(app, 200)
     press(app, B)  # the cards, the panel stuck: "No more moves."
     assert panel(app)[:2] == ["No more", "moves."]
-    assert [label.bitmap for label in labels] == made
     press(app, SELECT)  # undo: the panel counts again
     assert panel(app)[0] == "Stock"
-    assert all(label.bitmap is bitmap for label, bitmap in zip(labels, made))
-    assert app.scene.panel_numbers.text.split("\n")[0].strip() == "0"  # the stock
+    assert scene.panel_numbers.text.split("\n")[0].strip() == "0"  # the stock
+    assert scene.panel_words.grid.hidden is False
 
 
-def bits_a_pixel(bitmap):
-    """1 or 2: whether a pixel of ``bitmap`` holds the value 2 (read back, then cleared)."""
-    before = bitmap[0, 0]
-    bitmap[0, 0] = 2
-    bits = 2 if bitmap[0, 0] == 2 else 1
-    bitmap[0, 0] = before
-    return bits
-
-
-def test_the_fitted_label_draws_into_a_one_bit_bitmap_for_good(make_app):
-    """The label whose text fills its field (the panel's words) draws into a
-    1-bit bitmap (``page.one_bit``), the one it shows, through every screen."""
+def test_a_menu_step_moves_the_bar_and_writes_no_text(make_app):
     app = make_app(Game.new_deal(7))
-    page, scene = app.view.page, app.scene
-    labels = (scene.panel_words,)
-    made = [label.bitmap for label in labels]
-    assert [bits_a_pixel(bitmap) for bitmap in made] == [1]
-    assert bits_a_pixel(page.big[0].bitmap or Bitmap(1, 1, 3)) == 2  # a large line's: as made
+    press(app, A, START)
+    page = app.view.page
+    grids = (page.title, page.cell(0), page.cell(1), page.footer)
+    counts = written(*grids)
+    press(app, DOWN, DOWN, UP)
+    assert counts == [0, 0, 0, 0] and app.screens.row == 1
+    assert page.bar.grid.y == BODY_Y + TEXT_LINE and page.bar.text.strip() == "New game"
+    press(app, *[DOWN] * 7)  # the eighth row down scrolls: every row's text moves up one
+    assert counts[1] == 8 and page.cell(0).lines[-1].strip().startswith("Auto-play: off")
+
+
+def test_text_grids_show_their_lines_in_the_fonts_cells(make_app):
+    app = make_app(Game.new_deal(7))
     press(app, A)
-    screens = app.screens
-    shown = (screens.menu, screens.about, lambda: screens.help(1), lambda: screens.deal(31999))
-    for show in shown + (lambda: screens.stats(BRITISH), lambda: screens.rules(UNION)):
-        show()
-        app.show_play()
-    app.play(move(STOCK, WASTE))
-    app.end_game()  # Game over
-    press(app, B)
-    assert [label.bitmap for label in labels] == made
-    assert all(label[0][0].bitmap is label.bitmap for label in labels)  # on the screen
+    app.screens.stats(BRITISH)
+    page = app.view.page
+    tiles = page.cell(0).grid
+    line = page.cell(0).lines[0]
+    # the terminal puts each character's glyph in its cell of the row (its top row kept)
+    shown = [tiles[x, (tiles.height + 0) % tiles.height] for x in range(len(line))]
+    glyphs = page.cell(0).terminal.font
+    assert shown == [glyphs.get_glyph(ord(c)).tile_index for c in line]
+    assert page.cell(1).grid.hidden is False  # the figures on show
+    app.screens.help(0)
+    assert page.cell(1).grid.hidden is True  # none on the help: skipped by displayio
 
 
 def test_a_dead_verdict_while_a_refused_drop_flashes(make_app):

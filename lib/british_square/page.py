@@ -89,23 +89,6 @@ def label(font, colour, x, y, anchor=TOP_LEFT, scale=1):
     )
 
 
-def one_bit(text):
-    """Give ``text``, a label showing its field's blank text, a bitmap of 1
-    bit a pixel, which it draws into from then on while its text keeps that
-    size. ``bitmap_label`` makes 2 bits a pixel, a third colour kept for an
-    outline that no text here has: this halves the labels' bitmaps, 8.4 KB
-    to 4.3 KB (docs/memory.md). It sets the label's own ``_bitmap`` (the
-    one ``bitmap`` returns, which adafruit_display_text 5.x reuses while
-    the size holds); a label not as that version makes one is left as it is."""
-    made = text.bitmap
-    grid = getattr(text, "_tilegrid", None)
-    if made is None or grid is None or grid.bitmap is not made or text.text.strip():
-        return
-    bitmap = displayio.Bitmap(made.width, made.height, 2)  # blank, as the text is
-    grid.bitmap = bitmap
-    text._bitmap = bitmap
-
-
 class Glyphs:
     """A font whose glyphs are equal cells of one bitmap (``terminalio.FONT``):
     the bitmap, a cell's size, the blank's tile, and a terminal (C on a

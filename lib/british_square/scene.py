@@ -25,7 +25,7 @@ from british_square.layout import (
     TEXT_LINE,
     TEXT_Y,
 )
-from british_square.page import TextGrid, fitted, label, one_bit
+from british_square.page import TextGrid, fitted
 from british_square.piles import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD, NORMAL
 
@@ -56,7 +56,7 @@ _DEAL_COLUMNS = const(5)
 class PlayScene:
     """The cards, the panel's numbers and the cursor, for any layout."""
 
-    def __init__(self, sheet_bitmap, palettes, font, glyphs, words):
+    def __init__(self, sheet_bitmap, palettes, glyphs, words):
         self.sheet = sheet_bitmap
         self.palettes = palettes
         self.words = words
@@ -103,16 +103,14 @@ class PlayScene:
             mark = self._small_grid(MARK_CELLS)
             self.marks.append(mark)
             self.group.append(mark)
-        # the panel: its words (with the deal's number), a label of four
-        # lines, changed with the rules, a notice or the deal; over their
-        # ends the numbers a move changes, a text grid (a tile a digit)
-        self.panel_words = label(font, sheet.TEXT_WHITE, 0, TEXT_Y)
+        # the panel: its words (with the deal's number), four lines changed
+        # with the rules, a notice or the deal, and over their ends the
+        # numbers a move changes: text grids (a tile a character)
+        self.panel_words = TextGrid(glyphs, PANEL_COLUMNS, PANEL_ROWS, sheet.TEXT_WHITE)
+        self.panel_words.grid.y = TEXT_Y
         self.panel_numbers = TextGrid(glyphs, _NUMBER_COLUMNS, _NUMBER_ROWS, sheet.TEXT_WHITE)
-        self.group.append(self.panel_words)
+        self.group.append(self.panel_words.grid)
         self.group.append(self.panel_numbers.grid)
-        # blank, as wide and tall as it will be: its bitmap made now, once
-        self.panel_words.text = "\n".join([" " * PANEL_COLUMNS] * PANEL_ROWS)
-        one_bit(self.panel_words)
         # stock, score, deal, rules, notice, moves
         self.shown_numbers = [-1, -1, -1, -1, -1, -1]
         # the panel's lines of the numbers (-1: not on this text), and the
@@ -194,7 +192,7 @@ class PlayScene:
             for cell in range(MARK_CELLS):
                 index = MARK_CELLS * row + cell
                 self._put_small(self.marks, self.mark_tile, MARK_CELLS, index, sheet.SMALL_NONE)
-        self.panel_words.anchored_position = (layout.text_x, TEXT_Y)
+        self.panel_words.grid.x = layout.text_x
         for i in range(len(self.shown_numbers)):
             self.shown_numbers[i] = -1
         for stop in range(_MAX_STOPS):
@@ -374,7 +372,7 @@ class PlayScene:
 
     def _show_panel_words(self, game, text):
         """The panel's words: ``text`` of words.txt, the deal's number at the
-        end of its line; the numbers' label moved to end the lines of the
+        end of its line; the numbers' grid moved to end the lines of the
         stock, the cards home and the moves."""
         words = self.words
         lines = words.text(text).split("\n")
@@ -383,7 +381,8 @@ class PlayScene:
             number = str(game.deal_number) if game.deal_number else "-"
             start = fitted(lines[deal], PANEL_COLUMNS - _DEAL_COLUMNS)
             lines[deal] = start + fitted(number, _DEAL_COLUMNS, right=True)
-        self.panel_words.text = "\n".join([fitted(line, PANEL_COLUMNS) for line in lines])
+        for row in range(PANEL_ROWS):
+            self.panel_words.set_line(row, lines[row] if row < len(lines) else "")
         colour = sheet.TEXT_WHITE if text == PANEL_TEXTS[PANEL_NUMBERS] else sheet.TEXT_YELLOW
         self.panel_words.color = self.panel_numbers.color = colour
         self.stock_row = words.row(text, "stock")  # -1: a notice, no stock to count

@@ -72,7 +72,7 @@ class View:
         # the page first: its text's bitmaps are the largest blocks the game makes
         glyphs = Glyphs(font)  # the font's glyphs as tiles, for the text grids
         self.page = TextPage(self.sheet, self.palettes[sheet.NORMAL], font, glyphs)
-        self.scene = PlayScene(self.sheet, self.palettes, font, glyphs, words)
+        self.scene = PlayScene(self.sheet, self.palettes, glyphs, words)
         self.root.append(self.scene.group)
         self.root.append(self.page.group)
         self.scene.group.hidden = True
