@@ -273,8 +273,13 @@ def test_a_menu_step_moves_the_bar_and_writes_no_text(make_app):
     press(app, DOWN, DOWN, UP)
     assert counts == [0, 0, 0, 0] and app.screens.row == 1
     assert page.bar.grid.y == BODY_Y + TEXT_LINE and page.bar.text.strip() == "New game"
-    press(app, *[DOWN] * 7)  # the eighth row down scrolls: every row's text moves up one
-    assert counts[1] == 8 and page.cell(0).lines[-1].strip().startswith("Auto-play: off")
+    press(app, *[DOWN] * 7)  # past the eighth row the menu turns a page: it comes first
+    assert counts[1] == 8 and app.screens.top == 8
+    assert page.cell(0).lines[0].startswith("   Auto-play: off") and page.bar.grid.y == BODY_Y
+    press(app, *[DOWN] * 8)  # the last page ends with the last row
+    assert app.screens.top == len(MENU) - 8 and page.cell(0).lines[-1].strip() == "End game"
+    press(app, *[UP] * 8)  # back above the first row on show: the row comes last
+    assert app.screens.row == 8 and app.screens.top == 1
 
 
 def test_text_grids_show_their_lines_in_the_fonts_cells(make_app):

@@ -209,17 +209,19 @@ class Bar:
             return
         self.text = text
         bitmap.fill(0)
-        w = glyphs.width
-        x = text_x - grid.x  # of the first character, on the bar
-        for char in text:
-            left, right = max(0, -x), min(w, bitmap.width - x)  # its columns on the bar
-            if char != " " and left < right:
+        w, h, font = glyphs.width, glyphs.height, glyphs.bitmap
+        start = text_x - grid.x  # where the text's first character is, on the bar
+        for column in range(len(text.rstrip())):
+            char = text[column]
+            if char == " ":
+                continue
+            x = start + column * w
+            left = -x if x < 0 else 0  # its columns on the bar
+            right = bitmap.width - x if x + w > bitmap.width else w
+            if left < right:
                 source = glyphs.tile(char) * w
-                bitmaptools.blit(
-                    bitmap, glyphs.bitmap, x + left, 0,
-                    x1=source + left, y1=0, x2=source + right, y2=glyphs.height,
-                )  # fmt: skip
-            x += w
+                bitmaptools.blit(bitmap, font, x + left, 0, x1=source + left, y1=0,
+                                 x2=source + right, y2=h)  # fmt: skip
 
 
 class TextPage:

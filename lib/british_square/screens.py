@@ -183,10 +183,14 @@ class Screens(Results):
 
     def _choose(self, row):
         self.row = row
+        # Past the rows on show, the menu turns a page: the row reached
+        # comes first going down, last going up. A scroll redraws every row
+        # (75 ms on a SAMD51, a step 18 ms): a walk over all 17 rows turns
+        # 4 pages rather than scrolling 18 times.
         if row < self.top:
-            self.top = row
+            self.top = max(0, row - BODY_ROWS + 1)
         elif row >= self.top + BODY_ROWS:
-            self.top = row - BODY_ROWS + 1
+            self.top = min(row, self.menu_rows - BODY_ROWS)
         app, page = self.app, self.page
         settings = app.settings
         hint = ": nothing found" if self.no_hint else ""
