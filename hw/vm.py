@@ -70,6 +70,13 @@ class Hardware(ScriptPlayer):
         self.nvm = microcontroller.nvm  # in memory, or the file CIRCUITPY_NVM_FILE names
         self.turns = 0  # turns of the main loop
         self.backlight_level = 100  # the backlight level the game last set, percent
+        # BSQ_SEED: the random numbers of a run (a new game's deal) the same
+        # every time, for counted benchmarks (tools/latency.py)
+        seed = harness.env_number("BSQ_SEED", "a seed")
+        if seed:
+            import random
+
+            random.seed(seed)
         # a battery only as BSQ_BATTERY_MV fakes one, to test what the screens say
         self.battery_mv = harness.env_number("BSQ_BATTERY_MV", "millivolts")
         # BSQ_BUSY_LOOP: never rest, the loop as it was before it rested (to compare)

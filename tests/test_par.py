@@ -64,6 +64,22 @@ def test_a_random_par_deal_is_one_with_par(par_folder):
     assert par_module.random_par_deal(AMERICAN) == 0  # no file: none
 
 
+def test_a_random_par_deal_is_drawn_without_counting_the_file(par_folder, monkeypatch):
+    """Where deals with par are many, a draw finds one in a few byte reads:
+    the file is never counted out (a quarter of a second on a board), and
+    each deal with par is as likely as another."""
+    write_par(par_folder, BRITISH, {deal: 20 for deal in range(1, 16001)})  # half of them
+
+    def counted(*args):
+        raise AssertionError("the par file was counted out")
+
+    monkeypatch.setattr(par_module, "_deals", counted)
+    picks = [par_module.random_par_deal(BRITISH) for _ in range(4000)]
+    assert all(1 <= deal <= 16000 for deal in picks)
+    quarters = [sum(1 for deal in picks if (deal - 1) // 4000 == q) for q in range(4)]
+    assert all(850 <= count <= 1150 for count in quarters), quarters  # about 1000 each
+
+
 def test_a_random_won_deal_is_a_won_one(par_folder):
     won = {3: 104, 64: 104, 65: 104, 20000: 104, 31999: 104}
     write_par(par_folder, UNION, {**won, 4: 103, 5: 50})

@@ -37,7 +37,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -210,9 +209,11 @@ def kept(case, folder):
     return path
 
 
-def run_script(counter, board, folder, case, words, game=None):
-    """Instructions of code.py playing ``words`` from ``case``'s save."""
-    name = "run-{:04d}".format(next(counter.runs))
+def run_script(counter, board, folder, case, words, game=None, run="once"):
+    """Instructions of code.py playing ``words`` from ``case``'s save. Its
+    files are named for the case and the run: the VM reads their paths, and
+    the same strings make the same instructions."""
+    name = "{}-{}".format(case.name.replace(" ", "-").replace(",", ""), run)
     keys = Path(folder) / (name + ".keys")
     keys.write_text(words)
     nvm = Path(folder) / (name + ".nvm")
@@ -220,7 +221,7 @@ def run_script(counter, board, folder, case, words, game=None):
     if source is not None:
         shutil.copy(source, nvm)
     env = {"CIRCUITPY_NVM_FILE": str(nvm), "BSQ_KEYS_FILE": os.path.relpath(keys, board),
-           "BSQ_TURN_MS": str(case.turn_ms)}  # fmt: skip
+           "BSQ_TURN_MS": str(case.turn_ms), "BSQ_SEED": "1"}  # fmt: skip
     count, _ = counter.count(["code.py"], board, env)
     return count
 
@@ -234,13 +235,13 @@ def measure(counter, board, folder, case, repeats):
         bare, _ = counter.count([str(empty)], folder)
         return whole - bare
     if case.game == "long":
-        return run_script(counter, board, folder, case, "") - run_script(
-            counter, board, folder, case, "", game="empty"
+        return run_script(counter, board, folder, case, "", run="long") - run_script(
+            counter, board, folder, case, "", game="empty", run="none"
         )
     once = " ".join(w for w in (case.setup, case.action) if w)
     more = " ".join(w for w in (case.setup, " ".join([case.action] * (1 + repeats))) if w)
     low = run_script(counter, board, folder, case, once)
-    high = run_script(counter, board, folder, case, more)
+    high = run_script(counter, board, folder, case, more, run="more")
     return (high - low) / (repeats * case.presses)
 
 
@@ -256,16 +257,23 @@ def main():
     mpy_cross = find_tool("MPY_CROSS", SHARED_BIN / "mpy-cross")
     valgrind = find_valgrind()
     chosen = [c for c in cases() if not args.actions or any(a in c.name for a in args.actions)]
-    with tempfile.TemporaryDirectory() as folder:
+    # a folder of its own, the same path every time (the VM reads paths in it)
+    folder = ROOT / "build" / "latency"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    try:
         board = board_tree(Path(folder) / "board", mpy_cross)
         counter = Counter(valgrind, vm, folder)
         per_pass = pystone_instructions(counter)
         ns = PYSTONE_US * 1000 / per_pass
+
         def one(case):
             return measure(counter, board, folder, case, args.repeats)
 
         with ThreadPoolExecutor(args.jobs) as pool:
             counts = list(pool.map(one, chosen))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     rows = [{"bench": "latency", "metric": "pystone pass", "value": round(per_pass),
              "unit": "instructions", "ns": round(ns, 2)}]  # fmt: skip
     for case, count in zip(chosen, counts):
