@@ -106,7 +106,8 @@ class PlayScene:
         # the panel: its words (with the deal's number), four lines changed
         # with the rules, a notice or the deal, and over their ends the
         # numbers a move changes: text grids (a tile a character)
-        self.panel_words = TextGrid(glyphs, PANEL_COLUMNS, PANEL_ROWS, sheet.TEXT_WHITE)
+        felt = sheet.PALETTE[sheet.FELT]  # its background: one layer to draw, not two
+        self.panel_words = TextGrid(glyphs, PANEL_COLUMNS, PANEL_ROWS, sheet.TEXT_WHITE, felt)
         self.panel_words.grid.y = TEXT_Y
         self.panel_numbers = TextGrid(glyphs, _NUMBER_COLUMNS, _NUMBER_ROWS, sheet.TEXT_WHITE)
         self.group.append(self.panel_words.grid)
