@@ -8,7 +8,7 @@ keys do. Nothing here allocates sprites: the page is made once, at start-up.
 
 import gc
 
-from british_square import __version__
+from british_square import __version__, unload
 from british_square.cards import const
 from british_square.celebration import Celebration
 from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B
@@ -115,17 +115,15 @@ class Screens(Results):
 
     def _open(self, screen, handler):
         """Clear the page for ``screen``, whose keys ``handler`` takes."""
-        app = self.app
-        app.leave_play()
+        self.app.leave_play()
         self.leave()  # the screen on show goes, and a celebration with it
         self.current = screen
         self.handler = handler
-        # A screen's text is drawn anew into labels: collected first, the heap
-        # gives its short-lived pieces room low down, and the long-lived ones
-        # (the labels' texts) do not end up scattered among them.
+        # Collected first: the screen's short-lived strings take room low
+        # down, and the collector's pause comes here, not in a later press.
         gc.collect()
         self.page.clear()
-        app.view.show_page()
+        self.app.view.show_page()
 
     def leave(self):
         """The screen on show goes (the cards are back, or another screen opens)."""
@@ -183,10 +181,8 @@ class Screens(Results):
 
     def _choose(self, row):
         self.row = row
-        # Past the rows on show, the menu turns a page: the row reached
-        # comes first going down, last going up. A scroll redraws every row
-        # (75 ms on a SAMD51, a step 18 ms): a walk over all 17 rows turns
-        # 4 pages rather than scrolling 18 times.
+        # Past the rows on show the menu turns a page (the row reached first
+        # going down, last going up): a scroll redraws every row, 75 ms.
         if row < self.top:
             self.top = max(0, row - BODY_ROWS + 1)
         elif row >= self.top + BODY_ROWS:
@@ -308,10 +304,9 @@ class Screens(Results):
     # ---------------------------------------------------------------- about
 
     def about(self):
-        """For owners: version, board, heap, NVM and battery; A times the
-        actions a player takes most (``timing``, printed to the serial
-        console) and how many full-screen redraws a second the display
-        takes. Also printed to the serial console, to report."""
+        """For owners: version, board, heap, NVM and battery, also printed to
+        the serial console; A times the actions (``timing``) and the
+        full-screen redraws a second, to report."""
         self._open(SCREEN_ABOUT, self._about)
         values = self._about_values()
         self.words.show(self.page, "about", values)
@@ -343,16 +338,13 @@ class Screens(Results):
 
     def _about(self, action):
         if action == A:  # for owners: time the actions, then the redraws
-            from british_square import unload
-
             try:
                 from british_square import timing
 
                 timing.run(self.app)
             except MemoryError:  # the heap in pieces: say so, and play on
                 print("timing: not enough memory")
-            finally:
-                unload("british_square.timing")
+            unload("british_square.timing")
             self.app.measure_redraw()
             self.about()
         elif action == B or action == START:
