@@ -288,7 +288,7 @@ def test_four_colour_suits_are_kept_and_drawn_from_power_on(boot):
     press(app, A)
     menu_choose(app, "4-colour suits: ")  # the menu stays, and says it
     assert app.settings.four_colours and suit_inks(app) == {four}
-    assert "\n4-colour suits: on " in page_text(app)
+    assert "\n4-colour suits: on\n" in page_text(app)
     wait(app, 20)
     assert nvm.writes == 1  # a setting is a rest point: the session's first save
     again = boot(nvm)  # power off and on: the cards come in four colours

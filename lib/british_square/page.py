@@ -336,8 +336,11 @@ class TextPage:
         """Body row ``row``: ``text`` from ``column`` (or centred), and
         ``figure`` right-aligned at the end of the row (on the screen at
         ``draw``)."""
-        self.lines[row] = fitted(text, TEXT_COLUMNS, centred, column=column)
-        self.figures[row] = fitted(figure, FIGURE_COLUMNS, right=True)
+        if centred:
+            column = (TEXT_COLUMNS - len(text)) // 2
+        # as a text grid shows them: cut at the grid's width, no blanks after
+        self.lines[row] = " " * column + text
+        self.figures[row] = " " * (FIGURE_COLUMNS - len(figure)) + figure if figure else ""
 
     def mark_line(self, row, mark, column):
         """A character ``mark`` at ``column`` of body row ``row`` (on the screen

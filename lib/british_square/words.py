@@ -101,7 +101,7 @@ class Words:
         return self.decoded(2, end)
 
     def decoded(self, start, end):
-        return bytes(self.raw[start:end]).decode()
+        return str(self.raw[start:end], "utf-8")
 
     def _begin(self, name, values=()):
         self.at = self.texts[name][0]
@@ -115,6 +115,11 @@ class Words:
         size = self.read()
         if size < 0 or self.raw[0] == TEXT:  # the next text, or "@end"
             return False
+        self._take(size)
+        return True
+
+    def _take(self, size):
+        """Take the line read (``size`` bytes) apart: its ``kind``, ``name`` and texts."""
         self.kind = self.raw[0]
         self.name = self.line_name(size)
         start = 1 + (len(self.name) + 2 if self.name else 0)
@@ -122,7 +127,6 @@ class Words:
         left, bar, right = text.partition("|")
         self.left = self._filled(left)
         self.right = self._filled(right) if bar else ""
-        return True
 
     def _filled(self, text):
         if "{" not in text:
@@ -158,8 +162,18 @@ class Words:
         row = -first
         big = 0
         self._begin(name, values)
-        while self._next():
-            kind = self.kind
+        raw = self.raw
+        while True:
+            size = self.read()
+            if size < 0 or raw[0] == TEXT:  # the next text, or "@end"
+                break
+            kind = raw[0]
+            if (kind == BODY or kind == CENTRED) and not 0 <= row < page.rows:
+                # a row not on show (the menu's, scrolled): its placeholders counted, no more
+                self.used += raw.count(b"{}", 0, size)
+                row += 1
+                continue
+            self._take(size)
             if kind == TITLE:
                 page.title_line(self.left)
             elif kind == FOOTER:
@@ -168,8 +182,7 @@ class Words:
                 page.big_line(big, self.left)
                 big += 1
             else:
-                if 0 <= row < page.rows:
-                    page.body_line(row, self.left, self.right, kind == CENTRED, column)
+                page.body_line(row, self.left, self.right, kind == CENTRED, column)
                 row += 1
         if draw:
             page.draw()
