@@ -110,8 +110,10 @@ def cases():
         Case("deal from the stock", "a " + stock, "a", 16, "A on the stock: a card to the waste"),
         Case("undo", "a {} a*9".format(stock), "select", 16, "Select: the last deal taken back"),
         Case("pick up, put back", "a", "a b", 16, "A on a column's card, B puts it back", 2),
-        Case("a move and its undo", setup, move_undo, 16,
-             "a card to another column (A, walk, A), Select, back to the stock"),
+        Case("a move and its undo, a press", setup, move_undo, 16,
+             "a card to another column (A, walk, A), Select, back to the stock: "
+             "the mean of its {} presses".format(len(move_undo.split())),
+             len(move_undo.split())),
         Case("menu step (no scroll)", "a start", "down up", 16, "the bar a row down, a row up", 2),
         Case("menu step, scrolling", "a start", "down*16 up*16", 30,
              "a walk down and up all 17 rows (8 show), a step", 32),
