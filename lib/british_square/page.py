@@ -9,9 +9,10 @@ end of each row (the statistics', the About screen's). All made once; a
 screen (``screens``) clears the page and puts its words on it (``words``).
 
 The title, the footer and the body's rows are text grids (``TextGrid``): a
-tile grid over the built-in font's glyphs, a tile a character, so a
-screen's words cost a tile per character that changed, and displayio draws
-the glyphs in C. The large lines (scale 2 and 3) are
+tile grid over the built-in font's glyphs, a tile a character, written by
+``terminalio.Terminal`` in C, a line only when it changed; the lines have
+the felt's colour behind them, so displayio draws one layer there. The
+large lines (scale 2 and 3) are
 ``adafruit_display_text.bitmap_label.Label``s, which draw their text into a
 bitmap of their own in Python: a few characters, on the few screens that
 have them.
@@ -47,7 +48,6 @@ _GLYPH_ROWS = 2 * BODY_ROWS  # small glyphs are half a text line tall
 _GLYPH_CELLS = const(2)  # and beside a row, two cells: a column's way is two wide
 TOP_LEFT = (0.0, 0.0)
 TOP_CENTRE = (0.5, 0.0)
-TOP_RIGHT = (1.0, 0.0)
 
 
 def solid(width, height, colour, tile_w=_SOLID_TILE, tile_h=_SOLID_TILE):
