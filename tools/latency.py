@@ -130,6 +130,9 @@ def cases():
              "Start, down to Hint, A (the card is picked up, its target lit), B"),
         Case("won screen, a frame", "a b", "wait:50", 16,
              "the kings' celebration, one 50 ms frame", game="won", turn_ms=50),
+        Case("a resting turn", "a", "wait:1000", None,
+             "the main loop with nothing to do, before its 15 ms sleep: a turn of 50 in a"
+             " second of the virtual clock", 1000 // TURN_MS),
         Case("start-up, first start", "", "", 1000,
              "code.py to its first screen, fresh NVM (less the VM's own start)", game=None),
         Case("resume a 400-move save", "", "", None,

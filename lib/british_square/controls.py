@@ -35,8 +35,8 @@ REPEAT_EVERY_MS = const(110)
 
 # A resting main loop (no press, nothing timed under way) sleeps this long a
 # turn: under one 16 ms frame, so a press is read within 20 ms, at about 65
-# turns a second rather than thousands (a turn's work is 0.3 ms on a SAMD51:
-# 2% of the processor, docs/benchmarks.md). keypad scans in the background
+# turns a second rather than thousands (a turn's work is 0.6 ms on a SAMD51:
+# 4% of the processor, docs/benchmarks.md). keypad scans in the background
 # and queues presses meanwhile, so none is lost.
 REST_S = 0.015
 
