@@ -171,8 +171,10 @@ class TextGrid:
 
     def set_line(self, row, text):
         """Row ``row`` shows ``text`` (cut at the grid's width), if it does not already."""
-        text = text[: self.columns].rstrip()
         lines = self.lines
+        if text == lines[row]:  # most often, and no new string to make
+            return
+        text = text[: self.columns].rstrip()
         if text != lines[row]:
             self.written += (1 if text else 0) - (1 if lines[row] else 0)
             lines[row] = text
