@@ -191,7 +191,7 @@ def main():
         screens.help(0)
         screens.rules(0)
 
-    note = "help to rules and back: words read, the page's labels drawn (per screen)"
+    note = "help to rules and back: words read, the page's text grids written (per screen)"
     report_cost(BENCH, "screen_change", measure(screen_pair).per(2), note)
 
     def screen_pair_drawn():
