@@ -1,12 +1,13 @@
 """Everything the player sees, drawn with displayio. No input, no game changes.
 
-The screen is a felt, the play scene (``scene.PlayScene``: the cards) and the
-text page (``page.TextPage``: title, menu, help and the other screens), all
-made once at start-up and kept: switching screens only hides one and shows
-the other, so the heap never holds two generations of sprites. Card sprites
-come from the sprite sheet (``cards.bmp``, read with ``OnDiskBitmap`` so it
-stays on flash, out of the heap; ``files`` checks it first); text
-is ``adafruit_display_text`` labels in ``terminalio.FONT`` (``page``).
+The screen is a felt with the play scene (``scene.PlayScene``: the cards) or
+the text page (``page.TextPage``: title, menu, help and the other screens)
+on it, each on a root group of its own; all made once at start-up and kept:
+switching screens only shows the other root group, so the heap never holds
+two generations of sprites. Card sprites come from the sprite sheet
+(``cards.bmp``, read with ``OnDiskBitmap`` so it stays on flash, out of the
+heap; ``files`` checks it first); text is text grids over
+``terminalio.FONT``'s glyphs (``page``).
 """
 
 import displayio
@@ -68,21 +69,28 @@ class View:
         self.sheet = displayio.OnDiskBitmap(path or sheet_path())
         self.palettes = make_palettes()
         font = font or terminalio.FONT
-        self.root = displayio.Group()
         # the felt: a rectangle, which displayio draws for 15% less than a
         # tile grid of one colour (it is under every pixel of the cards)
-        felt = displayio.Palette(1)
-        felt[0] = sheet.PALETTE[sheet.FELT]
-        self.root.append(vectorio.Rectangle(pixel_shader=felt, width=SCREEN_W, height=SCREEN_H))
+        self.felt = displayio.Palette(1)
+        self.felt[0] = sheet.PALETTE[sheet.FELT]
         glyphs = Glyphs(font)  # the font's glyphs as tiles, for the text grids
         self.page = TextPage(self.sheet, self.palettes[sheet.NORMAL], font, glyphs)
         self.scene = PlayScene(self.sheet, self.palettes, glyphs, words)
-        self.root.append(self.scene.group)
-        self.root.append(self.page.group)
-        self.scene.group.hidden = True
-        self.page.group.hidden = True
+        # The scene and the page each on a root group of its own, with a felt
+        # of its own: showing the other is one dirty area, the screen, drawn
+        # once, and neither is left hidden in the tree, where displayio
+        # redraws a hidden group's former areas again at a later refresh.
+        self.play_root = self._root(self.scene.group)
+        self.page_root = self._root(self.page.group)
+        self.root = self.page_root  # the root group on show
         self.shown = None  # the scene or the page
         display.root_group = self.root
+
+    def _root(self, group):
+        root = displayio.Group()
+        root.append(vectorio.Rectangle(pixel_shader=self.felt, width=SCREEN_W, height=SCREEN_H))
+        root.append(group)
+        return root
 
     def colour_suits(self, four):
         """Clubs and diamonds in colours of their own (``four``), or as
@@ -100,26 +108,22 @@ class View:
 
     def show_play(self):
         """Show the cards."""
-        self._show(self.scene, self.page)
+        self._show(self.scene, self.play_root)
 
     def show_page(self):
         """Show the text page, for a new screen on it (drawn by ``screens``)."""
-        self._show(self.page, self.scene)
+        self._show(self.page, self.page_root)
         # A new screen changes most of the page, in several layers whose
         # dirty areas overlap (the title, the body's two columns, the
         # footer), and displayio draws each area whole: one area, the
         # screen, costs less.
         self.redraw_whole()
 
-    def _show(self, layer, other):
+    def _show(self, layer, root):
         if self.shown is not layer:
             self.shown = layer
-            other.group.hidden = True
-            layer.group.hidden = False
             layer.dirty = True
-            # Hiding one group and showing the other marks every sprite's
-            # area dirty on its own: overlapping ones drawn again, 3.5
-            # screens' pixels on average.
+            self.root = root
             self.redraw_whole()
 
     def redraw_whole(self):
@@ -133,7 +137,7 @@ class View:
         """How many times the whole screen is redrawn in ``ms`` milliseconds:
         the felt, under everything, changes shade each time, so every pixel
         is sent (the About screen's benchmark)."""
-        felt = self.root[0].pixel_shader
+        felt = self.felt
         colour = sheet.PALETTE[sheet.FELT]
         start = ticks_ms()
         frames = 0
