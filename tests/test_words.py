@@ -196,7 +196,9 @@ def test_show_puts_each_line_where_it_goes_placeholders_in_order():
     assert page.seen[0] == ("big", 0, "You won!")
     assert (6, "{} in {}", "", True, 0) in page.seen  # at WON_LINE_ROW, under the kings
     assert (7, "{}", "", True, 0) in page.seen  # the best bettered, or "All 104 cards home!"
-    assert words.text("panel") == "Stock\nHome\nMoves\nDeal"
+    panel = (["Stock", "Home", "Moves", "Deal"], ["stock", "home", "moves", "deal"])
+    assert words.body("panel") == panel
+    assert words.body("panel_stuck")[1] == ["", "", "home", ""]
 
 
 def test_every_button_the_texts_name_has_a_name_on_the_desktop():

@@ -375,20 +375,20 @@ class PlayScene:
         """The panel's words: ``text`` of words.txt, the deal's number at the
         end of its line; the numbers' grid moved to end the lines of the
         stock, the cards home and the moves."""
-        words = self.words
-        lines = words.text(text).split("\n")
-        deal = words.row(text, "deal")
-        if deal >= 0:  # "-": set up from a position, no deal number
-            number = str(game.deal_number) if game.deal_number else "-"
+        lines, names = self.words.body(text)  # one pass over the file's lines
+        if "deal" in names:
+            deal = names.index("deal")
+            number = str(game.deal_number) if game.deal_number else "-"  # "-": from a position
             start = fitted(lines[deal], PANEL_COLUMNS - _DEAL_COLUMNS)
             lines[deal] = start + fitted(number, _DEAL_COLUMNS, right=True)
         for row in range(PANEL_ROWS):
             self.panel_words.set_line(row, lines[row] if row < len(lines) else "")
         colour = sheet.TEXT_WHITE if text == PANEL_TEXTS[PANEL_NUMBERS] else sheet.TEXT_YELLOW
         self.panel_words.color = self.panel_numbers.color = colour
-        self.stock_row = words.row(text, "stock")  # -1: a notice, no stock to count
-        self.home_row = words.row(text, "home")
-        self.moves_row = words.row(text, "moves")
+        # the lines of the numbers, -1 where a text has none (a notice: no stock)
+        self.stock_row, self.home_row, self.moves_row = (
+            names.index(line) if line in names else -1 for line in ("stock", "home", "moves")
+        )
         self.numbers_row = self.stock_row if self.stock_row >= 0 else self.home_row
         grid = self.panel_numbers.grid
         grid.x = self.layout.text_x + FONT_W * (PANEL_COLUMNS - _NUMBER_COLUMNS)

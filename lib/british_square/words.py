@@ -219,11 +219,13 @@ class Words:
         """How many body lines text ``name`` has."""
         return self.texts[name][1]
 
-    def text(self, name, values=()):
-        """The body lines of text ``name``, one a line (a label of several lines)."""
-        lines = []
-        self._begin(name, values)
+    def body(self, name):
+        """The body lines of text ``name`` and the name of each ("" for a
+        line without one): two lists, read in one pass."""
+        lines, names = [], []
+        self._begin(name)
         while self._next():
             if self.kind == BODY or self.kind == CENTRED:
                 lines.append(self.left)
-        return "\n".join(lines)
+                names.append(self.name)
+        return lines, names
