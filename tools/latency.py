@@ -185,68 +185,65 @@ class Counter:
             sys.exit("latency: {} failed:\n{}{}".format(args, result.stdout, result.stderr[-3000:]))
         found = re.search(r"^summary: (\d+)", out.read_text(), re.M)
         out.unlink()
-        return int(found.group(1)), result.stdout
+        return int(found.group(1))
 
 
 def pystone_instructions(counter):
     """Instructions of one pystone pass."""
     few, many = 200, 1200
-    low, _ = counter.count([str(PYSTONE), str(few)], PYSTONE.parent)
-    high, _ = counter.count([str(PYSTONE), str(many)], PYSTONE.parent)
+    low = counter.count([str(PYSTONE), str(few)], PYSTONE.parent)
+    high = counter.count([str(PYSTONE), str(many)], PYSTONE.parent)
     return (high - low) / (many - few)
 
 
-def kept(case, folder):
-    """The NVM file the run starts from (a copy per run: the game saves into it)."""
-    if case.game is None:
-        return None
-    path = Path(folder) / "kept-{}.nvm".format(case.game)
-    if not path.exists():
-        if case.game == "won":
-            game = parse_position("british AC/-/-/- - - 25,26,26,26")
-        elif case.game == "long":
-            game = long_game(BRITISH, 8, 400)
-        elif case.game == "empty":
-            game = Game.new_deal(8, BRITISH)
-        else:
-            game = deal_game()
-        kept_game(path, game)
-    return path
+def make_saves(folder, kinds):
+    """The NVM files the runs start from, one for each kind of kept game
+    (``Case.game``), made before any run: runs at once must not race to
+    write one. Each run copies its own, since the game saves into it."""
+    games = {
+        "deal": deal_game,
+        "won": lambda: parse_position("british AC/-/-/- - - 25,26,26,26"),
+        "long": lambda: long_game(BRITISH, 8, 400),
+        "empty": lambda: Game.new_deal(8, BRITISH),  # the long one's deal, no moves
+    }
+    if "long" in kinds:  # measured over the same deal with nothing kept
+        kinds = kinds | {"empty"}
+    saves = {}
+    for kind in sorted(kinds):
+        saves[kind] = Path(folder) / "kept-{}.nvm".format(kind)
+        kept_game(saves[kind], games[kind]())
+    return saves
 
 
-def run_script(counter, board, folder, case, words, game=None, run="once"):
-    """Instructions of code.py playing ``words`` from ``case``'s save. Its
-    files are named for the case and the run: the VM reads their paths, and
-    the same strings make the same instructions."""
+def run_script(counter, board, folder, case, words, save, run="once"):
+    """Instructions of code.py playing ``words`` from the NVM file ``save``
+    (``None``: a fresh one). Its files are named for the case and the run:
+    the VM reads their paths, and the same strings make the same instructions."""
     name = "{}-{}".format(case.name.replace(" ", "-").replace(",", ""), run)
     keys = Path(folder) / (name + ".keys")
     keys.write_text(words)
     nvm = Path(folder) / (name + ".nvm")
-    source = kept(Case("", "", "", 0, "", game=game), folder) if game else kept(case, folder)
-    if source is not None:
-        shutil.copy(source, nvm)
+    if save is not None:
+        shutil.copy(save, nvm)
     env = {"CIRCUITPY_NVM_FILE": str(nvm), "BSQ_KEYS_FILE": os.path.relpath(keys, board),
            "BSQ_TURN_MS": str(case.turn_ms), "BSQ_SEED": "1"}  # fmt: skip
-    count, _ = counter.count(["code.py"], board, env)
-    return count
+    return counter.count(["code.py"], board, env)
 
 
-def measure(counter, board, folder, case, repeats):
-    """Instructions of one ``case`` action."""
+def measure(counter, board, folder, saves, case, repeats):
+    """Instructions of one ``case`` action (``saves``: ``make_saves``')."""
     if case.game is None:  # start-up: the whole run, less the VM's own start
         empty = Path(folder) / "empty.py"
         empty.write_text("")
-        whole = run_script(counter, board, folder, case, "")
-        bare, _ = counter.count([str(empty)], folder)
-        return whole - bare
+        whole = run_script(counter, board, folder, case, "", None)
+        return whole - counter.count([str(empty)], folder)
     if case.game == "long":
-        return run_script(counter, board, folder, case, "", run="long") - run_script(
-            counter, board, folder, case, "", game="empty", run="none"
-        )
+        long_one = run_script(counter, board, folder, case, "", saves["long"], run="long")
+        return long_one - run_script(counter, board, folder, case, "", saves["empty"], run="none")
     once = " ".join(w for w in (case.setup, case.action) if w)
     more = " ".join(w for w in (case.setup, " ".join([case.action] * (1 + repeats))) if w)
-    low = run_script(counter, board, folder, case, once)
-    high = run_script(counter, board, folder, case, more, run="more")
+    low = run_script(counter, board, folder, case, once, saves[case.game])
+    high = run_script(counter, board, folder, case, more, saves[case.game], run="more")
     return (high - low) / (repeats * case.presses)
 
 
@@ -269,11 +266,12 @@ def main():
     try:
         board = board_tree(Path(folder) / "board", mpy_cross)
         counter = Counter(valgrind, vm, folder)
+        saves = make_saves(folder, {case.game for case in chosen} - {None})
         per_pass = pystone_instructions(counter)
         ns = PYSTONE_US * 1000 / per_pass
 
         def one(case):
-            return measure(counter, board, folder, case, args.repeats)
+            return measure(counter, board, folder, saves, case, args.repeats)
 
         with ThreadPoolExecutor(args.jobs) as pool:
             counts = list(pool.map(one, chosen))
