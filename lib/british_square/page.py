@@ -336,7 +336,7 @@ class TextPage:
 
     def draw(self):
         """Title, body and footer, as the calls above left them, into their
-        text grids (only the characters that changed are set)."""
+        text grids (only the lines that changed are written)."""
         self._draw_columns()
         self.title.set_line(0, fitted(self.title_text, TEXT_COLUMNS, centred=True))
         self.footer.set_line(0, fitted(self.footer_text, TEXT_COLUMNS, centred=True))

@@ -22,30 +22,21 @@ from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B, ticks_di
 _REPEATS = const(8)
 
 
-def _timed(app, actions):
-    """Mean ms of one of ``actions`` (pressed in turn, ``_REPEATS`` times over)
-    with its refresh, in tenths."""
-    ticks, view, handle = app.ticks_ms, app.view, app.handle
-    start = ticks()
-    for _ in range(_REPEATS):
-        for action in actions:
-            handle(action)
-            view.refresh()
-    return ticks_diff(ticks(), start) * 10 // (_REPEATS * len(actions))
-
-
-def _undo_redo(app):
-    """Mean ms of Select's undo and the menu's redo, in tenths (-1: no move to take back)."""
-    if not app.game.history_count:
-        return -1
+def _timed(app, steps):
+    """Mean ms of one of ``steps`` (functions, called in turn, ``_REPEATS``
+    times over), each with its refresh, in tenths."""
     ticks, view = app.ticks_ms, app.view
     start = ticks()
     for _ in range(_REPEATS):
-        app.undo()
-        view.refresh()
-        app.redo()
-        view.refresh()
-    return ticks_diff(ticks(), start) * 10 // (_REPEATS * 2)
+        for step in steps:
+            step()
+            view.refresh()
+    return ticks_diff(ticks(), start) * 10 // (_REPEATS * len(steps))
+
+
+def _presses(app, *actions):
+    """A step for each of ``actions``: pressing it, as the main loop does."""
+    return tuple(lambda action=action: app.handle(action) for action in actions)
 
 
 def largest_block():
@@ -68,25 +59,25 @@ def largest_block():
 def run(app):
     """From the About screen: time each action and print the figures (the
     caller shows a screen again)."""
-    screens, words = app.screens, app.words
-    help_row = words.row("menu", "help")
-    stats_row = words.row("menu", "stats")
+    screens = app.screens
     figures = []
     app.handle(B)  # About to the menu, on its row
     app.view.refresh()
-    figures.append(("menu step (no scroll)", _timed(app, (UP, DOWN))))
-    for name, row, there_back in (
-        ("menu, help, menu", help_row, (A, A)),
-        ("menu, statistics, menu", stats_row, (A, B)),
+    figures.append(("menu step (no scroll)", _timed(app, _presses(app, UP, DOWN))))
+    for name, line, there_back in (
+        ("menu, help, menu", "help", (A, A)),
+        ("menu, statistics, menu", "stats", (A, B)),
     ):
-        screens.menu(words.name_of_row("menu", row))
+        screens.menu(line)
         app.view.refresh()
-        figures.append((name, _timed(app, there_back)))
-    figures.append(("menu, cards, menu", _timed(app, (START, START))))
+        figures.append((name, _timed(app, _presses(app, *there_back))))
+    figures.append(("menu, cards, menu", _timed(app, _presses(app, START, START))))
     app.show_play()  # the cards, the cursor where it was
     app.view.refresh()
-    figures.append(("cursor move", _timed(app, (RIGHT, LEFT))))
-    figures.append(("undo, redo", _undo_redo(app)))
+    figures.append(("cursor move", _timed(app, _presses(app, RIGHT, LEFT))))
+    # Select's undo, then the menu's redo: -1 while there is no move to take back
+    undo_redo = _timed(app, (app.undo, app.redo)) if app.game.history_count else -1
+    figures.append(("undo, redo", undo_redo))
     print("timing: ms a press, the mean of {} (refresh included)".format(_REPEATS))
     for name, tenths in figures:
         shown = "-" if tenths < 0 else "{}.{}".format(tenths // 10, tenths % 10)

@@ -108,23 +108,22 @@ class View:
 
     def show_play(self):
         """Show the cards."""
-        self._show(self.scene, self.play_root)
+        if self.shown is not self.scene:
+            self._show(self.scene, self.play_root)
 
     def show_page(self):
-        """Show the text page, for a new screen on it (drawn by ``screens``)."""
+        """Show the text page, for a new screen on it (drawn by ``screens``):
+        the whole screen is drawn, even from another screen of text, which
+        changes most of the page in several layers whose dirty areas overlap
+        (the title, the body's two columns, the footer); displayio would
+        draw each area whole."""
         self._show(self.page, self.page_root)
-        # A new screen changes most of the page, in several layers whose
-        # dirty areas overlap (the title, the body's two columns, the
-        # footer), and displayio draws each area whole: one area, the
-        # screen, costs less.
-        self.redraw_whole()
 
     def _show(self, layer, root):
-        if self.shown is not layer:
-            self.shown = layer
-            layer.dirty = True
-            self.root = root
-            self.redraw_whole()
+        self.shown = layer
+        layer.dirty = True
+        self.root = root
+        self.redraw_whole()
 
     def redraw_whole(self):
         """The next ``refresh`` draws the whole screen, once: a new root

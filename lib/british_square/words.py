@@ -163,7 +163,7 @@ class Words:
         big = 0
         self._begin(name, values)
         raw = self.raw
-        while True:
+        while True:  # ``_next`` inline: a row not on show needs no taking apart
             size = self.read()
             if size < 0 or raw[0] == TEXT:  # the next text, or "@end"
                 break
