@@ -5,12 +5,15 @@ plays a key script (``--keys``) and writes PNG screenshots (``--shot``), then
 ends: it never waits for a person. Desktop only: CPython, pygame, Blinka.
 
 Keys: arrows move; Z or Space = A; X or Backspace = B; U or Tab = Select
-(undo); Enter or Esc = Start (menu). The screens name the keys
-(``KEY_NAMES``), or with ``BSQ_BOARD_BUTTONS=1`` in the environment the
-board's buttons, for pictures of a board (an option would cost the VM's
-runs the heap of its name). The mouse (``pointer``): a click on a pile is
-the cursor there and A; a right click puts a held card back. Closing the
-window quits; so do SIGINT (Ctrl-C) and SIGTERM, window or headless,
+(undo); Enter or Esc = Start (menu); and the direct keys a board has not:
+H hint, Y redo, N new game, R restart, the digits a deal number, + and -
+the window's size. The screens name the keys (``KEY_NAMES``), or with
+``BSQ_BOARD_BUTTONS=1`` in the environment the board's buttons, for
+pictures of a board (an option would cost the VM's runs the heap of its
+name). The mouse (``pointer``): a click on a pile is the cursor there and
+A; a double click sends the card home; a card dragged to a place and let
+go there is put down there; a right click puts a held card back. Closing
+the window quits; so do SIGINT (Ctrl-C) and SIGTERM, window or headless,
 keeping the game as a close does (exit status 130 or 143).
 """
 
@@ -21,7 +24,7 @@ import time
 
 from harness import env_number, script_source
 from keyscript import ScriptPlayer
-from pointer import Click
+from pointer import LEFT_BUTTON, Click, dragged
 from storage import (
     FileNVM,
     check_folder,
@@ -32,11 +35,16 @@ from storage import (
 )
 
 from british_square.controls import (
+    DIGIT_0,
     DOWN,
+    HINT,
     LEFT,
+    NEW_GAME,
     NONE,
     QUIT,
+    REDO,
     REST_S,
+    RESTART,
     RIGHT,
     SELECT,
     START,
@@ -49,7 +57,9 @@ from british_square.desktop.font import SheetFont  # noqa: E402
 from british_square.layout import SCREEN_H as HEIGHT  # noqa: E402
 from british_square.layout import SCREEN_W as WIDTH  # noqa: E402
 
-WINDOW_SCALE = 4
+WINDOW_SCALE = 4  # the window's size at first (--scale sets it), 1 to MOST_SCALE
+MOST_SCALE = 8
+DOUBLE_CLICK_MS = 400  # a second click this soon on the same place: a double click
 # What the screens call each button here (words.txt's "{A}"...): one of its
 # keys in ``KeyboardActions``' map (Esc, the desktop's key for a menu, not
 # Enter), short enough for every footer's 26 columns.
@@ -91,10 +101,19 @@ def make_display(scale):
 
         def _refresh_display(self):
             busdisplay.BusDisplay._refresh_display(self)
-            pygame.transform.scale(self._pygame_screen, self._window.get_size(), self._window)
-            pygame.display.flip()
+            self.show()
             self._last_refresh = time.monotonic()
             self._refresh_pending = False
+
+        def show(self):
+            """The screen as drawn, scaled to the window."""
+            pygame.transform.scale(self._pygame_screen, self._window.get_size(), self._window)
+            pygame.display.flip()
+
+        def rescale(self, new_scale):
+            """The window ``new_scale`` times the screen, the screen shown again in it."""
+            self._window = pygame.display.set_mode((WIDTH * new_scale, HEIGHT * new_scale))
+            self.show()
 
     return ScaledDisplay(width=WIDTH, height=HEIGHT, auto_refresh=False)
 
@@ -150,7 +169,7 @@ class KeyboardActions:
     stopped = False
     app = None
 
-    def __init__(self):
+    def __init__(self, scale=WINDOW_SCALE):
         import pygame
 
         self.pygame = pygame
@@ -167,9 +186,21 @@ class KeyboardActions:
             pygame.K_TAB: SELECT,
             pygame.K_RETURN: START,
             pygame.K_ESCAPE: START,
+            pygame.K_h: HINT,
+            pygame.K_y: REDO,
+            pygame.K_n: NEW_GAME,
+            pygame.K_r: RESTART,
         }
+        for digit in range(10):
+            self.keymap[pygame.K_0 + digit] = self.keymap[pygame.K_KP0 + digit] = DIGIT_0 + digit
+        self.sizes = {pygame.K_PLUS: 1, pygame.K_EQUALS: 1, pygame.K_KP_PLUS: 1,
+                      pygame.K_MINUS: -1, pygame.K_KP_MINUS: -1}  # fmt: skip
+        self.display = None  # the window, to size (``Hardware`` sets it)
+        self.scale = scale
         self.pending = []  # actions, and clicks (``Click``) still to play
         self.repeater = Repeater()
+        self.last_down = (0, -1, -1)  # the last left button press: when, and where on the screen
+        self.pressed_at = None  # the screen pixel of a left press not yet let go
 
     def poll(self, now):
         if self.stopped:
@@ -186,8 +217,12 @@ class KeyboardActions:
                 self.pending.append(action)
             elif event.type == pygame.KEYUP and event.key in self.keymap:
                 self.repeater.release(self.keymap[event.key])
+            elif event.type == pygame.KEYDOWN and event.key in self.sizes:
+                self.resize(self.sizes[event.key])
             elif event.type == pygame.MOUSEBUTTONDOWN and self.app is not None:
-                self.pending.append(self.click(event))
+                self.pending.append(self.click(event, now))
+            elif event.type == pygame.MOUSEBUTTONUP and self.app is not None:
+                self.let_go(event)
         while self.pending:
             head = self.pending[0]
             if not isinstance(head, Click):
@@ -198,12 +233,41 @@ class KeyboardActions:
             self.pending.pop(0)  # that click has done all it does
         return self.repeater.poll(now)
 
-    def click(self, event):
-        """The click of ``event``, at its pixel of the 160x128 screen (the
-        window shows it larger)."""
+    def screen_pixel(self, event):
+        """The pixel of the 160x128 screen under ``event`` (the window shows it larger)."""
         width, height = self.pygame.display.get_surface().get_size()
         x, y = event.pos
-        return Click(event.button, x * WIDTH // width, y * HEIGHT // height)
+        return x * WIDTH // width, y * HEIGHT // height
+
+    def click(self, event, now):
+        """The click of ``event``: a double click when the left button's
+        last press was on the same pixel within ``DOUBLE_CLICK_MS``."""
+        x, y = self.screen_pixel(event)
+        double = False
+        if event.button == LEFT_BUTTON:
+            when, last_x, last_y = self.last_down
+            double = (x, y) == (last_x, last_y) and now - when <= DOUBLE_CLICK_MS
+            self.last_down = (-DOUBLE_CLICK_MS if double else now, x, y)  # a third starts again
+            self.pressed_at = (x, y)
+        return Click(event.button, x, y, double)
+
+    def let_go(self, event):
+        """The left button let go: where it was pressed on a card and is let
+        go on another place, a drag, which puts the card down there as a
+        click on that place does."""
+        if event.button != LEFT_BUTTON or self.pressed_at is None:
+            return
+        start, self.pressed_at = self.pressed_at, None
+        x, y = self.screen_pixel(event)
+        if (x, y) != start and dragged(self.app, start, (x, y)):
+            self.pending.append(Click(LEFT_BUTTON, x, y))
+
+    def resize(self, step):
+        """The window a size larger (``step`` 1) or smaller (-1), 1 to ``MOST_SCALE`` times."""
+        scale = min(MOST_SCALE, max(1, self.scale + step))
+        if scale != self.scale and self.display is not None:
+            self.scale = scale
+            self.display.rescale(scale)
 
 
 class ScriptActions(ScriptPlayer):
@@ -314,11 +378,13 @@ class Hardware:
         from adafruit_ticks import ticks_ms
 
         self.ticks_ms = ticks_ms
-        self.display = make_display(1 if self.headless else WINDOW_SCALE)
+        window_scale = int(options.get("scale") or WINDOW_SCALE)
+        self.display = make_display(1 if self.headless else window_scale)
         if self.headless:
             self.actions = ScriptActions(source, self.save_shot)
         else:
-            self.actions = KeyboardActions()
+            self.actions = KeyboardActions(window_scale)
+            self.actions.display = self.display
         self.clock = None
         self.backlight_level = 100
         self.font = SheetFont()  # Blinka's terminalio.FONT laid out as the board's

@@ -3,8 +3,11 @@
 On the cards, a click moves the cursor to the pile under it, a step at a
 time along the layout's own links (``Layout.neighbour``), then presses A:
 on a card it picks the card up (the places it may go light green), on a
-lit place it puts the held card down, on the stock it deals. A right click
-puts a held card back (B) and does nothing else there. On the menu a click
+lit place it puts the held card down, on the stock it deals. A double click
+on a card sends it home (B, the held card put back first); a card dragged
+from its pile and let go on another place is put down there (``dragged``:
+the let-go is a click there). A right click puts a held card back (B) and
+does nothing else there. On the menu a click
 chooses the row under it; on the other screens of text a click is A and a
 right click B, but the question before a game is left takes only the keys
 and a right click ("no"): a stray click never throws a game away. A click
@@ -82,14 +85,26 @@ def menu_row_at(screens, y):
     return screens.top + row
 
 
-class Click:
-    """A click waiting in the queue: its button and where on the 160x128
-    screen it landed; ``press`` plays it, once its turn in the queue comes."""
+def dragged(app, start, end):
+    """Is a left press at screen pixel ``start`` let go at ``end`` a drag on
+    ``app``'s cards: from a pile to another place?"""
+    if app.on_page:
+        return False
+    layout = app.layout
+    source = stop_at(layout, *start)
+    return source != NO_STOP and stop_at(layout, *end) not in (NO_STOP, source)
 
-    def __init__(self, button, x, y):
+
+class Click:
+    """A click waiting in the queue: its button, where on the 160x128 screen
+    it landed, and whether it was a double click; ``press`` plays it, once
+    its turn in the queue comes."""
+
+    def __init__(self, button, x, y, double=False):
         self.button = button
         self.x = x
         self.y = y
+        self.double = double
         self.goal = None  # once its turn comes: what it aims at (``_aim``)
         self.target = -1  # the stop or the menu row aimed at
         self.count = 0  # presses given so far
@@ -120,7 +135,14 @@ class Click:
             way = step_toward(app.layout, app.cursor, self.target)
             if way != NONE:
                 return way
-            return self._last(A) if app.cursor == self.target else NONE
+            if app.cursor != self.target:
+                return NONE
+            if self.double and app.held == self.target:  # the first click picked it up
+                self.goal = "home"  # put back, then B sends it home
+                return B
+            return self._last(A)
+        if self.goal == "home":
+            return self._last(B)
         if self.goal == "row":
             screens = app.screens
             if screens.current != SCREEN_MENU:

@@ -7,6 +7,7 @@ from words_text import body
 
 from british_square.controls import DOWN, NONE, START, A
 from british_square.desktop.font import SheetFont
+from british_square.layout import BODY_Y, TEXT_LINE
 
 MENU = [line.split("{")[0] for line in body("menu")]
 
@@ -76,7 +77,12 @@ def wait(app, ms):
 def cell_text(app, column, row):
     """What row ``row`` of the text page's body says in ``column`` (0: its
     text, 1: its figure), read from the text grid that holds the column."""
-    lines = app.view.page.cell(column).text.split("\n")
+    page = app.view.page
+    grid = page.cell(column)
+    if column == 0 and page.dimmed >> row & 1:  # drawn in grey, by the dim rows' grid
+        grid = page.dim
+        row = (BODY_Y + row * TEXT_LINE - grid.grid.y) // TEXT_LINE
+    lines = grid.text.split("\n")
     return lines[row].strip() if row < len(lines) else ""
 
 

@@ -138,7 +138,8 @@ def valid_body(game=None, seconds=1, hints=0):
 NONSENSE = {
     "rules 3 in the settings": lambda b: b.__setitem__(0, 3),
     "hints counted with no game played": lambda b: b.__setitem__(stat_at(BRITISH, HINTS), 1),
-    "unknown option bits": lambda b: b.__setitem__(1, 16),
+    "unknown option bits": lambda b: b.__setitem__(1, 32),
+    "safe cards without auto-play": lambda b: b.__setitem__(1, 16),
     "brightness 101": lambda b: b.__setitem__(2, 101),
     "more wins than games": lambda b: b.__setitem__(stat_at(BRITISH, WINS), 1),
     "a best score of 105": lambda b: b.__setitem__(stat_at(BRITISH, HOME_BEST), 105),

@@ -11,14 +11,35 @@ from words_text import body
 
 from british_square import results, screens
 from british_square.app import App
-from british_square.controls import DOWN, LEFT, NONE, RIGHT, SELECT, START, UP, A, B
+from british_square.controls import (
+    DIGIT_0,
+    DOWN,
+    HINT,
+    LEFT,
+    NEW_GAME,
+    NONE,
+    REDO,
+    RESTART,
+    RIGHT,
+    SELECT,
+    START,
+    UP,
+    A,
+    B,
+)
 from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import Game
 from british_square.layout import BODY_Y, NO_STOP, TEXT_LINE
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
-from british_square.sheet import NORMAL, SELECTED, TARGET
+from british_square.sheet import NORMAL, SELECTED, TARGET, TEXT_GREY
 from british_square.sounds import BUZZ
-from british_square.store import HOME_BEST, PLAYED
+from british_square.store import (
+    AUTOPLAY_ACES,
+    AUTOPLAY_OFF,
+    AUTOPLAY_SAFE,
+    HOME_BEST,
+    PLAYED,
+)
 from british_square.table import OUTCOME_ENDED, OUTCOME_PLAYING, OUTCOME_STUCK, OUTCOME_WON
 
 
@@ -103,7 +124,11 @@ def test_leaving_a_game_with_moves_asks_first(make_app, item):
     before = position_text(app.game)
     menu_choose(app, item)
     assert app.screens.current == screens.SCREEN_CONFIRM
-    assert "Abandon this game?" in page_text(app)
+    # each question says what its yes does: a restart leaves the moves to redo
+    asked = "Abandon this game?" if item == "New game" else "Restart this deal?"
+    assert asked in page_text(app)
+    if item == "Restart deal":
+        assert "the 3 moves you made\nstay, to redo." in page_text(app)
     press(app, B)  # no: back to the menu, the game as it was
     assert app.screens.current == screens.SCREEN_MENU and position_text(app.game) == before
     press(app, A)
@@ -191,13 +216,55 @@ def test_deal_numbers_outside_the_range_are_refused(make_app):
     menu_choose(app, "Deal number")
     assert "1 to 31999" in page_text(app)
     press(app, LEFT, LEFT, LEFT, LEFT, UP, UP, UP, UP, UP, UP)  # 91999
-    assert app.screens.number == 91999
+    assert app.screens.entry.number == 91999
     press(app, A)
     assert app.screens.current == screens.SCREEN_DEAL and "Only deals 1 to 31999" in page_text(app)
     assert app.game.deal_number == 31999
     press(app, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN)  # 01999
     press(app, A)
     assert app.game.deal_number == 1999 and not app.on_page
+
+
+def test_a_deal_number_is_typed_straight_in_on_a_keyboard(make_app):
+    app = make_app(Game.new_deal(2519))
+    press(app, A)
+    app.play(move(STOCK, WASTE))
+    press(app, DIGIT_0 + 1)  # from the cards: the entry opens with the digit typed
+    assert app.screens.current == screens.SCREEN_DEAL and app.screens.entry.number == 1
+    press(app, DIGIT_0 + 7, A)  # 17, and the game in progress is asked about
+    assert app.screens.current == screens.SCREEN_CONFIRM
+    press(app, B)  # no: back to the entry, the number as typed
+    assert app.screens.current == screens.SCREEN_DEAL and app.screens.entry.number == 17
+    press(app, A, A)
+    assert app.game.deal_number == 17 and not app.on_page
+    press(app, START, A, *[DIGIT_0 + d for d in (3, 1, 9, 9, 9, 4)])  # a sixth digit starts again
+    assert app.screens.entry.number == 4
+    press(app, UP, DIGIT_0 + 2)  # a key between: a digit starts a new number
+    assert app.screens.entry.number == 2
+
+
+def test_the_desktops_direct_keys_do_what_their_menu_rows_do(make_app):
+    app = make_app(Game.new_deal(1))
+    press(app, A)
+    press(app, HINT)  # from the cards: the hint at once (a deal: the stock lit)
+    assert app.hints_used == 1 and app.scene.looks[app.layout.stock_stop] == TARGET
+    press(app, A, SELECT, REDO)  # the deal, undone, redone
+    assert app.game.history_count == 1 and not app.on_page
+    press(app, RESTART)  # the question, and B goes back to the cards
+    assert app.screens.current == screens.SCREEN_CONFIRM and "Restart this deal?" in page_text(app)
+    press(app, B)
+    assert not app.on_page and app.game.history_count == 1
+    press(app, RESTART, A)
+    assert app.game.history_count == 0 and app.game.history_end == 1
+    press(app, START, NEW_GAME)  # from the menu: asked, B back to the menu
+    assert app.screens.current == screens.SCREEN_CONFIRM
+    press(app, B)
+    assert app.screens.current == screens.SCREEN_MENU
+    press(app, RIGHT, NEW_GAME, A)
+    assert app.game.deal_number != 1 and not app.on_page
+    menu_choose(app, "Help")  # a screen of its own takes its keys only
+    press(app, HINT, DIGIT_0 + 5)
+    assert app.screens.current == screens.SCREEN_HELP and app.hints_used == 0  # a new game
 
 
 def test_deal_zero_is_refused(make_app):
@@ -230,6 +297,67 @@ def test_no_more_moves_is_a_notice_beside_the_cards_and_play_goes_on(make_app):
     assert app.outcome == OUTCOME_STUCK
     press(app, SELECT, SELECT)  # undo both: the ace is back on the waste
     assert app.outcome == OUTCOME_PLAYING and panel(app)[0] == "Stock"
+
+
+def test_game_over_is_counted_as_it_shows_and_once(make_app):
+    app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
+    press(app, A)
+    app.play(move(WASTE, FOUNDATION))
+    wait(app, 200)  # Game over: "New best: 1 home!", and the statistics agree at once
+    assert app.screens.current == results.SCREEN_OVER and "New best: 1 home!" in page_text(app)
+    assert app.stats.get(BRITISH, PLAYED) == 1 and app.stats.get(BRITISH, HOME_BEST) == 1
+    press(app, B, SELECT)  # undo, play on: the same game, counted as it was
+    app.play(move(WASTE, FOUNDATION))
+    wait(app, 200)
+    menu_choose(app, "New game")
+    press(app, A)
+    assert app.stats.get(BRITISH, PLAYED) == 1
+
+
+def test_auto_play_offers_aces_then_safe_cards_each_applied_at_once(make_app):
+    # clubs are home up to the king and on their way down: the other king of
+    # clubs is safe to send; the ace of spades starts a foundation
+    app = make_app(parse_position("british KC/5H/6H/6H - AS 13,0,0,0"))
+    game = app.game
+    press(app, A)
+    menu_choose(app, "Auto-play: ")  # off to aces: the ace goes home from the menu
+    assert app.settings.autoplay == AUTOPLAY_ACES and app.screens.current == screens.SCREEN_MENU
+    assert "Auto-play: aces" in page_text(app)
+    assert game.waste_count == 0 and game.score() == 14 and game.column_height(0) == 1
+    press(app, A)  # to safe cards: the king goes too
+    assert app.settings.autoplay == AUTOPLAY_SAFE and "Auto-play: safe cards" in page_text(app)
+    assert game.column_height(0) == 0 and game.score() == 15
+    press(app, A)  # and off
+    assert app.settings.autoplay == AUTOPLAY_OFF and "Auto-play: off" in page_text(app)
+    press(app, B)  # the cards show what went: the panel's second number, cards home
+    assert app.scene.panel_numbers.text.split("\n")[1].strip() == "15"
+
+
+def test_safe_cards_auto_play_follows_every_move(make_app):
+    app = make_app(parse_position("british 5H/6H/KC/- - - 13,0,0,0"), autoplay=True)
+    app.settings.autoplay = AUTOPLAY_SAFE
+    press(app, A)
+    app.play(move(0, 1))  # a move: then the king of clubs goes home by itself
+    assert app.game.column_height(2) == 0 and app.game.score() == 14
+
+
+def test_menu_rows_that_would_do_nothing_are_dimmed(make_app):
+    app = make_app(Game.new_deal(7))
+    page = app.view.page
+    rows = [MENU.index(line) for line in ("Restart deal", "Undo", "Redo")]
+    press(app, A, START)  # no move yet: all three would do nothing
+    assert page.dimmed == sum(1 << row for row in rows)
+    assert page.dim.color == TEXT_GREY and not page.dim.grid.hidden
+    assert [cell_text(app, 0, row) for row in rows] == ["Restart deal", "Undo", "Redo"]
+    assert all(not page.cell(0).lines[row].strip() for row in rows)  # grey only
+    press(app, B)
+    app.play(move(STOCK, WASTE))
+    press(app, START)  # a move to undo: Redo alone is dim
+    assert page.dimmed == 1 << rows[2]
+    press(app, B, SELECT, START)  # undone: a move to redo, none to undo
+    assert page.dimmed == 1 << rows[1] | 1 << rows[0]
+    press(app, *[DOWN] * 9)  # scrolled past them: nothing dimmed
+    assert page.dimmed == 0 and page.dim.grid.hidden
 
 
 def written(*grids):
@@ -461,6 +589,7 @@ def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):
     for words in ("British Square 0.1.0", "PyGamer", "NVM 8192 bytes", "Battery 4.00 V"):
         assert words in text
     assert "Redraw press A" in text
+    assert "Heap free no limit" in text  # CPython's: no board's heap to count
     clock = app.clock
 
     def ticking():  # every reading of the clock 10 ms later
@@ -526,11 +655,21 @@ def test_a_hint_to_deal_lights_the_stock_and_a_deals(make_app):
     press(app, A)
     menu_choose(app, "Hint")
     assert not app.on_page and app.hints_used == 1
-    layout = app.layout
-    assert app.held == layout.pile_stop(STOCK) and app.cursor == layout.pile_stop(WASTE)
-    assert app.scene.looks[app.held] == SELECTED and app.scene.looks[app.cursor] == TARGET
+    layout, looks = app.layout, app.scene.looks
+    # the stock lit green under the cursor, nothing picked up, the waste unlit
+    assert app.held == NO_STOP and app.cursor == layout.pile_stop(STOCK)
+    assert looks[app.cursor] == TARGET and looks[layout.pile_stop(WASTE)] == NORMAL
     press(app, A)
-    assert app.game.stock_count == 87 and app.game.waste_count == 1 and app.held == NO_STOP
+    assert app.game.stock_count == 87 and app.game.waste_count == 1
+    assert not any(looks)  # the hint is out once it is played
+
+
+def test_b_puts_a_hint_to_deal_out(make_app):
+    app = make_app(Game.new_deal(1))
+    press(app, A)
+    menu_choose(app, "Hint")
+    press(app, B)
+    assert not any(app.scene.looks) and app.game.stock_count == 88 and app.game.waste_count == 0
 
 
 def test_a_hint_that_finds_nothing_says_so_and_changes_nothing(make_app):

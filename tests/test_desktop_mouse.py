@@ -361,3 +361,73 @@ def test_each_key_the_screens_name_does_what_its_button_does(window):
         name = KEY_NAMES[button]
         code = getattr(pygame, "K_ESCAPE" if name == "Esc" else "K_" + name.lower())
         assert keymap[code] == action, button
+
+
+# ------------------------------------------------ double clicks, drags, keys
+
+
+def test_a_double_click_on_a_card_sends_it_home(window):
+    app = window(parse_position(HEARTS))
+    on_the_cards(app)
+    layout, game = app.layout, app.game
+    click(*card_at(layout, game, 0))  # AH: picked up by the first click
+    click(*card_at(layout, game, 0))  # and home by the second
+    run(app)
+    assert game.foundations[HEARTS_HOME] == 1 and game.column_height(0) == 0
+    assert app.held == NO_STOP and not any(app.scene.looks)
+
+
+def test_two_clicks_apart_in_time_are_two_clicks(window, monkeypatch):
+    import desktop
+
+    monkeypatch.setattr(desktop, "DOUBLE_CLICK_MS", -1)  # no second is soon enough
+    app = window(parse_position(HEARTS))
+    on_the_cards(app)
+    layout, game = app.layout, app.game
+    click(*card_at(layout, game, 0))
+    click(*card_at(layout, game, 0))  # picked up, put back
+    run(app)
+    assert game.history_count == 0 and app.held == NO_STOP
+
+
+def test_a_card_dragged_to_a_lit_place_and_let_go_is_put_down_there(window):
+    import pygame
+
+    app = window(parse_position(HEARTS))
+    on_the_cards(app)
+    layout, game = app.layout, app.game
+    start, end = card_at(layout, game, 1), card_at(layout, game, 2)  # 5H onto 6H
+    post(pygame.MOUSEBUTTONDOWN, pos=(start[0] * SCALE, start[1] * SCALE), button=1)
+    post(pygame.MOUSEMOTION, pos=(end[0] * SCALE, end[1] * SCALE), rel=(1, 1), buttons=(1, 0, 0))
+    post(pygame.MOUSEBUTTONUP, pos=(end[0] * SCALE, end[1] * SCALE), button=1)
+    run(app)
+    assert game.history_count == 1 and game.column_height(2) == 2 and app.held == NO_STOP
+
+
+def test_the_direct_keys_play_and_plus_and_minus_size_the_window(window):
+    import pygame
+
+    app = window(Game.new_deal(1))
+    on_the_cards(app)
+    key("h")  # hint: a British deal's first move is a deal, the stock lit
+    run(app)
+    assert app.hints_used == 1 and app.cursor == app.layout.stock_stop
+    key("z")
+    key("u")
+    key("y")  # dealt, undone, redone
+    run(app)
+    assert app.game.history_count == 1
+    for name in ("1", "7"):  # a deal number typed straight in
+        key(name)
+    run(app)
+    assert app.screens.current == SCREEN_DEAL and app.screens.entry.number == 17
+    key("escape")
+    run(app)
+    assert pygame.display.get_surface().get_size() == (SCREEN_W * SCALE, SCREEN_H * SCALE)
+    key("+")
+    run(app)
+    assert pygame.display.get_surface().get_size() == (SCREEN_W * 5, SCREEN_H * 5)
+    key("-")
+    key("-")
+    run(app)
+    assert pygame.display.get_surface().get_size() == (SCREEN_W * 3, SCREEN_H * 3)

@@ -22,7 +22,7 @@ from words_text import body
 
 from british_square import results, screens, sheet
 from british_square.app import BRIGHTNESS_LEVELS, App
-from british_square.controls import LEFT, NONE, RIGHT, START, A, B
+from british_square.controls import DOWN, LEFT, NONE, RIGHT, START, UP, A, B
 from british_square.desktop.notation import parse_position
 from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
@@ -108,22 +108,34 @@ def pass_time(app, ms, step=1000):
 HELP_KEYS = "\n".join(line.strip() for line in body("help_keys"))  # how to play
 
 
-def test_a_fresh_board_shows_how_to_play_then_starts_a_new_game_saying_play(boot):
+def test_a_fresh_board_offers_the_rule_sets_then_how_to_play_then_a_new_game(boot):
     nvm = CountingNVM()
     app = boot(nvm)
-    # the very first start: the help's first page, once, and any key goes on
+    # the very first start: the three rule sets, each with what to expect,
+    # the bar on Union Square, the one most often won
+    assert app.screens.current == screens.SCREEN_FIRST
+    shown = page_text(app)
+    assert shown.startswith("Choose a game\nBritish Square\nno deal won: ~15 home\nAmerican")
+    assert "Union Square\n99.99% can be won" in shown
+    assert app.view.page.bar.text.strip() == "Union Square"
+    press(app, UP)  # the bar only: American
+    assert app.view.page.bar.text.strip() == "American"
+    wait(app, 1000)
+    assert nvm.writes == 0  # nothing to keep while it shows
+    press(app, A)  # American, dealt: then the help's first page, once
+    assert app.game.rules == AMERICAN and app.settings.rules == AMERICAN
+    assert app.game.history_count == 0 and app.on_page
     assert app.screens.current == screens.SCREEN_HELP
     shown = page_text(app)
     assert HELP_KEYS in shown and shown.endswith("\n" + TITLE_WORDS[-1])  # "Any key: go on"
-    wait(app, 1000)
-    assert nvm.writes == 0  # nothing to keep while it shows
     press(app, B)
     assert app.screens.current == screens.SCREEN_TITLE
-    assert "A: {}".format(TITLE_WORDS[0]) in page_text(app)
+    assert "A: {}".format(TITLE_WORDS[0]) in page_text(app) and "American" in page_text(app)
     wait(app, 20)
     assert nvm.writes == 1  # the help was shown: kept at once, the session's first rest
     again = boot(nvm)  # power off and on
     assert again.screens.current == screens.SCREEN_TITLE  # a board with a record
+    assert again.settings.rules == AMERICAN  # the choice kept
     assert "A: {}".format(TITLE_WORDS[0]) in page_text(again)
     # and the help is in the menu, as ever, its keys its own
     press(again, A)
@@ -132,10 +144,18 @@ def test_a_fresh_board_shows_how_to_play_then_starts_a_new_game_saying_play(boot
     assert page_text(again).endswith("\n" + "</> page  B: back")
 
 
+@pytest.mark.parametrize("rules", [BRITISH, AMERICAN, UNION])
+def test_the_first_starts_choice_deals_its_rule_set(boot, rules):
+    app = boot(CountingNVM())
+    press(app, *[DOWN] * (rules + 1), A)  # the bar starts on Union Square: down wraps
+    assert app.game.rules == rules and app.screens.current == screens.SCREEN_HELP
+
+
 @pytest.mark.parametrize("key", [A, START, LEFT, RIGHT])
 def test_any_key_goes_on_from_the_first_starts_help(boot, key):
     nvm = CountingNVM()
     app = boot(nvm)
+    press(app, A)  # Union Square
     press(app, key)
     assert app.screens.current == screens.SCREEN_TITLE
     press(app, A)
@@ -146,7 +166,7 @@ def test_the_first_starts_help_shows_again_if_the_power_goes_before_a_key(boot):
     nvm = CountingNVM()
     boot(nvm)
     again = boot(nvm)  # off while it showed: nothing kept, nothing seen for sure
-    assert again.screens.current == screens.SCREEN_HELP and nvm.writes == 0
+    assert again.screens.current == screens.SCREEN_FIRST and nvm.writes == 0
 
 
 def test_a_game_named_at_start_up_is_past_the_first_start(boot):

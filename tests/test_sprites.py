@@ -206,7 +206,7 @@ def test_a_columns_way_is_large_and_bright():
     ways = [way_mark(sprites, k) for k in (sheet.WAY_UP, sheet.WAY_DOWN, sheet.WAY_FREE)]
     assert ways[0] != ways[1] != ways[2] != ways[0]
     assert ways[0] == ways[1][::-1]  # up is down upside down
-    bright = rgb565(sheet.PALETTE[sheet.WAY])
+    bright = rgb565(sheet.PALETTE[sheet.SIGN])
     for way in ways:
         inked = [(x, y) for y, row in enumerate(way) for x, v in enumerate(row) if v is not None]
         assert {way[y][x] for x, y in inked} == {bright}
@@ -217,6 +217,24 @@ def test_a_columns_way_is_large_and_bright():
         assert all(row[2 * sheet.SMALL_W - 1] is None for row in way)
         assert len(inked) >= 18  # twice the old arrows' 9 pixels in 5 x 5
     felt = seen_as(sheet.PALETTE[sheet.FELT], "typical")
-    assert contrast(seen_as(sheet.PALETTE[sheet.WAY], "typical"), felt) >= 7
+    assert contrast(seen_as(sheet.PALETTE[sheet.SIGN], "typical"), felt) >= 7
     # far brighter than the faint green of the other marks
     assert contrast(seen_as(sheet.PALETTE[sheet.MARK], "typical"), felt) < 4
+
+
+def test_counts_and_home_marks_are_as_bright_as_the_ways():
+    # read at 1x on the board's screen: the faint green of the outlines was
+    # too dim for a digit 4 pixels wide
+    sprites = Sprites()
+    bright = rgb565(sheet.PALETTE[sheet.SIGN])
+    for glyph in (*range(10), sheet.SMALL_UP, sheet.SMALL_DOWN, sheet.SMALL_DONE, sheet.SMALL_KING):
+        assert {v for row in sprites.small(glyph) for v in row if v is not None} == {bright}
+
+
+def test_the_free_way_is_an_up_and_a_down_apart():
+    # not two thin arrows (they read as daggers): a small solid up, top left,
+    # and a small solid down, bottom right
+    way = way_mark(Sprites(), sheet.WAY_FREE)
+    inked = [[v is not None for v in row] for row in way]
+    assert inked[0].index(True) < inked[-1].index(True)  # the up's tip left of the down's
+    assert sum(inked[2]) == sum(inked[3]) == 5  # each a triangle, its base 5 wide

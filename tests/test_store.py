@@ -39,7 +39,9 @@ from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, move
 from british_square.resume import consistent, load
 from british_square.save_policy import MIN_INTERVAL_S, PAUSE_S, SavePolicy
 from british_square.store import (
+    AUTOPLAY_SAFE,
     BEST_TIME,
+    COUNTED,
     CRC_SIZE,
     FEWEST_MOVES,
     HAS_GAME,
@@ -112,7 +114,7 @@ def test_a_save_loads_back_exactly_with_settings_stats_time_and_hints(rules):
     load(store)
     game = random_game(rules * 100 + 7, rules, actions=150)
     store.settings.rules = rules
-    store.settings.autoplay = True
+    store.settings.autoplay = AUTOPLAY_SAFE
     store.settings.sound = False
     store.settings.winnable_only = True
     store.settings.brightness = 40
@@ -127,9 +129,31 @@ def test_a_save_loads_back_exactly_with_settings_stats_time_and_hints(rules):
     assert again.stats.data == store.stats.data
     s = again.settings
     assert (s.rules, s.autoplay, s.sound, s.winnable_only, s.brightness) == (
-        rules, True, False, True, 40,
+        rules, AUTOPLAY_SAFE, False, True, 40,
     )  # fmt: skip
     assert not s.four_colours
+    # auto-play with its safe cards, and winnable only
+    assert written_record(store)[HEADER_SIZE + 1] == 1 | 4 | 16
+    assert not again.counted
+
+
+def test_a_game_counted_at_game_over_stays_counted_across_a_power_cut():
+    flash = PagedFlash()
+    store = Store(flash)
+    store.save(random_game(3, actions=20), 60, 0, counted=True)
+    assert written_record(store)[5] & COUNTED
+    again, _ = loaded(flash)
+    assert again.counted
+    again.save(random_game(3, actions=21), 61, 0)
+    assert not loaded(flash)[0].counted
+
+
+def test_counted_without_a_game_is_refused():
+    body = valid_body(random_game(1, actions=10))
+    store, game = loaded(flash_holding(forged(HAS_GAME | COUNTED, bytes(body))))
+    assert game is not None and store.counted
+    store, game = loaded(flash_holding(forged(COUNTED, bytes(body[: 3 + STATS_SIZE]))))
+    assert game is None and store.notice == NOTICE_UNREADABLE
 
 
 def test_four_colour_suits_are_kept():

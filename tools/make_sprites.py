@@ -34,7 +34,7 @@ from british_square.sheet import (  # noqa: E402
     SHEET_COLUMNS,
     SHEET_H,
     SHEET_W,
-    WAY,
+    SIGN,
 )
 
 SHEET_PATH = ROOT / "lib" / "british_square" / sheet.SHEET_FILE
@@ -90,8 +90,10 @@ WAY_GLYPHS = (
                     "...###...")),
     (sheet.WAY_DOWN, ("...###...", "...###...", ".#######.", "..#####..", "...###...",
                       "....#....")),
-    (sheet.WAY_FREE, (".#....###", "###....#.", ".#.....#.", ".#.....#.", ".#....###",
-                      ".#.....#.")),
+    # free: up or down, a small up and a small down (not two thin arrows,
+    # which read as daggers at 1x)
+    (sheet.WAY_FREE, ("..#......", ".###.....", "#####....", "....#####", ".....###.",
+                      "......#..")),
 )  # fmt: skip
 
 # The ink of each suit's cards, in CSHD order: clubs and diamonds have their
@@ -218,11 +220,11 @@ def small_origin(k):
 
 def draw_small_blocks(canvas):
     for k, rows in enumerate(SMALL_GLYPHS):
-        canvas.glyph(*small_origin(k), rows, MARK)
+        canvas.glyph(*small_origin(k), rows, SIGN)  # read at 1x: bright, as the ways
     for k, rows in WAY_GLYPHS:  # each half in a cell of its own
         for half in range(2):
             part = [row[sheet.SMALL_W * half : sheet.SMALL_W * (half + 1)] for row in rows]
-            canvas.glyph(*small_origin(k + half), part, WAY)
+            canvas.glyph(*small_origin(k + half), part, SIGN)
 
 
 def build_sheet():

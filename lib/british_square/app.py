@@ -10,8 +10,9 @@ sprite are made once, at start-up.
 
 import gc
 
+from british_square import unload
 from british_square.cards import const
-from british_square.controls import NONE, QUIT, ticks_diff
+from british_square.controls import HINT, NONE, QUIT, ticks_diff
 from british_square.deal import random_deal
 from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
@@ -21,7 +22,7 @@ from british_square.save_policy import SavePolicy
 from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.screens import Screens
 from british_square.sheet import NORMAL
-from british_square.store import Settings, Stats
+from british_square.store import AUTOPLAY_ACES, AUTOPLAY_NAMES, Settings, Stats
 from british_square.table import (
     OUTCOME_ENDED,
     OUTCOME_PLAYING,
@@ -29,8 +30,7 @@ from british_square.table import (
     OUTCOME_WON,
     Table,
 )
-from british_square.view import View, sheet_path, show_damage
-from british_square.words import DamagedFile
+from british_square.view import View
 
 # Once the stock is out, the dead test looks at up to DEAD_BUDGET positions
 # after each move, table.PROBE_STEP of them per turn of the main loop, on a
@@ -45,43 +45,6 @@ BRIGHTNESS_LEVELS = (100, 60, 30)  # the menu's Brightness setting, in turn
 
 _LOW_BATTERY_MV = const(3500)  # a LiPo cell this low is nearly empty
 _REDRAW_MS = const(3000)  # the About screen's redraw benchmark runs this long
-
-
-def _load_save(store):
-    """The game ``store`` keeps, or ``None``; its loader let go. A function of
-    its own, so that no name holds the loader once it returns (a local of
-    ``App.__init__`` would keep its code, 5 KB, through the start-up)."""
-    from british_square import unload
-
-    try:
-        from british_square import resume
-
-        return resume.load(store)
-    except Exception:  # MemoryError too: no record may stop the board
-        store.forget()
-        return None
-    finally:
-        unload("british_square.resume", "british_square.position")
-
-
-def _open_files(hardware):
-    """The game's files on the drive, checked once (their checker let go as
-    ``_load_save``'s loader is): the words, named with ``hardware``'s keys. A
-    damaged file ends the program, on the screen and the console."""
-    from british_square import files, unload
-
-    try:
-        files.check_sheet(sheet_path())
-        words = files.open_words()
-    except DamagedFile as damage:
-        show_damage(hardware.display, damage)
-        raise SystemExit(2) from None
-    finally:
-        unload("british_square.files")
-    keys = getattr(hardware, "key_names", None)  # the desktop's; a board's are the file's
-    if keys:
-        words.keys = keys
-    return words
 
 
 class App(Table):
@@ -106,11 +69,15 @@ class App(Table):
         # heap around it (a board collects only when an allocation fails).
         self.hardware = hardware
         self.store = store
+        from british_square import start  # run once, and let go
+
         saved = None
         if store is not None:
-            saved = _load_save(store)
+            saved = start.load_save(store)
             gc.collect()
-        self.words = _open_files(hardware)
+        self.words = start.open_files(hardware)
+        del start
+        unload("british_square.start")
         gc.collect()
         # One scratch buffer for the legal moves, the dead test and the hint:
         # each fills it within one call and keeps nothing there between two.
@@ -142,6 +109,7 @@ class App(Table):
         self.layout = Layout(4)  # arranged for each game's columns (start_game)
         self.cursor = 0
         self.held = NO_STOP
+        self.lit = False  # a hint lit the stock: a deal (the next move puts it out)
         self.flash_stop = NO_STOP
         self.flash_look = NORMAL
         self.flash_until = 0
@@ -157,10 +125,11 @@ class App(Table):
         if store is not None:
             self.policy = SavePolicy(self.now)
         # A new board's first start (no record in its NVM, nothing unreadable
-        # there, no game named by options): how to play, once, before the
-        # title; leaving it saves, and a board with a record is past it.
+        # there, no game named by options): the choice of a game, and how to
+        # play, once, before the title; leaving them saves, and a board with
+        # a record is past them.
         if store is not None and game is None and not store.sequence and not store.notice:
-            self.screens.help(0, first=True)
+            self.screens.first_start()
         else:
             self.screens.title(0 if store is None else store.notice)
 
@@ -205,7 +174,13 @@ class App(Table):
         if self.finishing:  # a press stops Finish: the player plays on
             self.finishing = False
             return
-        if self.on_page:
+        if action >= HINT:  # a desktop's direct key
+            from british_square.shortcuts import shortcut
+
+            if not self.on_page:
+                self.end_flash()
+            shortcut(self.screens, action)
+        elif self.on_page:
             self.screens.handle(action)
         else:
             self.end_flash()
@@ -258,6 +233,14 @@ class App(Table):
         settings.brightness = levels[(levels.index(settings.brightness) + 1) % len(levels)]
         self.set_backlight(settings.brightness)
         self.setting_changed()
+
+    def next_autoplay(self):
+        """Auto-play's next way (off, aces, safe cards: ``store.AUTOPLAY_*``),
+        applied at once."""
+        settings = self.settings
+        settings.autoplay = (settings.autoplay + 1) % len(AUTOPLAY_NAMES)
+        self.setting_changed()
+        self.autoplay_now()
 
     def toggle(self, name):
         """Turn the on-off setting ``name`` (a ``store.Settings`` attribute) over."""
@@ -315,8 +298,8 @@ class App(Table):
         if self.store is not None:
             self.settings = self.store.settings
         settings = self.settings
-        if autoplay:
-            settings.autoplay = True
+        if autoplay and not settings.autoplay:
+            settings.autoplay = AUTOPLAY_ACES
         if settings.brightness not in BRIGHTNESS_LEVELS:
             settings.brightness = BRIGHTNESS_LEVELS[0]
         if settings.brightness != shown:
@@ -340,6 +323,7 @@ class App(Table):
             return False
         self.seconds = store.seconds
         self.hints_used = store.hints
+        self.counted = store.counted
         return True
 
     def save(self):
@@ -347,7 +331,8 @@ class App(Table):
         once it is over, or before its first move) in the store, now."""
         store = self.store
         try:
-            store.save(self.game if self.in_progress() else None, self.seconds, self.hints_used)
+            game = self.game if self.in_progress() else None
+            store.save(game, self.seconds, self.hints_used, self.counted)
         except (OSError, RuntimeError):  # the NVM refused the write: play goes on
             pass
         self.policy.saved(self.now)
@@ -365,8 +350,10 @@ class App(Table):
             self.policy.rest(0 < self.battery_mv() < _LOW_BATTERY_MV)
 
     def count_game(self):
-        """Count the game in the statistics, once: when it is won or ended,
-        or when another takes its place after a move was made."""
+        """Count the game in the statistics, once: when it is won, ended or
+        over (Game over shows), or when another takes its place after a move
+        was made. A game played on after Game over (undo) stays counted as
+        it was then."""
         game = self.game
         if self.counted or not game.history_end:
             return
@@ -402,6 +389,7 @@ class App(Table):
         self.probing = False
         self.finishing = self.finish_offered = False
         self.held = NO_STOP
+        self.lit = False
         self.flash_stop = NO_STOP
         self.cursor = 0
         layout = self.layout

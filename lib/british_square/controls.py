@@ -23,8 +23,18 @@ B = const(5)
 SELECT = const(6)
 START = const(7)
 QUIT = const(8)  # desktop window closed
+# The desktop's direct keys (a board's buttons have none): what the menu's
+# Hint, Redo, New game and Restart deal rows do, and a digit of a deal number.
+HINT = const(9)
+REDO = const(10)
+NEW_GAME = const(11)
+RESTART = const(12)
+DIGIT_0 = const(13)  # 13-22: the digits 0-9
 NONE = const(255)
-ACTION_NAMES = ("up", "down", "left", "right", "a", "b", "select", "start", "quit")
+ACTION_NAMES = (
+    "up", "down", "left", "right", "a", "b", "select", "start", "quit", "hint", "redo", "new",
+    "restart", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+)  # fmt: skip
 
 # keypad key numbers of the PyGamer and PyBadge shift register (see PLATFORM.md)
 KEY_ACTIONS = bytes((B, A, START, SELECT, RIGHT, DOWN, UP, LEFT))

@@ -8,6 +8,7 @@ than a traceback, or garbage on the screen, when the file is used.
 from british_square import sheet
 from british_square.cards import const
 from british_square.piles import RULE_NAMES
+from british_square.store import AUTOPLAY_NAMES
 from british_square.words import BODY, CENTRED, END, FILE, KINDS, TEXT, DamagedFile, Words
 
 TEXTS_AT_MOST = const(40)  # a file with more "@" lines is not ours
@@ -25,6 +26,7 @@ NEEDED = (
               "autoplay", "winnable", "brightness", "sound", "suits", "help", "stats", "about",
               "end")),
     ("on_off", ("off", "on", "none")),
+    ("autoplay_modes", AUTOPLAY_NAMES),
     ("deal", ()),
     ("deal_refused", ()),
     ("rules_british", ()),
@@ -34,13 +36,16 @@ NEEDED = (
     ("help_keys_union", ()),
     ("help_marks", ("up", "down", "free", "king", "done")),
     ("help_marks_piles", ("up", "down", "free", "king", "done", "count")),
+    ("help_desktop", ()),
     ("won", ()),
     ("over", ()),
     ("finish", ()),
     ("confirm_abandon", ()),
+    ("confirm_restart", ()),
     ("confirm_end", ()),
     ("about", ()),
     ("stats", ()),
+    ("first_start", RULE_NAMES),
     ("title_words", ("play", "continue", "unreadable", "earlier", "skip")),
     ("end_words", ("stuck", "ended", "first", "moves_time", "moves", "time", "streak", "home",
                    "par_beaten", "won_all")),

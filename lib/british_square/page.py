@@ -44,6 +44,8 @@ from british_square.layout import (
 from british_square.sheet import CARD_H, CARD_W
 
 _GLYPH_ROWS = 2 * BODY_ROWS  # small glyphs are half a text line tall
+DIM_ROWS = const(3)  # dimmed body rows all lie within this many rows (the menu's
+# Restart, Undo and Redo)
 _GLYPH_CELLS = const(2)  # and beside a row, two cells: a column's way is two wide
 TOP_LEFT = (0.0, 0.0)
 TOP_CENTRE = (0.5, 0.0)
@@ -240,6 +242,11 @@ class TextPage:
         self.body.add_content(
             self.columns[1].grid, (figures_at, 0), (FIGURE_COLUMNS // 2, BODY_ROWS)
         )
+        # Dimmed rows: their text in grey, see-through over the body's blank
+        # rows, from the first dimmed row (``dim_row``, until ``draw``).
+        self.dim = TextGrid(glyphs, TEXT_COLUMNS, DIM_ROWS, sheet.TEXT_GREY)
+        self.dim.grid.x = BODY_X
+        self.dimmed = 0  # a bit per body row
         self.title_text = self.footer_text = ""  # the title and footer, until ``draw``
         self.title = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_YELLOW, felt)
         self.footer = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_GREY, felt)
@@ -254,7 +261,7 @@ class TextPage:
         # is drawn over them (text last but for them: nothing, a bouncing
         # king included, ever covers a character).
         self.group = displayio.Group()
-        for text in (self.title.grid, self.body, self.footer.grid):
+        for text in (self.title.grid, self.body, self.dim.grid, self.footer.grid):
             self.group.append(text)
         self.bar = Bar(glyphs, MENU_BAR_X, MENU_BAR_W, sheet.MENU_BAR, sheet.TEXT_WHITE)
         self.group.append(self.bar.grid)
@@ -305,6 +312,7 @@ class TextPage:
         self.title_text = self.footer_text = ""
         for row in range(BODY_ROWS):
             self.lines[row] = self.figures[row] = ""
+        self.dimmed = 0
         for column in range(2):
             self.cell(column).color = sheet.TEXT_WHITE
         self.footer.color = sheet.TEXT_GREY
@@ -326,7 +334,13 @@ class TextPage:
             column = (TEXT_COLUMNS - len(text)) // 2
         # as a text grid shows them: cut at the grid's width, no blanks after
         self.lines[row] = " " * column + text
+        self.dimmed &= ~(1 << row)
         self.figures[row] = " " * (FIGURE_COLUMNS - len(figure)) + figure if figure else ""
+
+    def dim_row(self, row):
+        """Body row ``row`` in grey: it would do nothing now (on the screen at
+        ``draw``; every dimmed row within ``DIM_ROWS`` of the first)."""
+        self.dimmed |= 1 << row
 
     def mark_line(self, row, mark, column):
         """A character ``mark`` at ``column`` of body row ``row`` (on the screen
@@ -344,9 +358,17 @@ class TextPage:
 
     def _draw_columns(self):
         text, figures = self.columns
+        dimmed, lines = self.dimmed, self.lines
+        first = 0
+        while dimmed and not dimmed >> first & 1:
+            first += 1
         for row in range(BODY_ROWS):
-            text.set_line(row, self.lines[row])
+            text.set_line(row, "" if dimmed >> row & 1 else lines[row])
             figures.set_line(row, self.figures[row])
+        for k in range(DIM_ROWS):
+            row = first + k
+            self.dim.set_line(k, lines[row] if dimmed >> row & 1 else "")
+        self.dim.grid.y = BODY_Y + TEXT_LINE * first
 
     def place_big(self, index, x, y, scale=2, centred=True):
         """Large line ``index`` (0 or 1) at scale ``scale``, its top edge at

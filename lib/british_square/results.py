@@ -109,8 +109,7 @@ class Results:
         else:
             said = "{} cards home".format(found)
         why = words.line("end_words", "ended" if app.outcome == OUTCOME_ENDED else "stuck")
-        # a stuck game is counted when it is left; its best is known now
-        best = app.bettered & (1 << HOME_BEST) or score > app.stats.get(game.rules, HOME_BEST)
+        best = app.bettered & (1 << HOME_BEST)  # counted as Game over shows
         best = words.line("end_words", "home").format(score) if best else ""
         values = (
             why,

@@ -22,7 +22,11 @@ from british_square.deal import MAX_DEAL
 from british_square.engine import Game
 from british_square.piles import BRITISH, UNION
 from british_square.store import (
+    AUTOPLAY_ACES,
+    AUTOPLAY_OFF,
+    AUTOPLAY_SAFE,
     BEST_TIME,
+    COUNTED,
     CRC_SIZE,
     FEWEST_MOVES,
     FIELDS,
@@ -39,6 +43,12 @@ from british_square.store import (
     MAGIC,
     NOTICE_EARLIER,
     NOTICE_UNREADABLE,
+    OPTION_AUTOPLAY,
+    OPTION_FOUR_COLOURS,
+    OPTION_SAFE,
+    OPTION_SOUND,
+    OPTION_WINNABLE,
+    OPTIONS_ALL,
     PAIRED,
     PAR_REACHED,
     PLAYED,
@@ -142,9 +152,13 @@ def _parse(store, raw):
     stats = raw[at + SETTINGS_SIZE : at + SETTINGS_SIZE + STATS_SIZE]
     flags = raw[5]
     # (brightness: the app takes only the levels its menu offers, else full)
-    if rules > UNION or options > 15 or brightness > 100 or not consistent(stats):
+    if rules > UNION or options > OPTIONS_ALL or brightness > 100 or not consistent(stats):
         return False
-    if flags & ~(HAS_GAME | HAS_START | PAIRED) or (flags & (HAS_GAME | HAS_START)) == HAS_START:
+    if options & (OPTION_SAFE | OPTION_AUTOPLAY) == OPTION_SAFE:  # safe cards is a way of auto-play
+        return False
+    if flags & ~(HAS_GAME | HAS_START | PAIRED | COUNTED):
+        return False
+    if not flags & HAS_GAME and flags & (HAS_START | COUNTED):  # of a game not there
         return False
     game = None
     seconds = hints = 0
@@ -161,14 +175,17 @@ def _parse(store, raw):
         return False
     s = store.settings
     s.rules = rules
-    s.autoplay = bool(options & 1)
-    s.sound = bool(options & 2)
-    s.winnable_only = bool(options & 4)
-    s.four_colours = bool(options & 8)
+    s.autoplay = AUTOPLAY_OFF
+    if options & OPTION_AUTOPLAY:
+        s.autoplay = AUTOPLAY_SAFE if options & OPTION_SAFE else AUTOPLAY_ACES
+    s.sound = bool(options & OPTION_SOUND)
+    s.winnable_only = bool(options & OPTION_WINNABLE)
+    s.four_colours = bool(options & OPTION_FOUR_COLOURS)
     s.brightness = brightness
     store.stats.data[:] = stats
     store.seconds = seconds
     store.hints = hints
+    store.counted = bool(flags & COUNTED)
     # its history does not begin at its deal
     store.resumed_from_position = game if flags & HAS_START else None
     return game

@@ -12,16 +12,13 @@ from british_square import __version__, unload
 from british_square.cards import const
 from british_square.celebration import Celebration
 from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B
-from british_square.deal import MAX_DEAL, MIN_DEAL
+from british_square.deal import MIN_DEAL
+from british_square.deal_entry import DealEntry
 from british_square.layout import (
     ACES_PITCH,
     ACES_X,
     ACES_Y,
     BODY_ROWS,
-    DEAL_DIGIT_W,
-    DEAL_DIGITS_X,
-    DEAL_DIGITS_Y,
-    DEAL_MARK_Y,
     SCREEN_W,
     TITLE_BIG_PITCH,
     TITLE_BIG_Y,
@@ -38,16 +35,13 @@ from british_square.sheet import (
     FIRST_CARD,
     SMALL_DONE,
     SMALL_KING,
-    TEXT_GREY,
-    TEXT_RED,
     TEXT_WHITE,
     WAY_DOWN,
     WAY_FREE,
     WAY_UP,
 )
 from british_square.sounds import BUZZ
-
-_POWERS = (10000, 1000, 100, 10, 1)
+from british_square.store import AUTOPLAY_NAMES
 
 # The screens, as ``Screens.current`` names them (SCREEN_NAMES for people);
 # those of a game's results (6, 7, 10, 11) are ``results``'.
@@ -59,9 +53,10 @@ SCREEN_RULES = const(4)
 SCREEN_HELP = const(5)
 SCREEN_CONFIRM = const(8)
 SCREEN_ABOUT = const(9)
+SCREEN_FIRST = const(12)
 SCREEN_NAMES = (
     "play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about", "stats",
-    "finish",
+    "finish", "first",
 )  # fmt: skip
 
 # The texts of words.txt some screens pick from: by rule set, by the save's
@@ -80,11 +75,11 @@ MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
 MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
 
 # What a confirmation is for (``Screens.ask``).
-_ASK_RANDOM = const(0)  # a random deal
-_ASK_DEAL = const(1)  # deal ``pending_number``
-_ASK_RESTART = const(2)
-_ASK_RULES = const(3)  # deal ``pending_number`` under ``pending_rules``
-_ASK_END = const(4)
+ASK_RANDOM = const(0)  # a random deal
+ASK_DEAL = const(1)  # deal ``pending_number``
+ASK_RESTART = const(2)
+ASK_RULES = const(3)  # deal ``pending_number`` under ``pending_rules``
+ASK_END = const(4)
 
 
 class Screens(Results):
@@ -100,14 +95,12 @@ class Screens(Results):
         self.row = 0  # menu: the chosen row, and the first row on show
         self.top = 0
         self.menu_rows = self.words.rows("menu")
-        self.number = 1  # deal number entry: the number and the digit being set
-        self.digit = 4
-        self.refused = False  # and whether the footer says the number is out of range
+        self.entry = DealEntry(self)
         self.choice = 0  # rules: the rule set on show
         self.help_page = 0
         self.no_hint = False  # the last hint asked for found nothing: the menu says so
         self.won_deals = [-1, -1, -1]  # per rule set, deals the solver won (-1: not counted yet)
-        self.pending = _ASK_RANDOM  # the confirmation: what for, and where B goes back to
+        self.pending = ASK_RANDOM  # the confirmation: what for, and where B goes back to
         self.pending_number = 0
         self.pending_rules = 0
         self.back = SCREEN_MENU
@@ -195,13 +188,19 @@ class Screens(Results):
             clock_text(app.seconds),
             hint,
             self.rules_name(settings.rules),
-            self.on_off(settings.autoplay),
+            self.words.line("autoplay_modes", AUTOPLAY_NAMES[settings.autoplay]),
             self.winnable_text(settings.rules),
             settings.brightness,
             self.on_off(settings.sound),
             self.on_off(settings.four_colours),
         )
         self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
+        game = app.game  # rows that would do nothing now are dimmed
+        for line, idle in (("restart", not game.history_count), ("undo", not game.history_count),
+                           ("redo", game.history_end == game.history_count)):  # fmt: skip
+            shown = self.words.row("menu", line) - self.top
+            if idle and 0 <= shown < BODY_ROWS:
+                page.dim_row(shown)
         # marks near the end of the first and last rows: more rows above, below
         if self.top:
             page.mark_line(0, "^", MENU_MARK_COLUMN)
@@ -209,6 +208,11 @@ class Screens(Results):
             page.mark_line(BODY_ROWS - 1, "v", MENU_MARK_COLUMN)
         page.draw()
         page.show_bar(row - self.top)
+
+    def say_no_hint(self):
+        """The hint found nothing: the menu stays, and its Hint row says so."""
+        self.no_hint = True
+        self._choose(self.row)
 
     def rules_name(self, rules):
         """The name of rule set ``rules`` as the player reads it (a new string)."""
@@ -253,11 +257,11 @@ class Screens(Results):
         if line == "back":
             app.show_play()
         elif line == "new":
-            self.ask(_ASK_RANDOM, SCREEN_MENU)
+            self.ask(ASK_RANDOM, SCREEN_MENU)
         elif line == "deal":
             self.deal(game.deal_number or MIN_DEAL)
         elif line == "restart":
-            self.ask(_ASK_RESTART, SCREEN_MENU)
+            self.ask(ASK_RESTART, SCREEN_MENU)
         elif line == "undo":
             app.show_play()
             app.undo()
@@ -265,14 +269,14 @@ class Screens(Results):
             app.show_play()
             app.redo()
         elif line == "hint":
-            self.no_hint = not app.hint()
-            if self.no_hint:
-                self._choose(row)  # the menu stays, and says so
+            if not app.hint():
+                self.say_no_hint()
         elif line == "rules":
             self.rules(app.game.rules)
         elif line == "autoplay":
-            app.toggle("autoplay")
-            self._choose(row)
+            app.next_autoplay()  # applied at once: a card may go home, or the game end
+            if self.current == SCREEN_MENU:
+                self._choose(row)
         elif line == "winnable":
             if self.winnable_count(game.rules):
                 app.toggle("winnable_only")
@@ -297,7 +301,7 @@ class Screens(Results):
             self.about()
         elif line == "end":
             if app.in_progress():
-                self.ask(_ASK_END, SCREEN_MENU)
+                self.ask(ASK_END, SCREEN_MENU)
             else:
                 app.end_game()
 
@@ -318,19 +322,17 @@ class Screens(Results):
         app = self.app
         facts = app.hardware.facts
         board, nvm, millivolts = facts() if facts else ("-", 0, 0)
-        free = total = "-"
-        if hasattr(gc, "mem_free"):  # CircuitPython's, not CPython's
+        heap = "no limit"  # CPython's, on the desktop
+        if hasattr(gc, "mem_free"):  # CircuitPython's
             gc.collect()
             free = gc.mem_free()
-            total = (free + gc.mem_alloc()) // 1024
-            free //= 1024
+            heap = "{}K of {}K".format(free // 1024, (free + gc.mem_alloc()) // 1024)
         tenths = app.redraw_tenths
         redraw = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else ""
         return (
             __version__,
             board,
-            free,
-            total,
+            heap,
             "{} bytes".format(nvm) if nvm else "none",
             app.battery_text(millivolts) or "none",
             redraw or "press " + self.words.key("A"),
@@ -353,31 +355,40 @@ class Screens(Results):
     # ---------------------------------------------- leaving a game in progress
 
     def ask(self, what, back, number=0, rules=0):
-        """Do ``what`` (an ``_ASK_*``), first asking "Abandon this game?" when
+        """Do ``what`` (an ``ASK_*``), first asking "Abandon this game?" when
         the game in progress has moves; B goes back to the screen ``back``."""
         self.pending = what
         self.pending_number = number
         self.pending_rules = rules
         self.back = back
         app = self.app
-        if what != _ASK_END and not app.in_progress():
+        if what != ASK_END and not app.in_progress():
             self._do_pending()
             return
         self._open(SCREEN_CONFIRM, self._confirm)
         page, game = self.page, app.game
         page.footer.color = TEXT_WHITE
-        text = "confirm_end" if what == _ASK_END else "confirm_abandon"
+        text = "confirm_abandon"
+        if what == ASK_END:
+            text = "confirm_end"
+        elif what == ASK_RESTART:
+            text = "confirm_restart"
         self.words.show(page, text, (moves_text(game.history_count), game.score()))
+
+    def ask_deal(self, number):
+        """Deal ``number`` (in range), first asking when a game is in progress;
+        B goes back to the deal number entry."""
+        self.ask(ASK_DEAL, SCREEN_DEAL, number)
 
     def _do_pending(self):
         app, what = self.app, self.pending
-        if what == _ASK_RANDOM:
+        if what == ASK_RANDOM:
             app.new_random_deal()
-        elif what == _ASK_DEAL:
+        elif what == ASK_DEAL:
             app.new_deal(self.pending_number, app.game.rules)
-        elif what == _ASK_RESTART:
+        elif what == ASK_RESTART:
             app.restart()
-        elif what == _ASK_RULES:
+        elif what == ASK_RULES:
             app.new_deal(self.pending_number, self.pending_rules)
         else:
             app.end_game()
@@ -388,61 +399,21 @@ class Screens(Results):
         elif action == B or action == START:
             back = self.back
             if back == SCREEN_DEAL:
-                self.deal(self.number, self.digit)
+                self.deal(self.entry.number, self.entry.digit)
             elif back == SCREEN_RULES:
                 self.rules(self.choice)
+            elif back == SCREEN_PLAY:  # a desktop's direct key asked, from the cards
+                self.app.show_play()
             else:
                 self.menu(self.words.name_of_row("menu", self.row))
 
     # ---------------------------------------------------- deal number entry
 
-    def deal(self, number, digit=4):
-        """Five large digits, a mark under the one being set (the last at first)."""
-        self._open(SCREEN_DEAL, self._deal)
-        self.refused = False
-        page = self.page
-        self.words.show(page, "deal")
-        page.place_big(0, DEAL_DIGITS_X, DEAL_DIGITS_Y, 3, False)
-        page.big_line(1, "^")
-        self._set_deal(number, digit)
-
-    def _set_deal(self, number, digit):
-        self.number, self.digit = number, digit
-        page = self.page
-        page.big_line(0, "{:05d}".format(number))
-        # the mark centred under the digit being set
-        page.place_big(1, DEAL_DIGITS_X + DEAL_DIGIT_W * digit + DEAL_DIGIT_W // 2, DEAL_MARK_Y)
-
-    def _deal(self, action):
-        number, digit = self.number, self.digit
-        page = self.page
-        if action == UP or action == DOWN:
-            power = _POWERS[digit]
-            value = number // power % 10
-            if action == UP:
-                number += power if value < 9 else -9 * power
-            else:
-                number -= power if value > 0 else -9 * power
-        elif action == LEFT and digit > 0:
-            digit -= 1
-        elif action == RIGHT and digit < 4:
-            digit += 1
-        elif action == A:
-            if MIN_DEAL <= number <= MAX_DEAL:
-                self.ask(_ASK_DEAL, SCREEN_DEAL, number)
-            else:  # say what is allowed; deal nothing
-                self.refused = True
-                page.footer.color = TEXT_RED
-                self.words.show(page, "deal_refused")
-            return
-        elif action == B or action == START:
-            self.menu("deal")
-            return
-        if self.refused:  # after a refusal: the keys again
-            self.refused = False
-            page.footer.color = TEXT_GREY
-            self.words.show(page, "deal")
-        self._set_deal(number, digit)
+    def deal(self, number, digit=4, typed=False):
+        """The deal number entry (``deal_entry.DealEntry``) at ``number``, the
+        mark under ``digit``; ``typed``: the number is being typed on a keyboard."""
+        self._open(SCREEN_DEAL, self.entry.handle)
+        self.entry.show(number, digit, typed)
 
     # ---------------------------------------------------------------- rules
 
@@ -458,7 +429,7 @@ class Screens(Results):
         elif action == A:
             app = self.app
             self.ask(
-                _ASK_RULES,
+                ASK_RULES,
                 SCREEN_RULES,
                 app.game.deal_number or app.random_deal(self.choice),
                 self.choice,
@@ -469,9 +440,9 @@ class Screens(Results):
     # ----------------------------------------------------------------- help
 
     def help(self, number, first=False):
-        """Two pages for the rule set in play: the keys, and what the marks
-        mean; ``first``: the first page on a new board's first start, before
-        the title, which any key goes on to."""
+        """Pages for the rule set in play: the keys, what the marks mean, and
+        on the desktop its direct keys and mouse; ``first``: the first page
+        on a new board's first start, before the title, which any key goes on to."""
         self._open(SCREEN_HELP, self._first_start if first else self._help)
         self.help_page = number
         page, game, words = self.page, self.app.game, self.words
@@ -480,6 +451,9 @@ class Screens(Results):
             if first:
                 page.footer_line(words.line("title_words", "skip"))
             page.draw()
+            return
+        if number == 2:
+            words.show(page, "help_desktop")
             return
         text = "help_marks_piles" if game.columns != 4 else "help_marks"
         words.show(page, text)
@@ -490,7 +464,8 @@ class Screens(Results):
 
     def _help(self, action):
         if action == LEFT or action == RIGHT:
-            self.help(1 - self.help_page)
+            pages = 3 if self.words.keys else 2  # the desktop's keys: a page of their own
+            self.help((self.help_page + (1 if action == RIGHT else pages - 1)) % pages)
         elif action in (A, B, START):
             self.menu("help")
 
@@ -498,3 +473,13 @@ class Screens(Results):
         app = self.app
         app.setting_changed()  # saved now: a record says the first start is past
         self.title()
+
+    def first_start(self):
+        """A new board's first start: the choice of a rule set
+        (``first_start.RuleChoice``, loaded for it and let go after), then
+        the keys' help."""
+        from british_square.first_start import RuleChoice
+
+        choice = RuleChoice(self)
+        self._open(SCREEN_FIRST, choice.handle)
+        choice.show()

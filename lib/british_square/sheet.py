@@ -70,7 +70,7 @@ BACK_LIGHT = const(6)
 CURSOR = const(7)
 MARK = const(8)
 MARK_PIP = const(9)
-WAY = const(10)  # a column's way
+SIGN = const(10)  # the marks a player reads: a column's way, counts, a foundation's state
 CLUB_INK = const(11)  # clubs: INK's colour, or green with four colours
 DIAMOND_INK = const(12)  # diamonds: RED's colour, or blue with four colours
 COLOURS = 16
@@ -85,9 +85,9 @@ PALETTE = (
     0x2040B0,  # BACK: card back
     0x80A0F8,  # BACK_LIGHT: card back lattice
     0xF8E000,  # CURSOR: cursor frame
-    0x88C088,  # MARK: outlines of empty places, small digits and arrows
+    0x88C088,  # MARK: outlines of empty places
     0x288840,  # MARK_PIP: faint suit on an empty foundation
-    0xF8F8F8,  # WAY: a column's way, bright on the felt
+    0xF8F8F8,  # SIGN: a column's way, counts, home's arrows: bright on the felt
     0x000000,  # CLUB_INK: as INK (two colours)
     0xD80000,  # DIAMOND_INK: as RED
 ) + (0,) * 3

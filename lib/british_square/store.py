@@ -68,13 +68,15 @@ A record (little-endian)::
     header   0  4  magic  b"BSQ" 0x1a
              4  1  version (1)
              5  1  flags: 1 = a game in progress follows, 2 = it starts from
-                   a position, 4 = the other slot held the save before (PAIRED)
+                   a position, 4 = the other slot held the save before (PAIRED),
+                   8 = the game is in the statistics already (COUNTED: it
+                   reached Game over, and the player undid to play on)
              6  2  length of the whole record, CRC included
              8  4  sequence number, 1 to LAST_SEQUENCE then 1 again: of two
                    records, the newer is the one the other reaches in fewer steps
-    settings 12 3  rule set; options (1 auto-play, 2 sound, 4 winnable deals only,
-                   8 four-colour suits: a record from before it, without 8, has
-                   them off); brightness 0-100
+    settings 12 3  rule set; options (``OPTION_*``: 1 auto-play, 2 sound,
+                   4 winnable deals only, 8 four-colour suits, 16 auto-play
+                   sends safe cards too, with 1); brightness 0-100
     stats    15 90 three rule sets x ten 3-byte counts (``Stats``)
     game    105 12 rules; deal number (2, 0 = none); play time in seconds (3);
                    hints used (2); moves done (2); moves kept, done and redo (2)
@@ -132,6 +134,19 @@ FIXED_SIZE = const(109)  # HEADER_SIZE + SETTINGS_SIZE + STATS_SIZE + CRC_SIZE
 HAS_GAME = const(1)
 HAS_START = const(2)
 PAIRED = const(4)
+COUNTED = const(8)
+# The settings' options byte, a bit each (``Settings``).
+OPTION_AUTOPLAY = const(1)
+OPTION_SOUND = const(2)
+OPTION_WINNABLE = const(4)
+OPTION_FOUR_COLOURS = const(8)
+OPTION_SAFE = const(16)  # with OPTION_AUTOPLAY: auto-play sends safe cards, not aces only
+OPTIONS_ALL = const(31)
+# Auto-play's settings (``Settings.autoplay``), as the menu offers them in turn.
+AUTOPLAY_OFF = const(0)
+AUTOPLAY_ACES = const(1)  # aces that start or finish a foundation
+AUTOPLAY_SAFE = const(2)  # and every card no other card can still need (``search.safe_move``)
+AUTOPLAY_NAMES = ("off", "aces", "safe")  # their lines in words.txt's "autoplay_modes"
 _MOST = const(0xFFFFFF)  # counts saturate here
 # Sequence numbers run 1 to LAST_SEQUENCE, then 1 again (each a small int on
 # a 32-bit board: no allocation). Of two records, the newer is the one the
@@ -263,7 +278,7 @@ class Settings:
 
     def __init__(self) -> None:
         self.rules = 0  # BRITISH
-        self.autoplay = False
+        self.autoplay = AUTOPLAY_OFF
         self.brightness = 100  # percent
         self.sound = True
         self.winnable_only = False
@@ -290,6 +305,7 @@ class Store:
         self.notice = 0
         self.seconds = 0
         self.hints = 0
+        self.counted = False  # the loaded game is in the statistics already
         self.sequence = 0  # of the newest record written or found
         self.slot = 1  # where the next save goes (B while not paired)
         self.paired = False  # the slot the next save leaves holds the save before it, whole
@@ -301,9 +317,10 @@ class Store:
 
     # ------------------------------------------------------------------ save
 
-    def save(self, game, seconds: int, hints: int) -> None:
+    def save(self, game, seconds: int, hints: int, counted: bool = False) -> None:
         """Write the settings, the statistics and ``game`` (``None`` when no
-        game is in progress) with its ``seconds`` of play and ``hints`` used:
+        game is in progress) with its ``seconds`` of play and ``hints`` used,
+        and whether it is ``counted`` in the statistics already:
         one erase of the block, into the slot not holding the last save.
         A game that is not the two whole decks is left out (see above)."""
         if game is not None and game.score() + game.cards_left() != 104:
@@ -312,8 +329,12 @@ class Store:
         s = self.settings
         at = HEADER_SIZE
         buf[at] = s.rules
-        options = (1 if s.autoplay else 0) | (2 if s.sound else 0)
-        buf[at + 1] = options | (4 if s.winnable_only else 0) | (8 if s.four_colours else 0)
+        options = OPTION_SOUND if s.sound else 0
+        if s.autoplay:
+            options |= OPTION_AUTOPLAY | (OPTION_SAFE if s.autoplay == AUTOPLAY_SAFE else 0)
+        if s.winnable_only:
+            options |= OPTION_WINNABLE
+        buf[at + 1] = options | (OPTION_FOUR_COLOURS if s.four_colours else 0)
         buf[at + 2] = s.brightness
         at += SETTINGS_SIZE
         buf[at : at + STATS_SIZE] = self.stats.data
@@ -321,7 +342,7 @@ class Store:
         flags = 0
         if game is not None:
             at = self._put_game(game, seconds, hints, at)
-            flags = HAS_GAME | (HAS_START if self.dropped >= 0 else 0)
+            flags = HAS_GAME | (HAS_START if self.dropped >= 0 else 0) | (COUNTED if counted else 0)
         if self.paired:
             flags |= PAIRED
         else:
@@ -349,6 +370,7 @@ class Store:
         self.settings = Settings()
         self.notice = NOTICE_UNREADABLE
         self.seconds = self.hints = 0
+        self.counted = False
         self.resumed_from_position = None
         self.paired = False
 

@@ -14,9 +14,10 @@ from british_square.hint import NO_HINT
 from british_square.layout import NO_STOP
 from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_source, move_target
 from british_square.scene import PANEL_STUCK
-from british_square.search import DEAD
+from british_square.search import DEAD, safe_move
 from british_square.sheet import REFUSED, SELECTED, TARGET
 from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
+from british_square.store import AUTOPLAY_SAFE
 
 _FLASH_MS = const(180)  # a refused drop shows red this long
 _FINISH_MS = const(150)  # Finish sends a card home this often: the player can follow it
@@ -74,8 +75,8 @@ class Table:
             self.pick_up(stop)
 
     def press_b(self):
-        """Cancel a held card, or send the card under the cursor home."""
-        if self.held != NO_STOP:
+        """Cancel a held card (or a hint's lit stock), or send the card under the cursor home."""
+        if self.held != NO_STOP or self.lit:
             self.cancel()
             return
         pile = self.layout.stop_pile(self.cursor)
@@ -107,9 +108,9 @@ class Table:
 
     def hint(self):
         """A hint: back on the cards, the card the search suggests moving is
-        picked up (the stock, for a deal) and the place it should go is lit
-        with the cursor on it, so A plays it and B puts it back. False, and
-        nothing changes, when the search found nothing useful."""
+        picked up and the place it should go is lit with the cursor on it, so
+        A plays it and B puts it back; for a deal the stock is lit, under the
+        cursor. False, and nothing changes, when the search found nothing useful."""
         game, layout = self.game, self.layout
         if self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_WON:
             return False
@@ -122,18 +123,23 @@ class Table:
         self.show_play()
         self.cancel()
         source, target = move_source(m), move_target(m)
-        suit = game.top(source) // 13
-        self.held = layout.pile_stop(source, suit)
-        self.cursor = layout.pile_stop(target, suit)
-        self.scene.set_look(self.held, SELECTED)
+        if source == STOCK:  # a deal: the stock lit, A on it deals
+            self.cursor = layout.stock_stop
+            self.lit = True
+        else:
+            suit = game.top(source) // 13
+            self.held = layout.pile_stop(source, suit)
+            self.cursor = layout.pile_stop(target, suit)
+            self.scene.set_look(self.held, SELECTED)
         self.scene.set_look(self.cursor, TARGET)
         self.scene.show_cursor(self.cursor)
         return True
 
     def cancel(self):
-        """Put the held card back (it never left its pile)."""
-        if self.held != NO_STOP:
+        """Put the held card back (it never left its pile), and a hint's lit stock out."""
+        if self.held != NO_STOP or self.lit:
             self.held = NO_STOP
+            self.lit = False
             self.scene.clear_looks()
 
     def try_move(self, m, stop):
@@ -152,6 +158,14 @@ class Table:
         if self.settings.autoplay:
             self.auto_play()
         self.check_end(True)
+
+    def autoplay_now(self):
+        """Auto-play was switched on: what it takes goes home at once, as after a move."""
+        if self.settings.autoplay and self.outcome == OUTCOME_PLAYING:
+            count = self.game.history_count
+            self.auto_play()
+            if self.game.history_count != count:
+                self.check_end(True)
 
     def changed(self, m):
         """Redraw the two piles a move (or its undo) touched, the numbers and the cursor."""
@@ -230,13 +244,15 @@ class Table:
             self.finishing = False
 
     def auto_play(self):
-        """Send safe cards home: only aces that start or finish a foundation.
-
-        Nothing can ever be built on an ace that a foundation could not take
-        as well, so moving one home never costs a move; other cards might
-        still be wanted in the tableau, so they are left to the player.
-        """
+        """Send home what auto-play takes (``store.AUTOPLAY_*``), as long as
+        something goes: aces that start or finish a foundation, and with safe
+        cards every card no other card can still need (``search.safe_move``,
+        the solver's rule, proved there). Neither choice can cost a card home:
+        nothing can be built on an ace that its foundation could not take as
+        well. Other cards might still be wanted in the tableau, and stay."""
         game = self.game
+        safe = self.settings.autoplay == AUTOPLAY_SAFE
+        buffer = self.move_buffer
         moved = True
         while moved:
             moved = False
@@ -245,10 +261,18 @@ class Table:
                     source = WASTE
                 card = game.top(source)
                 if card != NO_CARD and card % 13 == 0 and game.foundations[card // 13] in (0, 25):
-                    m = move(source, FOUNDATION)
-                    game.push(m)
-                    self.changed(m)
+                    self.auto_move(move(source, FOUNDATION))
                     moved = True
+            if safe and not moved:
+                m = safe_move(game, buffer, game.legal_moves(buffer))
+                if m >= 0:
+                    self.auto_move(m)
+                    moved = True
+
+    def auto_move(self, m):
+        """Play auto-play's move ``m`` (legal, found from the position) and show it."""
+        self.game.push(m)
+        self.changed(m)
 
     def check_end(self, moved=False):
         """Won, or no more moves: the engine's LOST now, or its dead test once the
@@ -291,11 +315,12 @@ class Table:
 
     def set_stuck(self):
         """No card can go home any more: the panel says so, and when it came
-        of a move on the cards, Game over says why (B: back to the cards,
-        where the player may still move them or undo)."""
+        of a move on the cards, the game is counted and Game over says why
+        (B: back to the cards, where the player may still move them or undo)."""
         self.outcome = OUTCOME_STUCK
         self.scene.show_numbers(self.game, PANEL_STUCK)
         if not self.on_page:
+            self.count_game()  # what Game over says is in the statistics now
             self.rest()
             self.screens.over()
 

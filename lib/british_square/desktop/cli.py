@@ -41,7 +41,7 @@ Deal, list moves, play, show, hint and solve British Square positions; survey de
 POSITION is the one-line position text (quote it) or a JSON object (text
 starting with "{"), or "-" to read either from standard input. MOVE is the
 two-letter notation (aF, Wb, SW) or a JSON move ({"from": "waste", "to": 0}).
-The formats are described in README.md, "Text formats"."""
+The formats are described in docs/desktop.md, "Text formats"."""
 
 # Ample for any position or move (their numbers have at most 2 digits), and far
 # below the thousands of digits at which CPython refuses to convert a number.

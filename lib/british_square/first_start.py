@@ -1,0 +1,40 @@
+"""A new board's first start: the choice of a rule set, shown once in a
+board's life (``Screens.first_start``), so its code is loaded for it and let
+go once the choice is made.
+"""
+
+from british_square import unload
+from british_square.controls import DOWN, UP, A
+from british_square.piles import RULE_NAMES, UNION
+
+
+class RuleChoice:
+    """The three rule sets on the text page, each with what to expect of it
+    (the survey's figures, in words.txt's "first_start"), the bar on the one
+    chosen: at first Union Square, the one for learning. A deals it (the
+    settings keep the rule set in play), then ``screens`` shows the keys' help."""
+
+    def __init__(self, screens, rules=UNION):
+        self.screens = screens
+        self.rules = rules
+
+    def show(self):
+        screens = self.screens
+        screens.words.show(screens.page, "first_start")
+        self._choose(self.rules)
+
+    def _choose(self, rules):
+        self.rules = rules
+        screens = self.screens
+        screens.page.show_bar(screens.words.row("first_start", RULE_NAMES[rules]))
+
+    def handle(self, action):
+        if action == UP or action == DOWN:
+            self._choose((self.rules + (1 if action == DOWN else 2)) % 3)
+        elif action == A:
+            screens, rules = self.screens, self.rules
+            app = screens.app
+            if rules != app.game.rules:  # no move made yet: nothing to ask
+                app.new_deal(app.random_deal(rules), rules)
+            screens.help(0, first=True)  # its handler takes the keys: this goes
+            unload("british_square.first_start")
