@@ -20,7 +20,6 @@ this module is part of what the heap holds, so it keeps to what play needs.
 import os
 
 from british_square.controls import (
-    ACTION_NAMES,
     DOWN,
     LEFT,
     NONE,
@@ -30,6 +29,12 @@ from british_square.controls import (
     ticks_add,
     ticks_diff,
 )
+
+# The actions (``controls``' numbers) as key scripts name them, in order.
+ACTION_NAMES = (
+    "up", "down", "left", "right", "a", "b", "select", "start", "quit", "hint", "redo", "new",
+    "restart", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+)  # fmt: skip
 
 try:
     from micropython import const

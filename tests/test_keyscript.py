@@ -32,7 +32,7 @@ def played(text="", path=None):
     while not player.finished:
         action = player.next_action(now)
         if action != controls.NONE:
-            out.append(controls.ACTION_NAMES[action])
+            out.append(keyscript.ACTION_NAMES[action])
         elif shots and (not out or out[-1] != "shot:" + shots[-1]):
             out.append("shot:" + shots[-1])
         now += 1000

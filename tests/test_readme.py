@@ -226,6 +226,14 @@ def check_hint(command, match, tmp_path):
     assert succeeded(run(command)).strip() == "SW"
 
 
+def check_hint_json(command, match, tmp_path):
+    """Prints the hint for deal N as JSON, as the docs say: its only move,
+    the deal, and how many positions the search looked at."""
+    printed = json.loads(succeeded(run(command)))
+    assert printed["hint"] == {"from": "stock", "to": "waste"}
+    assert set(printed) == {"hint", "positions"} and printed["positions"] >= 0
+
+
 def check_hint_position(command, match, tmp_path):
     """Prints the board's hint for the position: the card that can go home."""
     m = parse_move(succeeded(run(command)).strip(), parse_position(match["position"]))
@@ -300,6 +308,7 @@ EXAMPLES = (
     (CLI + r" play " + DEAL + r"(?P<moves>(?: \w\w)+)", check_play),
     (CLI + r" show " + DEAL, check_show),
     (CLI + r" hint " + DEAL, check_hint),
+    (CLI + r" hint --json " + DEAL, check_hint_json),
     (CLI + r' hint "(?P<position>[^"$]+)"', check_hint_position),
     (CLI + r" deal (?P<deal>\d+) --json \| " + CLI + r" show -", check_show_stdin),
     (CLI + r" solve --deal (?P<deal>\d+) --rules (?P<rules>\w+)", check_solve_deal),

@@ -442,3 +442,26 @@ def test_ctrl_c_stops_a_survey_and_its_workers_quietly(tmp_path):
         time.sleep(0.2)
     os.killpg(process.pid, signal.SIGKILL)
     raise AssertionError("workers left running")
+
+
+def test_what_to_expect_of_each_rule_set_is_one_figure_everywhere(tmp_path):
+    """British Square's typical cards home and the others' win rates come
+    from the par files; every place a player reads them says the same."""
+    import shutil
+
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from publish_survey import PLACES, TYPICAL_PAGES, expectations, write_expectations
+
+    figures = expectations()
+    assert figures["median"] == 15 and figures["american"] == "99.9" and figures["union"] == "99.99"
+    files = {path for path, _, _ in PLACES} | set(TYPICAL_PAGES)
+    for path in files:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / path, tmp_path / path)
+    write_expectations(figures, tmp_path)  # writing them again changes nothing
+    for path in files:
+        assert (tmp_path / path).read_text() == (ROOT / path).read_text(), path
+    rules_british = (ROOT / "lib/british_square/words.txt").read_text()
+    assert "|about 15 of 104 home." in rules_british and "|  no deal won: ~15 home" in rules_british

@@ -17,10 +17,14 @@ deals this way). It writes
 and prints a Markdown table of the results, a row per survey file, the
 deals each survey left unknown, and where each deal's par came from (the
 budget of its record); ``--write-docs`` puts them in docs/solver.md between
-its ``survey:start`` and ``survey:end`` marks.
+its ``survey:start`` and ``survey:end`` marks, and the figures a player
+reads of what to expect (``expectations``: British Square's typical cards
+home, how often the others are won) into every place that says them.
 """
 
 import argparse
+import re
+import statistics
 import sys
 from collections import Counter
 from pathlib import Path
@@ -130,6 +134,79 @@ def table(surveys):
     return "\n".join(rows)
 
 
+TYPICAL_START = "<!-- typical:start -->"
+TYPICAL_END = "<!-- typical:end -->"
+# Where each figure is said (the par files are its one source), as the file
+# says it: (file from the root, pattern with one group, what fills the group).
+_WORDS = "lib/british_square/words.txt"
+PLACES = (
+    (_WORDS, r"\|  no deal won: ~(\d+) home", "median"),
+    (_WORDS, r"\|about (\d+) of 104 home", "median"),
+    (_WORDS, r"\|\[american\]American\n\|  ([\d.]+)% can be won", "american"),
+    (_WORDS, r"\|\[union\]Union Square\n\|  ([\d.]+)% can be won", "union"),
+    ("README.md", r"\| the solver wins ([\d.]+)% of deals \| the solver", "american"),
+    ("README.md", r"% of deals \| the solver wins ([\d.]+)% of deals \|", "union"),
+    ("docs/handheld.md", r"the solver wins ([\d.]+)% of American deals", "american"),
+    ("docs/handheld.md", r"and ([\d.]+)% of Union\nSquare's", "union"),
+)
+TYPICAL_PAGES = ("README.md", "docs/rules.md", "docs/solver.md", "docs/handheld.md")
+
+
+def won_percent(won, surveyed):
+    """``won`` of ``surveyed`` as a percentage with the decimals it needs
+    not to round up to 100: "99.9", "99.99"."""
+    if won == surveyed:
+        return "100"
+    for places in (1, 2, 3):
+        text = "{:.{}f}".format(won * 100 / surveyed, places)
+        if float(text) < 100:
+            break
+    return text
+
+
+def expectations(lib=ROOT / "lib" / "british_square"):
+    """What a player reads of each rule set, from the par files in ``lib``:
+    British Square's cards home on a typical deal (the median par, its range
+    and the deals it is over), and the share of American and Union Square
+    deals the solver won."""
+    figures = {}
+    for name in ("british", "american", "union"):
+        par = [value for value in (Path(lib) / "par_{}.bin".format(name)).read_bytes() if value]
+        if name == "british":
+            figures.update(median=int(statistics.median(par)), low=min(par), high=max(par))
+            figures["deals"] = len(par)
+        else:
+            figures[name] = won_percent(sum(1 for value in par if value == 104), len(par))
+    typical = "about {median} cards home ({low} to {high}, over the {deals:,} deals with par)"
+    figures["typical"] = typical.format(**figures)
+    return figures
+
+
+def write_expectations(figures, root=ROOT):
+    """Put ``figures`` in every place that says them; the places found in each file."""
+    for path, pattern, key in PLACES:
+        page = Path(root) / path
+        value = str(figures[key])
+        text, found = re.subn(pattern, lambda m, value=value: _filled(m, value), page.read_text())
+        if not found:
+            raise SystemExit("{}: no place for {} ({})".format(path, key, pattern))
+        page.write_text(text)
+    for path in TYPICAL_PAGES:
+        page = Path(root) / path
+        pattern = re.escape(TYPICAL_START) + ".*?" + re.escape(TYPICAL_END)
+        filled = TYPICAL_START + figures["typical"] + TYPICAL_END
+        text, found = re.subn(pattern, lambda m, f=filled: f, page.read_text(), flags=re.S)
+        if not found:
+            raise SystemExit("{}: no {} ... {} marks".format(path, TYPICAL_START, TYPICAL_END))
+        page.write_text(text)
+
+
+def _filled(match, value):
+    """``match``'s text with its group replaced by ``value``."""
+    whole, start = match.group(0), match.start(0)
+    return whole[: match.start(1) - start] + value + whole[match.end(1) - start :]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--surveys", default=str(ROOT / "docs" / "survey"))
@@ -172,6 +249,7 @@ def main(argv=None):
         if not (start and end):
             parser.error("docs/solver.md has no {} ... {} marks".format(TABLE_START, TABLE_END))
         page.write_text(before + start + "\n" + text + "\n" + end + after)
+        write_expectations(expectations(args.lib))
     return 0
 
 

@@ -4,7 +4,8 @@ A board adapter turns its keys, joystick or keyboard into these action
 numbers; the app never sees a key number. Directions repeat while held
 (``Repeater``). ``KeypadActions`` reads any ``keypad`` object through one
 reused ``Event`` so polling allocates nothing. Key scripts, for tests and
-headless runs, are in ``keyscript``, which a board never loads.
+headless runs, are in ``keyscript``, which a board never loads (it names
+the actions: ``keyscript.ACTION_NAMES``).
 """
 
 import time
@@ -31,10 +32,6 @@ NEW_GAME = const(11)
 RESTART = const(12)
 DIGIT_0 = const(13)  # 13-22: the digits 0-9
 NONE = const(255)
-ACTION_NAMES = (
-    "up", "down", "left", "right", "a", "b", "select", "start", "quit", "hint", "redo", "new",
-    "restart", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-)  # fmt: skip
 
 # keypad key numbers of the PyGamer and PyBadge shift register (see PLATFORM.md)
 KEY_ACTIONS = bytes((B, A, START, SELECT, RIGHT, DOWN, UP, LEFT))

@@ -406,7 +406,7 @@ def plot_distribution(by_rules, path):
                     label="{} ({})".format(result, len(homes)),
                     alpha=0.85,
                 )
-        axis.set_title("{}: deals {}-{}".format(name, min(records), max(records)))
+        axis.set_title("{}: {:,} deals".format(name, len(records)))
         axis.set_xlim(0, 105)
         axis.set_ylabel("deals")
         axis.legend(loc="upper center", fontsize="small")
