@@ -470,7 +470,6 @@ class App(Table):
         """Back to the cards."""
         self.on_page = False
         self.screens.leave()
-        self.screens.let_entry_go()
         self.view.show_play()
 
     def panel(self):

@@ -13,6 +13,7 @@ from british_square.cards import const
 from british_square.celebration import Celebration
 from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B
 from british_square.deal import MIN_DEAL
+from british_square.deal_entry import DealEntry
 from british_square.layout import (
     ACES_PITCH,
     ACES_X,
@@ -94,7 +95,7 @@ class Screens(Results):
         self.row = 0  # menu: the chosen row, and the first row on show
         self.top = 0
         self.menu_rows = self.words.rows("menu")
-        self.entry = None  # the deal number entry, while it or its question shows
+        self.entry = DealEntry(self)  # the deal number entry
         self.choice = 0  # rules: the rule set on show
         self.help_page = 0
         self.no_hint = False  # the last hint asked for found nothing: the menu says so
@@ -109,8 +110,6 @@ class Screens(Results):
         """Clear the page for ``screen``, whose keys ``handler`` takes."""
         self.app.leave_play()
         self.leave()  # the screen on show goes, and a celebration with it
-        if screen != SCREEN_DEAL and screen != SCREEN_CONFIRM:
-            self.let_entry_go()
         self.current = screen
         self.handler = handler
         # Collected first: the screen's short-lived strings take room low
@@ -123,13 +122,6 @@ class Screens(Results):
         """The screen on show goes (the cards are back, or another screen opens)."""
         self.current = SCREEN_PLAY
         self.celebration.stop()
-
-    def let_entry_go(self):
-        """The deal number entry is done with: its code goes (a board opens
-        it seldom; ``deal`` loads it again)."""
-        if self.entry is not None:
-            self.entry = None
-            unload("british_square.deal_entry")
 
     def handle(self, action):
         """Do what ``action`` means on the screen on show."""
@@ -420,10 +412,6 @@ class Screens(Results):
     def deal(self, number, digit=4, typed=False):
         """The deal number entry (``deal_entry.DealEntry``) at ``number``, the
         mark under ``digit``; ``typed``: the number is being typed on a keyboard."""
-        if self.entry is None:
-            from british_square.deal_entry import DealEntry
-
-            self.entry = DealEntry(self)
         self._open(SCREEN_DEAL, self.entry.handle)
         self.entry.show(number, digit, typed)
 
