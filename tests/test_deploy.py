@@ -21,6 +21,7 @@ import re
 import shutil
 import socket
 import struct
+import subprocess
 import sys
 import urllib.error
 import urllib.request
@@ -366,13 +367,37 @@ def test_json_reports_the_deploy_and_errors(run, drive):
     assert code == 1 and not result["ok"] and "boot_out.txt" in result["error"]
 
 
-def test_missing_library_is_a_warning_naming_the_importer(run, game):
+def test_a_missing_library_refuses_the_deploy_naming_the_importer(run, game, drive):
     (game / "lib/british_square/view.py").write_text("import adafruit_not_installed\n")
-    code, result = run_json(run)
-    assert code == 0
-    assert any(
-        "lib/british_square/view.py imports adafruit_not_installed" in w for w in result["warnings"]
+    before = snapshot(drive)
+    code, out, err = run()
+    assert code == 2 and "warning" not in out
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert "adafruit_not_installed (imported by lib/british_square/view.py)" in err
+    assert snapshot(drive) == before
+
+
+def test_a_python_without_the_board_libraries_refuses_and_leaves_the_drive(drive, tmp_path):
+    """tools/deploy.py run by a Python that lacks the board's libraries (no
+    site-packages, no .venv beside the tools): one error line naming the fix,
+    status 2, nothing written."""
+    tools = shutil.copytree(ROOT / "tools", tmp_path / "bare" / "tools")
+    before = snapshot(drive)
+    result = subprocess.run(
+        [sys.executable, "-S", str(tools / "deploy.py"), "--drive", str(drive)]
+        + ["--source", str(ROOT), "--no-fetch"],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
     )
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "warning" not in result.stdout and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("error: ")
+    for library in ("adafruit_display_text", "adafruit_displayio_layout"):
+        assert library in result.stderr
+    assert "pip install -r requirements-device.txt" in result.stderr
+    assert "make deploy" in result.stderr
+    assert snapshot(drive) == before
 
 
 def test_an_unreadable_manifest_is_rebuilt_from_identical_files(run, drive):

@@ -13,7 +13,9 @@ renamed, and a manifest on the drive records what this game put there, so a
 later deploy removes only its own stale files. The second form flashes
 CircuitPython onto a board in its UF2 bootloader (double-press reset).
 
-Exit status: 0 done, 1 refused or failed (the message says why), 2 bad usage.
+Exit status: 0 done, 1 refused or failed (the message says why), 2 bad usage, or
+this computer lacks a library the board would import (the message says how to
+install it).
 
 The work is split by job, as circup's is: ``circuitpy_drive`` finds the
 drive and reads boot_out.txt, ``mpy_compiler`` finds and runs mpy-cross,
@@ -37,8 +39,9 @@ import uf2
 from circuitpy_drive import Board, check_board, pick_drive, read_boot_out
 from deploy_plan import (
     Plan,
+    board_modules,
+    build_items,
     check_free_space,
-    game_items,
     game_version,
     manifest_data,
     plan_changes,
@@ -63,9 +66,10 @@ def deploy(args: argparse.Namespace, reporter: Reporter) -> dict:
             board.board_id, board.machine, board.version, drive
         )
     )
-    compiler = choose_compiler(board, args, reporter)
     root = Path(args.source)
-    items = game_items(root, board.board_id, compiler, reporter)
+    modules = board_modules(root, board.board_id, reporter)  # the libraries first
+    compiler = choose_compiler(board, args, reporter)
+    items = build_items(root, modules, compiler)
     manifest = read_manifest(drive, reporter)
     plan = plan_changes(drive, items, manifest, replace=args.replace)
     check_plan(drive, plan, reporter)
@@ -324,7 +328,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps({"ok": False, "error": str(error), "warnings": reporter.warnings}))
         else:
             print("error: " + str(error), file=sys.stderr)
-        return 1
+        return error.status
     if args.json:
         print(json.dumps(result, indent=1))
     return 0

@@ -27,6 +27,15 @@ GAME_FOLDERS = ("lib", "hw")
 class DeployError(Exception):
     """A refusal or a failure, with a message that says what to do."""
 
+    status = 1  # the command's exit status
+
+
+class MissingLibraryError(DeployError):
+    """The board would fail to import a library this computer does not have:
+    the computer needs setting up, so the exit status is usage's."""
+
+    status = 2
+
 
 class Reporter:
     """Progress and warnings: printed for people, collected for --json."""
