@@ -980,6 +980,35 @@ def test_unplugged_while_switching_over_leaves_no_code_py_and_recovers(
     assert not list(drive.rglob("*" + deploy_shared.TEMP_SUFFIX))
 
 
+def test_a_final_manifest_that_cannot_be_written_says_the_new_game_is_there(
+    run, game, drive, monkeypatch
+):
+    assert run()[0] == 0
+    deploy_v2(game)
+    real_write_manifest = safe_writer.write_manifest
+    written = []
+
+    def the_last_one_fails(drive_path, data):
+        if json.loads(data).get("pending") is None:  # the final manifest, after code.py
+            raise OSError(errno.EIO, "Input/output error")
+        written.append(data)
+        real_write_manifest(drive_path, data)
+
+    monkeypatch.setattr(safe_writer, "write_manifest", the_last_one_fails)
+    code, _out, err = run()
+    assert written and code == 1 and err.count("\n") == 1
+    # what is on the drive: the whole new game, its code.py in place
+    assert "print('v2')" in (drive / "code.py").read_text()
+    assert not list(drive.rglob("*" + deploy_shared.TEMP_SUFFIX))
+    assert "the new game is on the drive" in err and "old game" not in err
+    assert "no code.py" not in err and "run the deploy again" in err
+    monkeypatch.setattr(safe_writer, "write_manifest", real_write_manifest)
+    code, result = run_json(run)  # the next deploy only writes the manifest
+    assert code == 0 and result["written"] == [] and result["replaced"] == []
+    manifest = json.loads((drive / deploy_shared.MANIFEST).read_text())
+    assert "pending" not in manifest and "code.py" in manifest["files"]
+
+
 # ------------------------------------------------------- refusing the board
 
 
