@@ -29,7 +29,6 @@ the command.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Sequence
@@ -47,8 +46,8 @@ from deploy_plan import (
     plan_changes,
     read_manifest,
 )
-from deploy_shared import ENTRY, ROOT, DeployError, Reporter
-from mpy_compiler import MPY_FORMAT, Compiler, cache_dir, find_compiler
+from deploy_shared import ENTRY, DeployError, Reporter, run_command
+from mpy_compiler import MPY_FORMAT, Compiler, add_build_options, find_compiler
 from safe_writer import VANISHED, apply_plan, explain, write_file, write_manifest
 
 # CircuitPython runs the first of these it finds.
@@ -287,10 +286,7 @@ def deploy_parser() -> argparse.ArgumentParser:
     )
     add = parser.add_argument
     add("--drive", help="the CIRCUITPY drive (default: find it)")
-    add("--mpy-cross", help="CircuitPython's mpy-cross (default: $MPY_CROSS, PATH, cache)")
-    add("--no-fetch", action="store_true", help="never download mpy-cross")
-    add("--cache-dir", default=str(cache_dir()), help="where fetched mpy-cross is kept")
-    add("--source", default=str(ROOT), help="the game's source tree (default: this repository)")
+    add_build_options(parser)
     add("--replace", action="store_true", help="overwrite files this game did not deploy")
     _add_common_options(parser, "list what would change; write nothing")
     return parser
@@ -317,21 +313,8 @@ def _add_common_options(parser, dry_run_help):
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["firmware"]:
-        args, action = firmware_parser().parse_args(argv[1:]), flash_firmware
-    else:
-        args, action = deploy_parser().parse_args(argv), deploy
-    reporter = Reporter(as_json=args.json)
-    try:
-        result = action(args, reporter)
-    except DeployError as error:
-        if args.json:
-            print(json.dumps({"ok": False, "error": str(error), "warnings": reporter.warnings}))
-        else:
-            print("error: " + str(error), file=sys.stderr)
-        return error.status
-    if args.json:
-        print(json.dumps(result, indent=1))
-    return 0
+        return run_command(flash_firmware, firmware_parser().parse_args(argv[1:]))
+    return run_command(deploy, deploy_parser().parse_args(argv))
 
 
 if __name__ == "__main__":
