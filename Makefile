@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test lint bench deploy clean
+.PHONY: setup play test lint bench deploy bundle clean
 
 setup: $(STAMP)
 
@@ -33,5 +33,8 @@ bench: setup
 deploy: setup
 	$(PY) tools/deploy.py $(ARGS)
 
+bundle: setup
+	$(PY) tools/bundle.py $(ARGS)
+
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis

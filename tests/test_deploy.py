@@ -39,6 +39,7 @@ from drives import (
     USER_TEMP_NAMES,
     cut_at_every_change,
     deploy_quietly,
+    go_offline,
     make_compiler,
     make_drive,
     sha256,
@@ -123,14 +124,7 @@ def compiler(tmp_path):
 
 @pytest.fixture(autouse=True)
 def offline(monkeypatch, tmp_path):
-    """No compiler but the ones a test names, and no network."""
-    monkeypatch.delenv("MPY_CROSS", raising=False)
-    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
-
-    def no_network(url, timeout=None):
-        raise urllib.error.URLError("offline in tests")
-
-    monkeypatch.setattr(urllib.request, "urlopen", no_network)
+    go_offline(monkeypatch, tmp_path)
 
 
 @pytest.fixture
