@@ -199,14 +199,24 @@ def test_display_text_and_grid_layout_go_as_the_modules_imported(run, drive, gam
     assert all(snapshot(drive)[p].startswith(b"C\x06") for p in UI_LIBRARIES)
 
 
-def pins(requirements):
-    """{normalised distribution name: version} of the ``name==version`` lines."""
-    found = {}
+def pin_lines(requirements):
+    """(normalised distribution name, version) of each ``name==version`` line of
+    ``requirements`` and of the files it takes in with ``-r``."""
+    found = []
     for line in requirements.read_text().splitlines():
-        name, sep, version = line.split("#")[0].strip().partition("==")
+        line = line.split("#")[0].strip()
+        if line.startswith("-r "):
+            found += pin_lines(requirements.parent / line[3:].strip())
+            continue
+        name, sep, version = line.partition("==")
         if sep:
-            found[canonicalize_name(name.split("[")[0])] = version
+            found.append((canonicalize_name(name.split("[")[0]), version))
     return found
+
+
+def pins(requirements):
+    """{normalised distribution name: version} that ``requirements`` pins."""
+    return dict(pin_lines(requirements))
 
 
 def test_the_libraries_deployed_are_the_pinned_wheels(game):
@@ -1376,19 +1386,29 @@ def test_the_real_tree_copies_exactly_the_game_modules_its_entry_points_import(b
     assert adapters == {"hw/{}.py".format(board)} | shared
 
 
+def circup_name(distribution):
+    """The library name circup makes of a pip name in a requirements file
+    (its ``clean_library_name``): adafruit-circuitpython-ticks is adafruit_ticks."""
+    return distribution.replace("-circuitpython-", "_").replace("-", "_")
+
+
 def test_requirements_device_lists_the_libraries_the_board_imports():
-    """requirements-device.txt (circup's names) is what the deploy's import
-    closure of the real tree takes from installed libraries, for every board."""
+    """requirements-device.txt names the distributions whose modules the deploy's
+    import closure of the real tree takes, for every board: for pip by their
+    names, for circup by the library names it makes of them."""
     closure_libraries = set()
     for board in deploy_shared.SUPPORTED_BOARDS:
         closure = board_imports.import_closure(ROOT, board)
         closure_libraries |= {m.name.split(".")[0] for m in closure.modules if m.kind == "library"}
-    lines = (ROOT / "requirements-device.txt").read_text().splitlines()
-    listed = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
-    assert len(listed) == len(set(listed))
-    assert set(listed) == closure_libraries, "requirements-device.txt should list: {}".format(
+    listed = pin_lines(ROOT / "requirements-device.txt")
+    assert len(listed) == len(dict(listed))
+    owners = importlib.metadata.packages_distributions()
+    assert {canonicalize_name(d) for top in closure_libraries for d in owners[top]} == set(
+        dict(listed)
+    ), "requirements-device.txt should pin the distributions of: {}".format(
         ", ".join(sorted(closure_libraries))
     )
+    assert {circup_name(name) for name, _version in listed} == closure_libraries
 
 
 def test_blinka_stand_ins_are_never_libraries():
