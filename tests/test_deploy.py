@@ -27,6 +27,11 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: pytest's own dependency
+    import tomli as tomllib
+
 import pytest
 from conftest import ROOT
 from drives import (
@@ -46,7 +51,8 @@ from drives import (
     snapshot,
     write_tree,
 )
-from packaging.utils import canonicalize_name  # pytest's own dependency
+from packaging.requirements import Requirement  # pytest's own dependency
+from packaging.utils import canonicalize_name
 
 sys.path.insert(0, str(ROOT / "tools"))
 import board_imports  # noqa: E402
@@ -1409,6 +1415,47 @@ def test_requirements_device_lists_the_libraries_the_board_imports():
         ", ".join(sorted(closure_libraries))
     )
     assert {circup_name(name) for name, _version in listed} == closure_libraries
+
+
+# The releases of Adafruit's library bundle that [tool.circup] may name, with
+# the versions of the board's libraries each holds, read from the bundle
+# repository's history (its libraries/helpers submodules at the release's tag,
+# each commit a release tag of its library). Another pin needs the bundle
+# release that holds it, added here.
+BUNDLE_RELEASES = {
+    "20260724": {
+        "adafruit-circuitpython-display-text": "5.0.4",
+        "adafruit-circuitpython-displayio-layout": "3.1.5",
+        "adafruit-circuitpython-ticks": "1.1.7",
+    },
+}
+CIRCUP_BUNDLE = "adafruit/Adafruit_CircuitPython_Bundle"
+
+
+def test_every_route_to_a_board_brings_the_library_versions_the_game_is_tested_with():
+    device = pins(ROOT / "requirements-device.txt")
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    # the tests run with requirements-dev.txt's pins (the pyproject extras
+    # pin the survey's too): one version of each distribution everywhere
+    everywhere = pin_lines(ROOT / "requirements-dev.txt") + [
+        (canonicalize_name(Requirement(line).name), str(Requirement(line).specifier)[2:])
+        for extra in pyproject["project"]["optional-dependencies"].values()
+        for line in extra
+    ]
+    versions = collections.defaultdict(set)
+    for name, version in everywhere:
+        versions[name].add(version)
+    assert {name: v for name, v in versions.items() if len(v) > 1} == {}
+    assert {name: versions[name].pop() for name in device} == device
+    # make deploy and make bundle copy the modules of the installed distributions
+    assert {name: importlib.metadata.version(name) for name in device} == device, "make setup"
+    # circup, run in the repository, takes the bundle release pyproject.toml names
+    circup = pyproject["tool"]["circup"]
+    assert list(circup) == ["bundle-versions"] and list(circup["bundle-versions"]) == [
+        CIRCUP_BUNDLE
+    ]
+    tag = circup["bundle-versions"][CIRCUP_BUNDLE]
+    assert BUNDLE_RELEASES.get(tag) == device, "a bundle release holding requirements-device.txt"
 
 
 def test_blinka_stand_ins_are_never_libraries():
