@@ -1392,44 +1392,28 @@ def test_the_real_tree_copies_exactly_the_game_modules_its_entry_points_import(b
     assert adapters == {"hw/{}.py".format(board)} | shared
 
 
-def circup_name(distribution):
-    """The library name circup makes of a pip name in a requirements file
-    (its ``clean_library_name``): adafruit-circuitpython-ticks is adafruit_ticks."""
-    return distribution.replace("-circuitpython-", "_").replace("-", "_")
+def board_libraries_of_the_real_tree():
+    """The top-level library modules the deploy's import closure of the real tree
+    takes, for every board."""
+    found = set()
+    for board in deploy_shared.SUPPORTED_BOARDS:
+        closure = board_imports.import_closure(ROOT, board)
+        found |= {m.name.split(".")[0] for m in closure.modules if m.kind == "library"}
+    return found
 
 
 def test_requirements_device_lists_the_libraries_the_board_imports():
-    """requirements-device.txt names the distributions whose modules the deploy's
-    import closure of the real tree takes, for every board: for pip by their
-    names, for circup by the library names it makes of them."""
-    closure_libraries = set()
-    for board in deploy_shared.SUPPORTED_BOARDS:
-        closure = board_imports.import_closure(ROOT, board)
-        closure_libraries |= {m.name.split(".")[0] for m in closure.modules if m.kind == "library"}
+    """requirements-device.txt pins the distributions whose modules the deploy's
+    import closure of the real tree takes, for every board."""
+    libraries = board_libraries_of_the_real_tree()
     listed = pin_lines(ROOT / "requirements-device.txt")
     assert len(listed) == len(dict(listed))
     owners = importlib.metadata.packages_distributions()
-    assert {canonicalize_name(d) for top in closure_libraries for d in owners[top]} == set(
-        dict(listed)
-    ), "requirements-device.txt should pin the distributions of: {}".format(
-        ", ".join(sorted(closure_libraries))
+    assert {canonicalize_name(d) for top in libraries for d in owners[top]} == set(dict(listed)), (
+        "requirements-device.txt should pin the distributions of: {}".format(
+            ", ".join(sorted(libraries))
+        )
     )
-    assert {circup_name(name) for name, _version in listed} == closure_libraries
-
-
-# The releases of Adafruit's library bundle that [tool.circup] may name, with
-# the versions of the board's libraries each holds, read from the bundle
-# repository's history (its libraries/helpers submodules at the release's tag,
-# each commit a release tag of its library). Another pin needs the bundle
-# release that holds it, added here.
-BUNDLE_RELEASES = {
-    "20260724": {
-        "adafruit-circuitpython-display-text": "5.0.4",
-        "adafruit-circuitpython-displayio-layout": "3.1.5",
-        "adafruit-circuitpython-ticks": "1.1.7",
-    },
-}
-CIRCUP_BUNDLE = "adafruit/Adafruit_CircuitPython_Bundle"
 
 
 def test_every_route_to_a_board_brings_the_library_versions_the_game_is_tested_with():
@@ -1449,13 +1433,53 @@ def test_every_route_to_a_board_brings_the_library_versions_the_game_is_tested_w
     assert {name: versions[name].pop() for name in device} == device
     # make deploy and make bundle copy the modules of the installed distributions
     assert {name: importlib.metadata.version(name) for name in device} == device, "make setup"
-    # circup, run in the repository, takes the bundle release pyproject.toml names
-    circup = pyproject["tool"]["circup"]
-    assert list(circup) == ["bundle-versions"] and list(circup["bundle-versions"]) == [
-        CIRCUP_BUNDLE
-    ]
-    tag = circup["bundle-versions"][CIRCUP_BUNDLE]
-    assert BUNDLE_RELEASES.get(tag) == device, "a bundle release holding requirements-device.txt"
+
+
+# The releases of Adafruit's library bundle that [tool.circup] may name, with
+# the versions of the board's libraries each holds, read from the bundle
+# repository's history (its libraries/helpers submodules at the release's tag,
+# each commit a release tag of its library). Another pin needs the bundle
+# release that holds it, added here.
+BUNDLE_RELEASES = {
+    "20260724": {
+        "adafruit-circuitpython-display-text": "5.0.4",
+        "adafruit-circuitpython-displayio-layout": "3.1.5",
+        "adafruit-circuitpython-ticks": "1.1.7",
+    },
+}
+
+# What circup's own code makes of the repository's files, as `circup install
+# -r requirements-device.txt` run in the repository reads them.
+CIRCUP_READS = """
+import json
+from circup.command_utils import (
+    clean_library_name, find_pyproject, libraries_from_requirements, pyproject_bundle_versions
+)
+with open("requirements-device.txt") as requirements:
+    names = libraries_from_requirements(requirements.read())
+print(json.dumps({
+    "libraries": [clean_library_name(name) for name in names],
+    "bundles": pyproject_bundle_versions(find_pyproject()),
+}))
+"""
+
+
+def test_circup_takes_the_board_libraries_from_the_pinned_bundle_release(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-c", CIRCUP_READS],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path)),  # its log
+    )
+    read = json.loads(result.stdout)
+    assert sorted(read["libraries"]) == sorted(board_libraries_of_the_real_tree())
+    assert list(read["bundles"]) == ["adafruit/Adafruit_CircuitPython_Bundle"]
+    (release,) = read["bundles"].values()
+    assert BUNDLE_RELEASES.get(release) == pins(ROOT / "requirements-device.txt"), (
+        "[tool.circup] should name a bundle release holding requirements-device.txt's pins"
+    )
 
 
 def test_blinka_stand_ins_are_never_libraries():
