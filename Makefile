@@ -20,8 +20,10 @@ setup: $(DEV_STAMP)
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
+# --no-deps: a board takes only the modules the game imports (deploy follows the
+# imports), never the libraries' desktop dependencies (Blinka and its own).
 $(BOARD_STAMP): requirements-device.txt | $(PY)
-	$(PIP) -r requirements-device.txt
+	$(PIP) --no-deps -r requirements-device.txt
 	touch $@
 
 $(PLAY_STAMP): requirements-play.txt pyproject.toml $(BOARD_STAMP)
