@@ -1,22 +1,41 @@
 # Two commands for a fresh machine (Python 3.10+ and make):
 #   make play    set up .venv and play in a window (headless screenshot if no screen)
 #   make test    set up .venv and run the whole test suite
+# One .venv, filled in layers, each only as far as a command needs:
+#   board  requirements-device.txt: the board's libraries (make deploy, make bundle)
+#   play   requirements-play.txt: + the desktop game (make play)
+#   dev    requirements-dev.txt: + tests, lint, survey, benches (make test, make bench)
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+PIP := $(PY) -m pip install -q --disable-pip-version-check
+BOARD_STAMP := $(VENV)/.board-installed
+PLAY_STAMP := $(VENV)/.play-installed
+DEV_STAMP := $(VENV)/.installed
 
-.PHONY: setup play test lint bench deploy clean
+.PHONY: setup play test lint bench deploy bundle clean
 
-setup: $(STAMP)
+setup: $(DEV_STAMP)
 
-$(STAMP): requirements-dev.txt pyproject.toml
+$(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
-	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
-	touch $(STAMP)
 
-play: setup
+# --no-deps: a board takes only the modules the game imports (deploy follows the
+# imports), never the libraries' desktop dependencies (Blinka and its own).
+$(BOARD_STAMP): requirements-device.txt | $(PY)
+	$(PIP) --no-deps -r requirements-device.txt
+	touch $@
+
+$(PLAY_STAMP): requirements-play.txt pyproject.toml $(BOARD_STAMP)
+	$(PIP) -r requirements-play.txt
+	$(PIP) --no-deps -e .
+	touch $@
+
+$(DEV_STAMP): requirements-dev.txt $(PLAY_STAMP)
+	$(PIP) -r requirements-dev.txt
+	touch $@
+
+play: $(PLAY_STAMP)
 	$(PY) code.py $(ARGS)
 
 # pytest and ruff run as scripts, not `python -m`: that would put the repo
@@ -30,8 +49,11 @@ test: lint
 bench: setup
 	$(PY) tools/bench.py $(ARGS)
 
-deploy: setup
+deploy: $(BOARD_STAMP)
 	$(PY) tools/deploy.py $(ARGS)
 
+bundle: $(BOARD_STAMP)
+	$(PY) tools/bundle.py $(ARGS)
+
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis

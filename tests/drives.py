@@ -10,6 +10,8 @@ import json
 import os
 import shutil
 import sys
+import urllib.error
+import urllib.request
 
 import pytest
 from conftest import ROOT
@@ -37,6 +39,18 @@ cat "$5" >> "$2"
 
 
 CP9_BANNER = "CircuitPython 9.2.1 on 2024-11-20; mpy-cross emitting mpy v6.3"
+
+
+def go_offline(monkeypatch, tmp_path):
+    """No compiler but the ones a test names (no MPY_CROSS, nothing on PATH),
+    and no network."""
+    monkeypatch.delenv("MPY_CROSS", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
+
+    def no_network(url, timeout=None):
+        raise urllib.error.URLError("offline in tests")
+
+    monkeypatch.setattr(urllib.request, "urlopen", no_network)
 
 
 def write_tree(root, files):

@@ -21,10 +21,16 @@ import re
 import shutil
 import socket
 import struct
+import subprocess
 import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: pytest's own dependency
+    import tomli as tomllib
 
 import pytest
 from conftest import ROOT
@@ -38,13 +44,15 @@ from drives import (
     USER_TEMP_NAMES,
     cut_at_every_change,
     deploy_quietly,
+    go_offline,
     make_compiler,
     make_drive,
     sha256,
     snapshot,
     write_tree,
 )
-from packaging.utils import canonicalize_name  # pytest's own dependency
+from packaging.requirements import Requirement  # pytest's own dependency
+from packaging.utils import canonicalize_name
 
 sys.path.insert(0, str(ROOT / "tools"))
 import board_imports  # noqa: E402
@@ -122,14 +130,7 @@ def compiler(tmp_path):
 
 @pytest.fixture(autouse=True)
 def offline(monkeypatch, tmp_path):
-    """No compiler but the ones a test names, and no network."""
-    monkeypatch.delenv("MPY_CROSS", raising=False)
-    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
-
-    def no_network(url, timeout=None):
-        raise urllib.error.URLError("offline in tests")
-
-    monkeypatch.setattr(urllib.request, "urlopen", no_network)
+    go_offline(monkeypatch, tmp_path)
 
 
 @pytest.fixture
@@ -204,14 +205,24 @@ def test_display_text_and_grid_layout_go_as_the_modules_imported(run, drive, gam
     assert all(snapshot(drive)[p].startswith(b"C\x06") for p in UI_LIBRARIES)
 
 
-def pins(requirements):
-    """{normalised distribution name: version} of the ``name==version`` lines."""
-    found = {}
+def pin_lines(requirements):
+    """(normalised distribution name, version) of each ``name==version`` line of
+    ``requirements`` and of the files it takes in with ``-r``."""
+    found = []
     for line in requirements.read_text().splitlines():
-        name, sep, version = line.split("#")[0].strip().partition("==")
+        line = line.split("#")[0].strip()
+        if line.startswith("-r "):
+            found += pin_lines(requirements.parent / line[3:].strip())
+            continue
+        name, sep, version = line.partition("==")
         if sep:
-            found[canonicalize_name(name.split("[")[0])] = version
+            found.append((canonicalize_name(name.split("[")[0]), version))
     return found
+
+
+def pins(requirements):
+    """{normalised distribution name: version} that ``requirements`` pins."""
+    return dict(pin_lines(requirements))
 
 
 def test_the_libraries_deployed_are_the_pinned_wheels(game):
@@ -366,13 +377,37 @@ def test_json_reports_the_deploy_and_errors(run, drive):
     assert code == 1 and not result["ok"] and "boot_out.txt" in result["error"]
 
 
-def test_missing_library_is_a_warning_naming_the_importer(run, game):
+def test_a_missing_library_refuses_the_deploy_naming_the_importer(run, game, drive):
     (game / "lib/british_square/view.py").write_text("import adafruit_not_installed\n")
-    code, result = run_json(run)
-    assert code == 0
-    assert any(
-        "lib/british_square/view.py imports adafruit_not_installed" in w for w in result["warnings"]
+    before = snapshot(drive)
+    code, out, err = run()
+    assert code == 2 and "warning" not in out
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert "adafruit_not_installed (imported by lib/british_square/view.py)" in err
+    assert snapshot(drive) == before
+
+
+def test_a_python_without_the_board_libraries_refuses_and_leaves_the_drive(drive, tmp_path):
+    """tools/deploy.py run by a Python that lacks the board's libraries (no
+    site-packages, no .venv beside the tools): one error line naming the fix,
+    status 2, nothing written."""
+    tools = shutil.copytree(ROOT / "tools", tmp_path / "bare" / "tools")
+    before = snapshot(drive)
+    result = subprocess.run(
+        [sys.executable, "-S", str(tools / "deploy.py"), "--drive", str(drive)]
+        + ["--source", str(ROOT), "--no-fetch"],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
     )
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "warning" not in result.stdout and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("error: ")
+    for library in ("adafruit_display_text", "adafruit_displayio_layout"):
+        assert library in result.stderr
+    assert "pip install -r requirements-device.txt" in result.stderr
+    assert "make deploy" in result.stderr
+    assert snapshot(drive) == before
 
 
 def test_an_unreadable_manifest_is_rebuilt_from_identical_files(run, drive):
@@ -955,6 +990,35 @@ def test_unplugged_while_switching_over_leaves_no_code_py_and_recovers(
     assert not list(drive.rglob("*" + deploy_shared.TEMP_SUFFIX))
 
 
+def test_a_final_manifest_that_cannot_be_written_says_the_new_game_is_there(
+    run, game, drive, monkeypatch
+):
+    assert run()[0] == 0
+    deploy_v2(game)
+    real_write_manifest = safe_writer.write_manifest
+    written = []
+
+    def the_last_one_fails(drive_path, data):
+        if json.loads(data).get("pending") is None:  # the final manifest, after code.py
+            raise OSError(errno.EIO, "Input/output error")
+        written.append(data)
+        real_write_manifest(drive_path, data)
+
+    monkeypatch.setattr(safe_writer, "write_manifest", the_last_one_fails)
+    code, _out, err = run()
+    assert written and code == 1 and err.count("\n") == 1
+    # what is on the drive: the whole new game, its code.py in place
+    assert "print('v2')" in (drive / "code.py").read_text()
+    assert not list(drive.rglob("*" + deploy_shared.TEMP_SUFFIX))
+    assert "the new game is on the drive" in err and "old game" not in err
+    assert "no code.py" not in err and "run the deploy again" in err
+    monkeypatch.setattr(safe_writer, "write_manifest", real_write_manifest)
+    code, result = run_json(run)  # the next deploy only writes the manifest
+    assert code == 0 and result["written"] == [] and result["replaced"] == []
+    manifest = json.loads((drive / deploy_shared.MANIFEST).read_text())
+    assert "pending" not in manifest and "code.py" in manifest["files"]
+
+
 # ------------------------------------------------------- refusing the board
 
 
@@ -1328,18 +1392,93 @@ def test_the_real_tree_copies_exactly_the_game_modules_its_entry_points_import(b
     assert adapters == {"hw/{}.py".format(board)} | shared
 
 
-def test_requirements_device_lists_the_libraries_the_board_imports():
-    """requirements-device.txt (circup's names) is what the deploy's import
-    closure of the real tree takes from installed libraries, for every board."""
-    closure_libraries = set()
+def board_libraries_of_the_real_tree():
+    """The top-level library modules the deploy's import closure of the real tree
+    takes, for every board."""
+    found = set()
     for board in deploy_shared.SUPPORTED_BOARDS:
         closure = board_imports.import_closure(ROOT, board)
-        closure_libraries |= {m.name.split(".")[0] for m in closure.modules if m.kind == "library"}
-    lines = (ROOT / "requirements-device.txt").read_text().splitlines()
-    listed = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
-    assert len(listed) == len(set(listed))
-    assert set(listed) == closure_libraries, "requirements-device.txt should list: {}".format(
-        ", ".join(sorted(closure_libraries))
+        found |= {m.name.split(".")[0] for m in closure.modules if m.kind == "library"}
+    return found
+
+
+def test_requirements_device_lists_the_libraries_the_board_imports():
+    """requirements-device.txt pins the distributions whose modules the deploy's
+    import closure of the real tree takes, for every board."""
+    libraries = board_libraries_of_the_real_tree()
+    listed = pin_lines(ROOT / "requirements-device.txt")
+    assert len(listed) == len(dict(listed))
+    owners = importlib.metadata.packages_distributions()
+    assert {canonicalize_name(d) for top in libraries for d in owners[top]} == set(dict(listed)), (
+        "requirements-device.txt should pin the distributions of: {}".format(
+            ", ".join(sorted(libraries))
+        )
+    )
+
+
+def test_every_route_to_a_board_brings_the_library_versions_the_game_is_tested_with():
+    device = pins(ROOT / "requirements-device.txt")
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    # the tests run with requirements-dev.txt's pins (the pyproject extras
+    # pin the survey's too): one version of each distribution everywhere
+    everywhere = pin_lines(ROOT / "requirements-dev.txt") + [
+        (canonicalize_name(Requirement(line).name), str(Requirement(line).specifier)[2:])
+        for extra in pyproject["project"]["optional-dependencies"].values()
+        for line in extra
+    ]
+    versions = collections.defaultdict(set)
+    for name, version in everywhere:
+        versions[name].add(version)
+    assert {name: v for name, v in versions.items() if len(v) > 1} == {}
+    assert {name: versions[name].pop() for name in device} == device
+    # make deploy and make bundle copy the modules of the installed distributions
+    assert {name: importlib.metadata.version(name) for name in device} == device, "make setup"
+
+
+# The releases of Adafruit's library bundle that [tool.circup] may name, with
+# the versions of the board's libraries each holds, read from the bundle
+# repository's history (its libraries/helpers submodules at the release's tag,
+# each commit a release tag of its library). Another pin needs the bundle
+# release that holds it, added here.
+BUNDLE_RELEASES = {
+    "20260724": {
+        "adafruit-circuitpython-display-text": "5.0.4",
+        "adafruit-circuitpython-displayio-layout": "3.1.5",
+        "adafruit-circuitpython-ticks": "1.1.7",
+    },
+}
+
+# What circup's own code makes of the repository's files, as `circup install
+# -r requirements-device.txt` run in the repository reads them.
+CIRCUP_READS = """
+import json
+from circup.command_utils import (
+    clean_library_name, find_pyproject, libraries_from_requirements, pyproject_bundle_versions
+)
+with open("requirements-device.txt") as requirements:
+    names = libraries_from_requirements(requirements.read())
+print(json.dumps({
+    "libraries": [clean_library_name(name) for name in names],
+    "bundles": pyproject_bundle_versions(find_pyproject()),
+}))
+"""
+
+
+def test_circup_takes_the_board_libraries_from_the_pinned_bundle_release(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-c", CIRCUP_READS],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path)),  # its log
+    )
+    read = json.loads(result.stdout)
+    assert sorted(read["libraries"]) == sorted(board_libraries_of_the_real_tree())
+    assert list(read["bundles"]) == ["adafruit/Adafruit_CircuitPython_Bundle"]
+    (release,) = read["bundles"].values()
+    assert BUNDLE_RELEASES.get(release) == pins(ROOT / "requirements-device.txt"), (
+        "[tool.circup] should name a bundle release holding requirements-device.txt's pins"
     )
 
 

@@ -7,18 +7,21 @@ does; a line that matches none fails ``test_every_shell_example_is_run``, so
 a new example cannot go untested.
 """
 
+import contextlib
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
 from drives import make_compiler, make_drive, snapshot
 
+import british_square
 from british_square.desktop.notation import (
     parse_move,
     parse_position,
@@ -95,23 +98,42 @@ def succeeded(result):
 # ------------------------------------------------------------- the checks
 
 
+@contextlib.contextmanager
+def set_aside(path, tmp_path):
+    """Around an example that writes ``path`` in the repository: someone's
+    earlier file there is put back afterwards, and a folder the example made
+    for it is removed."""
+    had_folder = path.parent.exists()
+    kept = tmp_path / ("kept-" + path.name)
+    if path.exists():
+        shutil.move(path, kept)
+    try:
+        yield path
+    finally:
+        path.unlink(missing_ok=True)
+        if kept.exists():
+            shutil.move(kept, path)
+        elif not had_folder:
+            shutil.rmtree(path.parent, ignore_errors=True)
+
+
 def check_make_play(command, match, tmp_path):
     """No screen: plays headless, writes shots/play.png and exits."""
-    shots = ROOT / "shots"
-    shot = shots / "play.png"
-    had_shots = shots.exists()
-    kept = tmp_path / "kept.png"
-    if shot.exists():
-        shutil.move(shot, kept)  # someone's earlier screenshot: put back afterwards
-    try:
+    with set_aside(ROOT / "shots" / "play.png", tmp_path) as shot:
         succeeded(run(command, env={"DISPLAY": None, "WAYLAND_DISPLAY": None}))
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    finally:
-        shot.unlink(missing_ok=True)
-        if kept.exists():
-            shutil.move(kept, shot)
-        elif not had_shots:
-            shutil.rmtree(shots, ignore_errors=True)
+
+
+def check_make_bundle(command, match, tmp_path):
+    """Writes dist/british-square-VERSION.zip (with a stand-in mpy-cross): a
+    folder per CircuitPython major version, README.txt beside them."""
+    name = "british-square-{}.zip".format(british_square.__version__)
+    with set_aside(ROOT / "dist" / name, tmp_path) as bundle:
+        compiler = make_compiler(tmp_path / "cp9")
+        succeeded(run(command, env={"MPY_CROSS": str(compiler)}))
+        with zipfile.ZipFile(bundle) as zf:
+            folders = {name.split("/")[0] for name in zf.namelist()}
+        assert folders == {"README.txt", "CircuitPython 9.x", "CircuitPython 10.x"}
 
 
 def ci_run_with_fake_make(tmp_path):
@@ -295,6 +317,7 @@ DEAL = r'"\$\(python3 -m british_square deal (?P<deal>\d+)\)"'
 EXAMPLES = (
     (r"make play", check_make_play),
     (r"make test", check_make_test),
+    (r"make bundle", check_make_bundle),
     (
         r"CIRCUITPYTHON_VM=(?P<vm>\S+) MPY_CROSS=(?P<mpy_cross>\S+) make test",
         check_make_test_on_the_vm,

@@ -271,6 +271,25 @@ class Closure:
     lacking: list = field(default_factory=list)  # (importer's drive path, module) not on board
     unresolved: list = field(default_factory=list)  # (importer's drive path, module) not found
 
+    def unresolved_message(self) -> str:
+        """One line naming each module no one provides, who imports it, and the fix."""
+        importers = {}
+        for importer, name in self.unresolved:
+            importers.setdefault(name, []).append(importer)
+        return (
+            "not deployed: the board would fail to import {}: not built into CircuitPython, "
+            "not in the game's tree and not installed for {}. Install the board's libraries, "
+            "as `make deploy` does (or `{} -m pip install -r requirements-device.txt`; a "
+            "library new to the game goes in that file first), then run again".format(
+                ", ".join(
+                    "{} (imported by {})".format(name, ", ".join(importers[name]))
+                    for name in sorted(importers)
+                ),
+                sys.executable or "this Python",
+                Path(sys.executable).name or "python3",
+            )
+        )
+
     def lacking_message(self, board_id: str) -> str:
         """One line naming each module the board lacks and who imports it."""
         importers = {}

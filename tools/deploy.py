@@ -13,7 +13,9 @@ renamed, and a manifest on the drive records what this game put there, so a
 later deploy removes only its own stale files. The second form flashes
 CircuitPython onto a board in its UF2 bootloader (double-press reset).
 
-Exit status: 0 done, 1 refused or failed (the message says why), 2 bad usage.
+Exit status: 0 done, 1 refused or failed (the message says why), 2 bad usage, or
+this computer lacks a library the board would import (the message says how to
+install it).
 
 The work is split by job, as circup's is: ``circuitpy_drive`` finds the
 drive and reads boot_out.txt, ``mpy_compiler`` finds and runs mpy-cross,
@@ -27,7 +29,6 @@ the command.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Sequence
@@ -37,15 +38,16 @@ import uf2
 from circuitpy_drive import Board, check_board, pick_drive, read_boot_out
 from deploy_plan import (
     Plan,
+    board_modules,
+    build_items,
     check_free_space,
-    game_items,
     game_version,
     manifest_data,
     plan_changes,
     read_manifest,
 )
-from deploy_shared import ENTRY, ROOT, DeployError, Reporter
-from mpy_compiler import MPY_FORMAT, Compiler, cache_dir, find_compiler
+from deploy_shared import ENTRY, DeployError, Reporter, run_command
+from mpy_compiler import MPY_FORMAT, Compiler, add_build_options, find_compiler
 from safe_writer import VANISHED, apply_plan, explain, write_file, write_manifest
 
 # CircuitPython runs the first of these it finds.
@@ -63,9 +65,10 @@ def deploy(args: argparse.Namespace, reporter: Reporter) -> dict:
             board.board_id, board.machine, board.version, drive
         )
     )
-    compiler = choose_compiler(board, args, reporter)
     root = Path(args.source)
-    items = game_items(root, board.board_id, compiler, reporter)
+    modules = board_modules(root, board.board_id, reporter)  # the libraries first
+    compiler = choose_compiler(board, args, reporter)
+    items = build_items(root, modules, compiler)
     manifest = read_manifest(drive, reporter)
     plan = plan_changes(drive, items, manifest, replace=args.replace)
     check_plan(drive, plan, reporter)
@@ -283,10 +286,7 @@ def deploy_parser() -> argparse.ArgumentParser:
     )
     add = parser.add_argument
     add("--drive", help="the CIRCUITPY drive (default: find it)")
-    add("--mpy-cross", help="CircuitPython's mpy-cross (default: $MPY_CROSS, PATH, cache)")
-    add("--no-fetch", action="store_true", help="never download mpy-cross")
-    add("--cache-dir", default=str(cache_dir()), help="where fetched mpy-cross is kept")
-    add("--source", default=str(ROOT), help="the game's source tree (default: this repository)")
+    add_build_options(parser)
     add("--replace", action="store_true", help="overwrite files this game did not deploy")
     _add_common_options(parser, "list what would change; write nothing")
     return parser
@@ -313,21 +313,8 @@ def _add_common_options(parser, dry_run_help):
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["firmware"]:
-        args, action = firmware_parser().parse_args(argv[1:]), flash_firmware
-    else:
-        args, action = deploy_parser().parse_args(argv), deploy
-    reporter = Reporter(as_json=args.json)
-    try:
-        result = action(args, reporter)
-    except DeployError as error:
-        if args.json:
-            print(json.dumps({"ok": False, "error": str(error), "warnings": reporter.warnings}))
-        else:
-            print("error: " + str(error), file=sys.stderr)
-        return 1
-    if args.json:
-        print(json.dumps(result, indent=1))
-    return 0
+        return run_command(flash_firmware, firmware_parser().parse_args(argv[1:]))
+    return run_command(deploy, deploy_parser().parse_args(argv))
 
 
 if __name__ == "__main__":

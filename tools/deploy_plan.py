@@ -24,6 +24,7 @@ from deploy_shared import (
     TEMP_SUFFIX,
     DeployError,
     Item,
+    MissingLibraryError,
     Plan,
     Reporter,
 )
@@ -98,6 +99,25 @@ def game_version(root: str | Path) -> str:
     return match.group(1) if match else "unknown"
 
 
+def board_modules(
+    root: str | Path, board_id: str, reporter: Reporter, adapters: Sequence[str] = ()
+) -> list[Module]:
+    """The modules a ``board_id`` board imports from the game at ``root`` (with the
+    hw modules named in ``adapters`` too); DeployError if it cannot run there: a
+    module the board lacks, or one nobody provides (MissingLibraryError)."""
+    root = Path(root)
+    if not (root / ENTRY).is_file():
+        reporter.warn("{} has no {}: the board keeps the one it has".format(root, ENTRY))
+    if not (root / "hw" / (board_id + ".py")).is_file():
+        reporter.warn("no hw/{}.py adapter in {}".format(board_id, root))
+    closure = import_closure(root, board_id, adapters)
+    if closure.lacking:
+        raise DeployError(closure.lacking_message(board_id))
+    if closure.unresolved:
+        raise MissingLibraryError(closure.unresolved_message())
+    return closure.modules
+
+
 def game_items(
     root: str | Path,
     board_id: str,
@@ -107,21 +127,7 @@ def game_items(
 ) -> list[Item]:
     """Every file the game needs on a ``board_id`` board (with the hw modules named
     in ``adapters`` too), built and in write order; DeployError if it cannot run there."""
-    root = Path(root)
-    if not (root / ENTRY).is_file():
-        reporter.warn("{} has no {}: the board keeps the one it has".format(root, ENTRY))
-    if not (root / "hw" / (board_id + ".py")).is_file():
-        reporter.warn("no hw/{}.py adapter in {}".format(board_id, root))
-    closure = import_closure(root, board_id, adapters)
-    if closure.lacking:
-        raise DeployError(closure.lacking_message(board_id))
-    for importer, name in closure.unresolved:
-        reporter.warn(
-            "{} imports {}, which is not built into CircuitPython, not in the game's "
-            "tree and not an installed library (make setup installs them): the board "
-            "will fail to import it".format(importer, name)
-        )
-    return build_items(root, closure.modules, compiler)
+    return build_items(root, board_modules(root, board_id, reporter, adapters), compiler)
 
 
 def build_board_tree(

@@ -3,8 +3,11 @@ the error that stops a deploy, and the reporter that prints or collects."""
 
 from __future__ import annotations
 
+import argparse
 import hashlib
+import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -26,6 +29,15 @@ GAME_FOLDERS = ("lib", "hw")
 
 class DeployError(Exception):
     """A refusal or a failure, with a message that says what to do."""
+
+    status = 1  # the command's exit status
+
+
+class MissingLibraryError(DeployError):
+    """The board would fail to import a library this computer does not have:
+    the computer needs setting up, so the exit status is usage's."""
+
+    status = 2
 
 
 class Reporter:
@@ -84,3 +96,20 @@ class Plan:
     @property
     def bytes_to_write(self):
         return sum(len(i.data) for i in self.writes)
+
+
+def run_command(action: Callable[[argparse.Namespace, Reporter], dict], args) -> int:
+    """Run a command's ``action``; print its summary (--json) or its error (one
+    ``error:`` line, or a JSON object); return the exit status."""
+    reporter = Reporter(as_json=args.json)
+    try:
+        result = action(args, reporter)
+    except DeployError as error:
+        if args.json:
+            print(json.dumps({"ok": False, "error": str(error), "warnings": reporter.warnings}))
+        else:
+            print("error: " + str(error), file=sys.stderr)
+        return error.status
+    if args.json:
+        print(json.dumps(result, indent=1))
+    return 0

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import re
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from deploy_shared import DeployError, Reporter
+from deploy_shared import ROOT, DeployError, Reporter
 
 if TYPE_CHECKING:
     from board_imports import Module
@@ -57,9 +58,14 @@ def compiler_info(path: str | Path) -> Compiler | str:
     return Compiler(str(path), match.group(0).split()[1], int(match.group(1)))
 
 
+def fits_major(compiler: Compiler, major: int) -> bool:
+    """Does CircuitPython ``major`` load what ``compiler`` writes?"""
+    formats = MPY_FORMAT.get(compiler.major), MPY_FORMAT.get(major)
+    return compiler.major == major or (formats[0] is not None and formats[0] == formats[1])
+
+
 def fits_board(compiler: Compiler, board: Board) -> bool:
-    formats = MPY_FORMAT.get(compiler.major), MPY_FORMAT.get(board.major)
-    return compiler.major == board.major or (formats[0] is not None and formats[0] == formats[1])
+    return fits_major(compiler, board.major)
 
 
 def cache_dir() -> Path:
@@ -71,6 +77,16 @@ def cache_dir() -> Path:
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return base / "british-square" / "mpy-cross"
+
+
+def add_build_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a command that builds the game's files: the compiler, its
+    cache, the source tree (deploy, bundle)."""
+    add = parser.add_argument
+    add("--mpy-cross", help="CircuitPython's mpy-cross (default: $MPY_CROSS, PATH, cache)")
+    add("--no-fetch", action="store_true", help="never download mpy-cross")
+    add("--cache-dir", default=str(cache_dir()), help="where fetched mpy-cross is kept")
+    add("--source", default=str(ROOT), help="the game's source tree (default: this repository)")
 
 
 def mpy_cross_url(version: str) -> str | None:

@@ -294,13 +294,21 @@ def apply_plan(
         ) from None
     try:
         switch_over(drive, staged, plan)
-        write_manifest(drive, new_manifest)
-        sync()
     except OSError as error:
         raise DeployError(
             "the drive failed while switching to the new files: {}. Until the deploy is run "
             "again the board runs the old game, or waits with no code.py; plug it back in "
             "and run the deploy again.".format(explain(error))
+        ) from None
+    try:
+        write_manifest(drive, new_manifest)
+        sync()
+    except OSError as error:
+        # Every new file and code.py are in place: only the record of them is old.
+        raise DeployError(
+            "the new game is on the drive, whole, and the board runs it, but its final "
+            "manifest could not be written: {}. The pending one there still names every "
+            "file of the game's; run the deploy again to finish it.".format(explain(error))
         ) from None
 
 
