@@ -13,6 +13,7 @@ from nvm_records import (
     BLOCK,
     NONSENSE,
     START_32767,
+    UNION_AS_AMERICAN,
     PagedFlash,
     bad_record,
     flash_holding,
@@ -405,7 +406,7 @@ def check_fresh_start_then_a_good_save(app, nvm):
     assert store.notice == 0 and same_game(game, app.game)
 
 
-@pytest.mark.parametrize("name", sorted(NONSENSE) + [START_32767, BAD_STOCK])
+@pytest.mark.parametrize("name", sorted(NONSENSE) + [START_32767, BAD_STOCK, UNION_AS_AMERICAN])
 def test_a_record_of_nonsense_starts_a_new_game_saying_so_and_the_next_save_replaces_it(boot, name):
     nvm = flash_holding(bad_record(name))
     check_fresh_start_then_a_good_save(boot(nvm), nvm)
