@@ -172,6 +172,8 @@ def run_code(*args, env=None):
         (["--deal", "90007"], "--deal"),
         (["--deal", "1" * 5000], "--deal"),
         (["--deal", "\u0663"], "--deal"),  # an Arabic-Indic three
+        (["--deal", "0001"], "--deal"),  # issue 37: the desktop command refused it
+        (["--scale", "04"], "--scale"),
         (["--deal", "7", "--deal", "8"], "twice"),
         (["--deal", "7", "--position", "british AC/-/-/- - - 0,0,0,0"], "not both"),
         (["--scale", "0"], "--scale"),
@@ -189,6 +191,29 @@ def test_code_py_refuses_bad_options_in_one_line(args, named):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0], result.stderr
     assert "Traceback" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["1", "7", "31999", "0", "0001", "07", "32000", "+7", "-7", " 7", "7 ", "1_0", "\u0663"],
+)
+def test_code_py_and_the_desktop_command_read_deal_numbers_by_one_rule(monkeypatch, token):
+    import argparse
+
+    from british_square.desktop.cli import deal_number
+
+    monkeypatch.syspath_prepend(str(HW))
+    import options
+
+    try:
+        by_code_py = options.parse(["--deal", token])["deal"]
+    except ValueError:
+        by_code_py = None
+    try:
+        by_command = deal_number(token)
+    except argparse.ArgumentTypeError:
+        by_command = None
+    assert by_code_py == by_command
 
 
 def test_a_fake_battery_that_is_no_number_is_refused_in_one_line():

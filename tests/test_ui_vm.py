@@ -301,10 +301,12 @@ def test_bench_script_runs(vm, tmp_path):
     assert metrics["dead_probe_step_alloc_union"]["value"] == 0
 
 
-def test_code_py_refuses_a_bad_option_on_the_vm(vm, mpy_board):
-    result = vm.run_board(mpy_board, "--deal", "90007", check=False)
+@pytest.mark.parametrize("deal", ["90007", "0001"])  # 0001: as the desktop command, refused
+def test_code_py_refuses_a_bad_option_on_the_vm(vm, mpy_board, deal):
+    result = vm.run_board(mpy_board, "--deal", deal, check=False)
     assert result.returncode == 2
-    assert result.stderr.strip().startswith("error: --deal") and "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: bad --deal '{}'".format(deal))
 
 
 def test_a_resting_loop_sleeps_between_polls(vm, mpy_board):
