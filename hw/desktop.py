@@ -376,6 +376,11 @@ class Hardware:
         self.glows += 1
         self.last_glow = (frame, percent)
 
+    def console(self, line):
+        """What a board prints on its serial console (About's figures, an
+        error caught): standard error here, since standard output is the game's."""
+        print(line, file=sys.stderr)
+
     def started(self, app):
         self.app = app
         self.actions.app = app  # where the mouse's clicks land

@@ -329,8 +329,9 @@ def test_the_about_screen_reports_the_board_and_measures_redraws(vm, mpy_board):
     )
     about = [line for line in result.stdout.splitlines() if line.startswith("about: ")]
     assert len(about) == 2, result.stdout  # printed to the console on opening, and measured
-    version, board, free, total, nvm, battery, redraw = about[0][len("about: ") :].split(", ")
-    assert (board, nvm, battery) == ("VM (pygamer32d)", "8192 bytes", "low: 3.40 V")
+    fields = about[0][len("about: ") :].split(", ")
+    version, board, free, total, nvm, battery, errors, redraw = fields
+    assert (board, nvm, battery, errors) == ("VM (pygamer32d)", "8192 bytes", "low: 3.40 V", "0")
     assert version == "0.1.0" and redraw == "press A"
     asked = int(HEAP[:-1])
     assert asked - 6 <= int(total) < asked  # the heap asked for, less the collector's tables

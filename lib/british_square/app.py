@@ -47,7 +47,7 @@ _LOW_BATTERY_MV = const(3500)  # a LiPo cell this low is nearly empty
 _REDRAW_MS = const(3000)  # the About screen's redraw benchmark runs this long
 
 
-def _load_save(store):
+def _load_save(app, store):
     """The game ``store`` keeps, or ``None``; its loader let go. A function of
     its own, so that no name holds the loader once it returns (a local of
     ``App.__init__`` would keep its code, 5 KB, through the start-up)."""
@@ -57,14 +57,15 @@ def _load_save(store):
         from british_square import resume
 
         return resume.load(store)
-    except Exception:  # MemoryError too: no record may stop the board
+    except Exception as error:  # MemoryError too: no record may stop the board
         store.forget()
+        app.caught("loading the save", error)
         return None
     finally:
         unload("british_square.resume", "british_square.position")
 
 
-def _open_files(hardware):
+def _open_files(app, hardware):
     """The game's files on the drive, checked once (their checker let go as
     ``_load_save``'s loader is): the words, named with ``hardware``'s keys. A
     damaged file ends the program, on the screen and the console."""
@@ -74,7 +75,7 @@ def _open_files(hardware):
         files.check_sheet(sheet_path())
         words = files.open_words()
     except DamagedFile as damage:
-        show_damage(hardware.display, damage)
+        show_damage(hardware.display, damage, app.console)
         raise SystemExit(2) from None
     finally:
         unload("british_square.files")
@@ -106,11 +107,15 @@ class App(Table):
         # heap around it (a board collects only when an allocation fails).
         self.hardware = hardware
         self.store = store
+        # the serial console (a board's standard output), or the adapter's
+        # stand-in for it (the desktop's standard error: its output is the game's)
+        self.console = getattr(hardware, "console", None) or print
+        self.errors_caught = 0  # exceptions caught and played on, for About (``caught``)
         saved = None
         if store is not None:
-            saved = _load_save(store)
+            saved = _load_save(self, store)
             gc.collect()
-        self.words = _open_files(hardware)
+        self.words = _open_files(self, hardware)
         gc.collect()
         # One scratch buffer for the legal moves, the dead test and the hint:
         # each fills it within one call and keeps nothing there between two.
@@ -329,7 +334,8 @@ class App(Table):
         store = self.store
         try:
             self.start_game(saved)
-        except Exception:  # MemoryError too
+        except Exception as error:  # MemoryError too
+            self.caught("starting the save", error)
             self.game = None
             self.probing = False
             self.dead_test.game = None
@@ -348,9 +354,22 @@ class App(Table):
         store = self.store
         try:
             store.save(self.game if self.in_progress() else None, self.seconds, self.hints_used)
-        except (OSError, RuntimeError):  # the NVM refused the write: play goes on
-            pass
+        except (OSError, RuntimeError) as error:  # the NVM refused the write: play goes on
+            self.caught("saving", error)
         self.policy.saved(self.now)
+
+    def caught(self, doing, error):
+        """An exception caught while ``doing`` something the game then plays
+        on without (loading or starting the save, saving): one line on the
+        console, and one more on About's count. A board's ``.mpy`` has no
+        line numbers: unsaid, a bug there would look like a damaged save."""
+        self.errors_caught += 1
+        try:
+            detail = str(error)
+            line = "error: {}: {}".format(doing, type(error).__name__)
+            self.console(line + ": " + detail if detail else line)
+        except MemoryError:  # the line is a nicety; playing on is not
+            pass
 
     def note_change(self):
         """Something worth keeping changed: a move, a game, a setting."""
