@@ -17,6 +17,7 @@ keeping the game as a close does (exit status 130 or 143).
 import os
 import signal
 import sys
+import tempfile
 import time
 
 from harness import env_number, script_source
@@ -56,9 +57,10 @@ WINDOW_SCALE = 4
 KEY_NAMES = {"A": "Z", "B": "X", "Select": "U", "Start": "Esc", "Stick/pad": "Arrows"}
 DEFAULT_SHOT = "shots/play.png"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-NO_SCREEN = """No screen to open a window on: running headless; the screen goes to
-{}.
-Give --keys and --shot to play a key script (see code.py)."""
+NO_SCREEN = (  # one line, as every note and error on standard error
+    "note: no screen to open a window on: running headless, the screen goes to {!r}"
+    " (--keys and --shot play a key script: code.py --help)"
+)
 
 # Blinka looks for pins at import and, finding none on a desktop ("GENERIC_X86"),
 # says so on standard output, which is the game's. The desktop drives no pins:
@@ -84,7 +86,7 @@ def make_display(scale):
 
     class ScaledDisplay(pygamedisplay.PyGameDisplay):
         def _initialize(self, init_sequence):
-            pygame.init()
+            pygame.display.init()  # the window alone: the mixer is the speaker's to open
             pygame.display.set_caption("British Square")
             self._window = pygame.display.set_mode((WIDTH * scale, HEIGHT * scale))
             self._pygame_screen = pygame.Surface((WIDTH, HEIGHT))
@@ -216,6 +218,40 @@ class ScriptActions(ScriptPlayer):
         return QUIT if self.stopped else self.next_action(now)
 
 
+def open_mixer(pygame, rate):
+    """Open pygame's mixer for unsigned 8-bit mono at ``rate`` (SDL converts
+    if need be); False where it cannot (no audio device, no mixer built),
+    said in one line. ALSA's library writes its complaints about a missing
+    sound card, sixteen lines, straight to file descriptor 2: they are held
+    back while the mixer opens, and anything else written there is passed on."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        held = tempfile.TemporaryFile()
+        os.dup2(held.fileno(), 2)
+    except (AttributeError, OSError, ValueError):  # no standard error to hold back
+        saved = held = None
+    why = None
+    try:
+        pygame.mixer.quit()
+        pygame.mixer.init(frequency=rate, size=8, channels=1, allowedchanges=0)
+    except (pygame.error, NotImplementedError) as error:
+        why = str(error) or type(error).__name__
+    finally:
+        if held is not None:
+            os.dup2(saved, 2)
+            os.close(saved)
+            held.seek(0)
+            lines = held.read().decode(errors="replace").splitlines()
+            held.close()
+            for line in lines:
+                if not line.startswith("ALSA lib "):
+                    print(line, file=sys.stderr)
+    if why is not None:
+        print("note: no sound: {}".format(" ".join(why.split())), file=sys.stderr)
+    return why is None
+
+
 class MixerSpeaker:
     """The game's sound effects through pygame's mixer, the same waves a
     board plays (``british_square.sounds``). Silent where no audio device
@@ -229,12 +265,7 @@ class MixerSpeaker:
 
         self.played = []
         self.sounds = None
-        try:
-            # unsigned 8-bit mono at the waves' own rate, converted by SDL if need
-            # be; pygame.init() (the window) opened the mixer at its defaults
-            pygame.mixer.quit()
-            pygame.mixer.init(frequency=RATE, size=8, channels=1, allowedchanges=0)
-        except (pygame.error, NotImplementedError):
+        if not open_mixer(pygame, RATE):
             return  # no audio device, or a pygame built without its mixer: silent
         waves = effects()
 

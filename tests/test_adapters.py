@@ -324,7 +324,7 @@ def test_the_desktop_mixer_plays_the_boards_waves_or_stays_silent(monkeypatch):
 
     from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
 
-    pygame.init()  # as the window does first: the mixer opens at pygame's defaults
+    pygame.init()  # the mixer open at pygame's defaults: the speaker opens it at its own
     speaker = desktop.MixerSpeaker()  # SDL's dummy audio driver: a mixer that plays to nowhere
     try:
         lengths = [round(sound.get_length() * 1000) for sound in speaker.sounds]
@@ -342,3 +342,36 @@ def test_the_desktop_mixer_plays_the_boards_waves_or_stays_silent(monkeypatch):
     silent = desktop.MixerSpeaker()
     silent.play(CHIME)  # nothing to play it on: kept, and no error
     assert silent.sounds is None and silent.played == [CHIME]
+
+
+def test_no_sound_device_is_one_line_not_alsas_sixteen(monkeypatch, capfd):
+    """Where there is no sound card, ALSA's library writes sixteen lines
+    straight to file descriptor 2 at every start (issue 37): they are held
+    back, the rest passed on, and one line says the game plays silent."""
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.syspath_prepend(str(HW))
+    import desktop
+    import pygame
+
+    def like_alsa(**kwargs):
+        for _ in range(16):
+            os.write(2, b"ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default\n")
+        os.write(2, b"something else\n")
+        raise pygame.error("ALSA: Couldn't open audio device: No such file or directory")
+
+    import displayio
+
+    displayio.release_displays()  # Blinka takes one display a process: an earlier test's goes
+    pygame.mixer.quit()
+    desktop.make_display(1)
+    assert pygame.mixer.get_init() is None  # the window opens no sound: the speaker alone does
+    displayio.release_displays()
+    monkeypatch.setattr(pygame.mixer, "init", like_alsa)
+    capfd.readouterr()
+    silent = desktop.MixerSpeaker()
+    out, err = capfd.readouterr()
+    assert silent.sounds is None and out == ""
+    assert err.splitlines() == [
+        "something else",
+        "note: no sound: ALSA: Couldn't open audio device: No such file or directory",
+    ]
