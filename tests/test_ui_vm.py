@@ -382,12 +382,15 @@ def test_an_hour_of_scripted_play_on_the_vm_keeps_to_the_rate_limit(vm, mpy_boar
 
 
 def damage(path, how):
-    """Damage the game file at ``path`` as a drive might: gone, empty, cut
-    short, holding more texts than the game's, random bytes, a sheet of the
-    wrong width."""
+    """Damage the game file at ``path`` as a drive might: gone, a folder in
+    its place, empty, cut short, holding more texts than the game's, random
+    bytes, a sheet of the wrong width."""
     data = path.read_bytes()
     if how == "missing":
         path.unlink()
+    elif how == "a folder":  # opened, on the unix port, and then unreadable (EISDIR)
+        path.unlink()
+        path.mkdir()
     elif how == "empty":
         path.write_bytes(b"")
     elif how == "cut short":
@@ -405,11 +408,13 @@ def damage(path, how):
 
 DAMAGES = [
     ("words.txt", "missing"),
+    ("words.txt", "a folder"),  # issue 37: an OSError traceback at start-up
     ("words.txt", "empty"),
     ("words.txt", "cut short"),
     ("words.txt", "more texts"),
     ("words.txt", "random bytes"),
     ("cards.bmp", "missing"),
+    ("cards.bmp", "a folder"),
     ("cards.bmp", "empty"),
     ("cards.bmp", "cut to 100 bytes"),
     ("cards.bmp", "wrong width"),
