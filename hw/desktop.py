@@ -107,7 +107,7 @@ def check_png_target(path):
     if existing_file(path, "a screenshot") is None:
         return
     if read_head(path, len(PNG_SIGNATURE)) not in (b"", PNG_SIGNATURE):
-        raise ValueError("{} is not a PNG file: left as it is".format(path))
+        raise ValueError("{!r} is not a PNG file: left as it is".format(path))
 
 
 def save_png(display, path, scale=1):
@@ -124,7 +124,7 @@ def save_png(display, path, scale=1):
         try:
             pygame.image.save(surface, f, "screen.png")
         except pygame.error as error:
-            raise ValueError("cannot write {}: {}".format(path, error)) from None
+            raise ValueError("cannot write {!r}: {}".format(path, error)) from None
 
     replace_whole(path, write, lambda: check_png_target(path))
 
@@ -136,7 +136,7 @@ def shot_paths(shot):
     if shot.lower().endswith(".png"):
         folder, final = os.path.dirname(shot) or ".", shot
     elif os.path.exists(shot) and not os.path.isdir(shot):
-        raise ValueError("--shot {} is not a folder, nor a .png file".format(shot))
+        raise ValueError("--shot {!r} is not a folder, nor a .png file".format(shot))
     else:
         folder, final = shot, os.path.join(shot, "final.png")
     check_png_target(final)

@@ -108,7 +108,7 @@ def test_the_temporary_save_file_leaves_a_file_of_that_name_alone(tmp_path):
         ("a folder named x.png", "is a folder"),
         ("a FIFO named x.png", "is a FIFO"),
         ("a text named x.png", "is not a PNG file"),
-        ("/proc/x.png", "cannot write /proc/x.png"),
+        ("/proc/x.png", "cannot write '/proc/x.png'"),
         ("a file as the folder", "is not a folder"),
         ("a FIFO as final.png", "is a FIFO"),
     ],
@@ -159,7 +159,7 @@ def test_a_screenshot_that_fails_during_play_stops_the_game_in_one_line_kept(tmp
     assert time.monotonic() - started < 30
     lines = result.stderr.splitlines()
     assert result.returncode == 2 and len(lines) == 1, result
-    assert lines[0].startswith("error: ") and "blocked.png is a FIFO" in lines[0]
+    assert lines[0].startswith("error: ") and "blocked.png' is a FIFO" in lines[0]
     assert files_in(shots) == ["blocked.png", "first.png"]  # no more screenshots after
     again = code_py("--save", save, "--keys", "a")  # the game was kept as it stood
     assert position_line(again.stdout) == position_line(result.stdout)
@@ -184,6 +184,22 @@ def test_a_key_file_of_random_bytes_is_one_error_line(tmp_path):
 @pytest.mark.parametrize("name", ["--save", "--shot", "--keys-file"])
 def test_an_empty_path_is_refused(name):
     assert refused(code_py("--deal", "3", name, ""), name)
+
+
+@pytest.mark.parametrize("name", ["--save", "--shot", "--save folder", "--keys-file"])
+def test_a_path_with_a_line_break_is_named_quoted_in_one_line(tmp_path, name):
+    # issue 37: the error: line ran over two
+    path = tmp_path / "two\nlines"
+    if name == "--shot":
+        path.write_text("my notes")  # not a folder, nor a .png file
+    elif name == "--save folder":
+        name = "--save"
+        path.mkdir()  # a folder, not a save file
+    else:
+        path.write_text("my notes")
+        path = path / "save.nvm"  # under a file
+    result = code_py("--deal", "3", name, path, "--keys", "a")
+    assert refused(result, repr(str(path))), result
 
 
 def test_rules_that_are_not_the_positions_are_refused():

@@ -309,6 +309,13 @@ def test_code_py_refuses_a_bad_option_on_the_vm(vm, mpy_board, deal):
     assert len(lines) == 1 and lines[0].startswith("error: bad --deal '{}'".format(deal))
 
 
+def test_a_key_file_path_with_a_line_break_is_one_quoted_line_on_the_vm(vm, mpy_board):
+    result = vm.run_board(mpy_board, "--keys-file", "/no/such\nfile", check=False)
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "key file '/no/such\\nfile'" in lines[0], result.stderr
+
+
 def test_a_resting_loop_sleeps_between_polls(vm, mpy_board):
     # two seconds on the cards with no press: at most one turn a 15 ms rest, as
     # on a board (controls.rest), where the loop as it was spun thousands of times
