@@ -24,16 +24,17 @@ def main(argv):
         hardware, options, game = started
         started = None
         sys.modules.pop("options")  # not held while the game runs: a board has none
-        game = play(hardware, options, game)
-        status = getattr(hardware, "status", 0)  # the desktop's: what stopped the game
-        hardware = None
-        # The report's code comes back into a collected heap: loaded among a
-        # session's garbage, its pieces can leave no room for the position text.
-        gc.collect()
-        return __import__("options").report(game, status)
-    hardware = machine({})
-    play(hardware, {}, None)  # the game kept in NVM, or a new deal
-    return getattr(hardware, "status", 0)  # the desktop's: a signal stopped it
+    else:
+        hardware, options, game = machine({}), {}, None  # the game kept in NVM, or a new deal
+    game = play(hardware, options, game)
+    status = getattr(hardware, "status", 0)  # the desktop's: what stopped the game
+    if not argv and sys.implementation.name != "cpython":
+        return status  # a board never gets here; the VM, run as a board, reports its run
+    hardware = None
+    # The report's code comes back into a collected heap: loaded among a
+    # session's garbage, its pieces can leave no room for the position text.
+    gc.collect()
+    return __import__("options").report(game, status)
 
 
 def board_module():

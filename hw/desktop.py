@@ -20,6 +20,7 @@ keeping the game as a close does (exit status 130 or 143).
 import os
 import signal
 import sys
+import tempfile
 import time
 
 from harness import env_number, script_source
@@ -66,9 +67,10 @@ DOUBLE_CLICK_MS = 400  # a second click this soon on the same place: a double cl
 KEY_NAMES = {"A": "Z", "B": "X", "Select": "U", "Start": "Esc", "Stick/pad": "Arrows"}
 DEFAULT_SHOT = "shots/play.png"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-NO_SCREEN = """No screen to open a window on: running headless; the screen goes to
-{}.
-Give --keys and --shot to play a key script (see code.py)."""
+NO_SCREEN = (  # one line, as every note and error on standard error
+    "note: no screen to open a window on: running headless, the screen goes to {!r}"
+    " (--keys and --shot play a key script: code.py --help)"
+)
 
 # Blinka looks for pins at import and, finding none on a desktop ("GENERIC_X86"),
 # says so on standard output, which is the game's. The desktop drives no pins:
@@ -94,7 +96,7 @@ def make_display(scale):
 
     class ScaledDisplay(pygamedisplay.PyGameDisplay):
         def _initialize(self, init_sequence):
-            pygame.init()
+            pygame.display.init()  # the window alone: the mixer is the speaker's to open
             pygame.display.set_caption("British Square")
             self._window = pygame.display.set_mode((WIDTH * scale, HEIGHT * scale))
             self._pygame_screen = pygame.Surface((WIDTH, HEIGHT))
@@ -124,7 +126,7 @@ def check_png_target(path):
     if existing_file(path, "a screenshot") is None:
         return
     if read_head(path, len(PNG_SIGNATURE)) not in (b"", PNG_SIGNATURE):
-        raise ValueError("{} is not a PNG file: left as it is".format(path))
+        raise ValueError("{!r} is not a PNG file: left as it is".format(path))
 
 
 def save_png(display, path, scale=1):
@@ -141,7 +143,7 @@ def save_png(display, path, scale=1):
         try:
             pygame.image.save(surface, f, "screen.png")
         except pygame.error as error:
-            raise ValueError("cannot write {}: {}".format(path, error)) from None
+            raise ValueError("cannot write {!r}: {}".format(path, error)) from None
 
     replace_whole(path, write, lambda: check_png_target(path))
 
@@ -153,7 +155,7 @@ def shot_paths(shot):
     if shot.lower().endswith(".png"):
         folder, final = os.path.dirname(shot) or ".", shot
     elif os.path.exists(shot) and not os.path.isdir(shot):
-        raise ValueError("--shot {} is not a folder, nor a .png file".format(shot))
+        raise ValueError("--shot {!r} is not a folder, nor a .png file".format(shot))
     else:
         folder, final = shot, os.path.join(shot, "final.png")
     check_png_target(final)
@@ -280,6 +282,40 @@ class ScriptActions(ScriptPlayer):
         return QUIT if self.stopped else self.next_action(now)
 
 
+def open_mixer(pygame, rate):
+    """Open pygame's mixer for unsigned 8-bit mono at ``rate`` (SDL converts
+    if need be); False where it cannot (no audio device, no mixer built),
+    said in one line. ALSA's library writes its complaints about a missing
+    sound card, sixteen lines, straight to file descriptor 2: they are held
+    back while the mixer opens, and anything else written there is passed on."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        held = tempfile.TemporaryFile()
+        os.dup2(held.fileno(), 2)
+    except (AttributeError, OSError, ValueError):  # no standard error to hold back
+        saved = held = None
+    why = None
+    try:
+        pygame.mixer.quit()
+        pygame.mixer.init(frequency=rate, size=8, channels=1, allowedchanges=0)
+    except (pygame.error, NotImplementedError) as error:
+        why = str(error) or type(error).__name__
+    finally:
+        if held is not None:
+            os.dup2(saved, 2)
+            os.close(saved)
+            held.seek(0)
+            lines = held.read().decode(errors="replace").splitlines()
+            held.close()
+            for line in lines:
+                if not line.startswith("ALSA lib "):
+                    print(line, file=sys.stderr)
+    if why is not None:
+        print("note: no sound: {}".format(" ".join(why.split())), file=sys.stderr)
+    return why is None
+
+
 class MixerSpeaker:
     """The game's sound effects through pygame's mixer, the same waves a
     board plays (``british_square.sounds``). Silent where no audio device
@@ -293,12 +329,7 @@ class MixerSpeaker:
 
         self.played = []
         self.sounds = None
-        try:
-            # unsigned 8-bit mono at the waves' own rate, converted by SDL if need
-            # be; pygame.init() (the window) opened the mixer at its defaults
-            pygame.mixer.quit()
-            pygame.mixer.init(frequency=RATE, size=8, channels=1, allowedchanges=0)
-        except (pygame.error, NotImplementedError):
+        if not open_mixer(pygame, RATE):
             return  # no audio device, or a pygame built without its mixer: silent
         waves = effects()
 
@@ -441,6 +472,11 @@ class Hardware:
     def lights(self, frame, percent):
         self.glows += 1
         self.last_glow = (frame, percent)
+
+    def console(self, line):
+        """What a board prints on its serial console (About's figures, an
+        error caught): standard error here, since standard output is the game's."""
+        print(line, file=sys.stderr)
 
     def started(self, app):
         self.app = app

@@ -116,10 +116,10 @@ def _open_file(path):
     or cannot be read."""
     try:
         if os.stat(path)[0] & 0o170000 != 0o100000:  # S_IFMT, S_IFREG
-            raise ValueError("the key file {} is not a regular file".format(path))
+            raise ValueError("the key file {!r} is not a regular file".format(path))
         return open(path, "rb")
     except OSError as error:
-        raise ValueError("cannot read the key file {}: {}".format(path, error.strerror)) from None
+        raise ValueError("cannot read the key file {!r}: {}".format(path, error.strerror)) from None
 
 
 def parse_word(word):

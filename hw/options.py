@@ -8,21 +8,13 @@ import gc
 import sys
 
 from british_square import unload
+from british_square.deal import MAX_DEAL, MIN_DEAL
 from british_square.piles import RULE_NAMES
+from british_square.position import parse_number  # numbers by the desktop command's rule
 
 _VALUES = ("rules", "deal", "position", "keys", "keys-file", "shot", "scale", "save")
 _PATHS = ("keys-file", "shot", "save")  # an empty one would mean none, or the folder here
 _FLAGS = ("headless", "autoplay", "help")
-
-
-def whole_number(text, name, low, high):
-    """An int from ``text``: ASCII digits only, ``low`` to ``high``."""
-    if not text or len(text) > 6 or not all("0" <= c <= "9" for c in text):
-        raise ValueError("--{} takes a number {}-{}, not {!r}".format(name, low, high, text[:20]))
-    value = int(text)
-    if not low <= value <= high:
-        raise ValueError("--{} takes a number {}-{}, not {}".format(name, low, high, value))
-    return value
 
 
 def parse(argv):
@@ -54,9 +46,9 @@ def parse(argv):
     if "deal" in options:
         if "position" in options:
             raise ValueError("give --deal or --position, not both")
-        options["deal"] = whole_number(options["deal"], "deal", 1, 31999)
+        options["deal"] = parse_number(options["deal"], "--deal", MIN_DEAL, MAX_DEAL)
     if "scale" in options:
-        options["scale"] = whole_number(options["scale"], "scale", 1, 16)
+        options["scale"] = parse_number(options["scale"], "--scale", 1, 16)
     return options
 
 
@@ -121,7 +113,9 @@ def start(argv, machine):
     except ValueError as error:
         return error_line(error)
     finally:
-        unload("british_square.desktop.notation", "british_square.desktop")
+        unload(
+            "british_square.desktop.notation", "british_square.desktop", "british_square.position"
+        )
     try:
         return machine(options), options, game
     except (ValueError, OSError) as error:  # a key script or a file the adapter refused

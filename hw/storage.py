@@ -63,9 +63,9 @@ def existing_file(path, what):
     except FileNotFoundError:
         return None
     except OSError as error:  # under a file, no permission, a name too long
-        raise ValueError("cannot use {} as {}: {}".format(path, what, error.strerror)) from None
+        raise ValueError("cannot use {!r} as {}: {}".format(path, what, error.strerror)) from None
     if not stat.S_ISREG(found.st_mode):
-        raise ValueError("{} is {}, not {}".format(path, _kind(found.st_mode), what))
+        raise ValueError("{!r} is {}, not {}".format(path, _kind(found.st_mode), what))
     return found
 
 
@@ -77,10 +77,10 @@ def read_head(path, size):
         handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         with open(handle, "rb") as f:
             if not stat.S_ISREG(os.fstat(handle).st_mode):
-                raise ValueError("{} is not a regular file".format(path))
+                raise ValueError("{!r} is not a regular file".format(path))
             return f.read(size)
     except OSError as error:
-        raise ValueError("cannot read {}: {}".format(path, error.strerror)) from None
+        raise ValueError("cannot read {!r}: {}".format(path, error.strerror)) from None
 
 
 def check_folder(path):
@@ -90,7 +90,7 @@ def check_folder(path):
     try:
         os.close(_temporary(path, remove=True))
     except OSError as error:
-        raise ValueError("cannot write {}: {}".format(path, error.strerror)) from None
+        raise ValueError("cannot write {!r}: {}".format(path, error.strerror)) from None
 
 
 def _temporary(path, remove=False):
@@ -117,7 +117,7 @@ def replace_whole(path, write, check):
     try:
         handle, temporary = _temporary(path)
     except OSError as error:
-        raise ValueError("cannot write {}: {}".format(path, error.strerror)) from None
+        raise ValueError("cannot write {!r}: {}".format(path, error.strerror)) from None
     try:
         with open(handle, "wb") as f:
             write(f)
@@ -127,7 +127,7 @@ def replace_whole(path, write, check):
         os.replace(temporary, path)
     except OSError as error:  # a full disk, a folder gone read-only
         os.remove(temporary)
-        raise ValueError("cannot write {}: {}".format(path, error.strerror)) from None
+        raise ValueError("cannot write {!r}: {}".format(path, error.strerror)) from None
     except BaseException:
         os.remove(temporary)
         raise
@@ -167,7 +167,9 @@ class FileNVM:
             return b""
         held = read_head(self.path, NVM_SIZE + 1)
         if not is_save(held):
-            raise ValueError("{} is not a save file of this game: left as it is".format(self.path))
+            raise ValueError(
+                "{!r} is not a save file of this game: left as it is".format(self.path)
+            )
         return held
 
     def __len__(self):

@@ -8,7 +8,7 @@ import random
 
 from british_square.desktop.notation import position_text
 from british_square.engine import MAX_MOVES, Game
-from british_square.piles import BRITISH, FOUNDATION, STOCK, WASTE, move
+from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
 from british_square.store import (
     CRC_SIZE,
     FIELDS,
@@ -235,15 +235,22 @@ def swap_two_different(body, at, count):
 
 START_32767 = "deal 32767 behind a start position"
 BAD_STOCK = "a start position whose stock its deal never had"
+# Union Square fills a space with any playable card, American only from the
+# waste or the stock: such a game's head set to American (issue 37)
+UNION_AS_AMERICAN = "a Union Square start position under American rules"
 
 
 def bad_record(name):
     """A record whose CRC is right and whose content is nonsense: ``name``
-    is one of NONSENSE or one of the two above."""
+    is one of NONSENSE or one of the three above."""
     if name in NONSENSE:
         body = valid_body(random_game_of(4))
         NONSENSE[name](body)
         return forged(HAS_GAME, bytes(body))
+    if name == UNION_AS_AMERICAN:
+        body = start_body(started_after(9, UNION), moves=0)  # no move that American refuses
+        body[GAME_AT] = AMERICAN
+        return forged(HAS_GAME | HAS_START, bytes(body))
     body = start_body(started_after(4))
     if name == START_32767:
         body[DEAL_AT : DEAL_AT + 2] = (32767).to_bytes(2, "little")

@@ -176,6 +176,8 @@ def run_code(*args, env=None):
         (["--deal", "90007"], "--deal"),
         (["--deal", "1" * 5000], "--deal"),
         (["--deal", "\u0663"], "--deal"),  # an Arabic-Indic three
+        (["--deal", "0001"], "--deal"),  # issue 37: the desktop command refused it
+        (["--scale", "04"], "--scale"),
         (["--deal", "7", "--deal", "8"], "twice"),
         (["--deal", "7", "--position", "british AC/-/-/- - - 0,0,0,0"], "not both"),
         (["--scale", "0"], "--scale"),
@@ -193,6 +195,29 @@ def test_code_py_refuses_bad_options_in_one_line(args, named):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0], result.stderr
     assert "Traceback" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["1", "7", "31999", "0", "0001", "07", "32000", "+7", "-7", " 7", "7 ", "1_0", "\u0663"],
+)
+def test_code_py_and_the_desktop_command_read_deal_numbers_by_one_rule(monkeypatch, token):
+    import argparse
+
+    from british_square.desktop.cli import deal_number
+
+    monkeypatch.syspath_prepend(str(HW))
+    import options
+
+    try:
+        by_code_py = options.parse(["--deal", token])["deal"]
+    except ValueError:
+        by_code_py = None
+    try:
+        by_command = deal_number(token)
+    except argparse.ArgumentTypeError:
+        by_command = None
+    assert by_code_py == by_command
 
 
 def test_a_fake_battery_that_is_no_number_is_refused_in_one_line():
@@ -303,7 +328,7 @@ def test_the_desktop_mixer_plays_the_boards_waves_or_stays_silent(monkeypatch):
 
     from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
 
-    pygame.init()  # as the window does first: the mixer opens at pygame's defaults
+    pygame.init()  # the mixer open at pygame's defaults: the speaker opens it at its own
     speaker = desktop.MixerSpeaker()  # SDL's dummy audio driver: a mixer that plays to nowhere
     try:
         lengths = [round(sound.get_length() * 1000) for sound in speaker.sounds]
@@ -321,3 +346,36 @@ def test_the_desktop_mixer_plays_the_boards_waves_or_stays_silent(monkeypatch):
     silent = desktop.MixerSpeaker()
     silent.play(CHIME)  # nothing to play it on: kept, and no error
     assert silent.sounds is None and silent.played == [CHIME]
+
+
+def test_no_sound_device_is_one_line_not_alsas_sixteen(monkeypatch, capfd):
+    """Where there is no sound card, ALSA's library writes sixteen lines
+    straight to file descriptor 2 at every start (issue 37): they are held
+    back, the rest passed on, and one line says the game plays silent."""
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.syspath_prepend(str(HW))
+    import desktop
+    import pygame
+
+    def like_alsa(**kwargs):
+        for _ in range(16):
+            os.write(2, b"ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default\n")
+        os.write(2, b"something else\n")
+        raise pygame.error("ALSA: Couldn't open audio device: No such file or directory")
+
+    import displayio
+
+    displayio.release_displays()  # Blinka takes one display a process: an earlier test's goes
+    pygame.mixer.quit()
+    desktop.make_display(1)
+    assert pygame.mixer.get_init() is None  # the window opens no sound: the speaker alone does
+    displayio.release_displays()
+    monkeypatch.setattr(pygame.mixer, "init", like_alsa)
+    capfd.readouterr()
+    silent = desktop.MixerSpeaker()
+    out, err = capfd.readouterr()
+    assert silent.sounds is None and out == ""
+    assert err.splitlines() == [
+        "something else",
+        "note: no sound: ALSA: Couldn't open audio device: No such file or directory",
+    ]

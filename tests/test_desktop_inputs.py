@@ -14,6 +14,7 @@ import pytest
 from conftest import HW, ROOT
 from refusals import refused
 from scripting import ScriptWriter
+from sessions import ABOUT_ROW
 from ui_runs import CODE, load_code_py, position_line, run_desktop
 
 from british_square.desktop.notation import position_text
@@ -107,7 +108,7 @@ def test_the_temporary_save_file_leaves_a_file_of_that_name_alone(tmp_path):
         ("a folder named x.png", "is a folder"),
         ("a FIFO named x.png", "is a FIFO"),
         ("a text named x.png", "is not a PNG file"),
-        ("/proc/x.png", "cannot write /proc/x.png"),
+        ("/proc/x.png", "cannot write '/proc/x.png'"),
         ("a file as the folder", "is not a folder"),
         ("a FIFO as final.png", "is a FIFO"),
     ],
@@ -158,7 +159,7 @@ def test_a_screenshot_that_fails_during_play_stops_the_game_in_one_line_kept(tmp
     assert time.monotonic() - started < 30
     lines = result.stderr.splitlines()
     assert result.returncode == 2 and len(lines) == 1, result
-    assert lines[0].startswith("error: ") and "blocked.png is a FIFO" in lines[0]
+    assert lines[0].startswith("error: ") and "blocked.png' is a FIFO" in lines[0]
     assert files_in(shots) == ["blocked.png", "first.png"]  # no more screenshots after
     again = code_py("--save", save, "--keys", "a")  # the game was kept as it stood
     assert position_line(again.stdout) == position_line(result.stdout)
@@ -183,6 +184,22 @@ def test_a_key_file_of_random_bytes_is_one_error_line(tmp_path):
 @pytest.mark.parametrize("name", ["--save", "--shot", "--keys-file"])
 def test_an_empty_path_is_refused(name):
     assert refused(code_py("--deal", "3", name, ""), name)
+
+
+@pytest.mark.parametrize("name", ["--save", "--shot", "--save folder", "--keys-file"])
+def test_a_path_with_a_line_break_is_named_quoted_in_one_line(tmp_path, name):
+    # issue 37: the error: line ran over two
+    path = tmp_path / "two\nlines"
+    if name == "--shot":
+        path.write_text("my notes")  # not a folder, nor a .png file
+    elif name == "--save folder":
+        name = "--save"
+        path.mkdir()  # a folder, not a save file
+    else:
+        path.write_text("my notes")
+        path = path / "save.nvm"  # under a file
+    result = code_py("--deal", "3", name, path, "--keys", "a")
+    assert refused(result, repr(str(path))), result
 
 
 def test_rules_that_are_not_the_positions_are_refused():
@@ -290,6 +307,44 @@ def test_a_signal_ends_a_game_in_a_window_as_closing_it_does(monkeypatch, tmp_pa
 
 
 @pytest.mark.skipif(not LINUX, reason="a window on SDL's dummy driver, DISPLAY faked")
+def test_a_window_run_without_options_prints_its_position_when_a_signal_ends_it(
+    monkeypatch, tmp_path, capsys
+):
+    """``python3 code.py`` alone, as a player starts it, in process: SIGTERM
+    once the game is under way ends it as closing the window does, its
+    position printed (issue 37: a run without options printed none)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("DISPLAY", ":fake")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # the default save goes here
+    monkeypatch.syspath_prepend(str(HW))
+    import desktop
+    import displayio
+    import options
+
+    # the report lets the game's modules go, for the heap of a VM's run: not
+    # in this process, whose other tests hold them
+    monkeypatch.setattr(options, "unload", lambda *names: None)
+    displayio.release_displays()  # Blinka takes one display a process: an earlier test's goes
+    turns = []
+    window_idle = desktop.Hardware.idle
+
+    def idle(hardware, resting):
+        turns.append(resting)
+        if len(turns) == 50:  # the game under way: a signal, as from a session's end
+            os.kill(os.getpid(), signal.SIGTERM)
+        assert len(turns) < 150, "the signal did not stop the game"
+        window_idle(hardware, resting)
+
+    monkeypatch.setattr(desktop.Hardware, "idle", idle)
+    capsys.readouterr()
+    status = load_code_py().main([])
+    out, err = capsys.readouterr()
+    displayio.release_displays()
+    assert status == 128 + signal.SIGTERM and err == ""
+    assert out.splitlines() == ["position: " + position_line(out)]
+
+
+@pytest.mark.skipif(not LINUX, reason="a window on SDL's dummy driver, DISPLAY faked")
 def test_a_window_whose_save_folder_holds_a_foreign_file_plays_unsaved_and_stops_on_sigint(
     tmp_path,
 ):
@@ -333,6 +388,16 @@ def test_standard_output_holds_the_games_output_only(tmp_path):
     result = run_desktop(["--deal", "3", "--keys", "a", "--shot", tmp_path / "x.png"])
     assert result.stdout.splitlines() == ["position: " + position_line(result.stdout)]
     assert result.stderr == ""
+
+
+def test_the_about_screens_console_line_goes_to_standard_error(tmp_path):
+    """What a board prints on its serial console on opening About is not the
+    game's output here (issue 37: it was on standard output)."""
+    keys = "a start " + "down " * ABOUT_ROW + "a"
+    result = run_desktop(["--deal", "3", "--keys", keys, "--shot", tmp_path / "x.png"])
+    assert result.stdout.splitlines() == ["position: " + position_line(result.stdout)]
+    about = result.stderr.splitlines()
+    assert len(about) == 1 and about[0].startswith("about: 0.1.0, desktop, "), result.stderr
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")

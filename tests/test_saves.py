@@ -13,6 +13,7 @@ from nvm_records import (
     BLOCK,
     NONSENSE,
     START_32767,
+    UNION_AS_AMERICAN,
     PagedFlash,
     bad_record,
     flash_holding,
@@ -425,7 +426,7 @@ def check_fresh_start_then_a_good_save(app, nvm):
     assert store.notice == 0 and same_game(game, app.game)
 
 
-@pytest.mark.parametrize("name", sorted(NONSENSE) + [START_32767, BAD_STOCK])
+@pytest.mark.parametrize("name", sorted(NONSENSE) + [START_32767, BAD_STOCK, UNION_AS_AMERICAN])
 def test_a_record_of_nonsense_starts_a_new_game_saying_so_and_the_next_save_replaces_it(boot, name):
     nvm = flash_holding(bad_record(name))
     check_fresh_start_then_a_good_save(boot(nvm), nvm)
@@ -442,7 +443,20 @@ def test_deal_32767_behind_a_start_position_cannot_stop_the_rules_screen(boot):
     assert app.game.rules == AMERICAN and 1 <= app.game.deal_number <= 31999
 
 
-def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatch):
+def caught_once(app, capsys, doing, error):
+    """The app printed one console line naming ``error``, caught while
+    ``doing``, and About counts it (a board's ``.mpy`` has no line numbers:
+    unsaid, it would pass for a damaged save)."""
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines if "error" in line] == ["error: {}: {}".format(doing, error)]
+    assert app.errors_caught == 1
+    if app.on_page:  # the title, or the menu on its first row (back): A shows the cards
+        press(app, A)
+    menu_choose(app, "About")
+    assert "Errors caught 1" in page_text(app).splitlines()
+
+
+def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatch, capsys):
     """Whatever ``resume.load`` raises (here the heap running out after it
     took the settings and statistics), nothing of the record is kept."""
     nvm = PagedFlash()
@@ -462,12 +476,16 @@ def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatc
         raise MemoryError
 
     monkeypatch.setattr(loader, "load", load_then_run_out)
+    capsys.readouterr()
     again = boot(nvm)
     monkeypatch.undo()
     check_fresh_start_then_a_good_save(again, nvm)
+    caught_once(again, capsys, "loading the save", "MemoryError")
 
 
-def test_an_exception_while_starting_the_resumed_game_starts_a_new_one_saying_so(boot, monkeypatch):
+def test_an_exception_while_starting_the_resumed_game_starts_a_new_one_saying_so(
+    boot, monkeypatch, capsys
+):
     nvm = PagedFlash()
     app = boot(nvm, Game.new_deal(8, UNION))
     app.stats.add_game(UNION, 20, False, 40, 300, False, 0)
@@ -480,12 +498,15 @@ def test_an_exception_while_starting_the_resumed_game_starts_a_new_one_saying_so
     def start_then_fail(self, game):
         real_start(self, game)  # the game shown, then (say) the heap runs out
         if game.history_end:
-            raise MemoryError
+            raise MemoryError("memory allocation failed, allocating 512 bytes")
 
     monkeypatch.setattr(App, "start_game", start_then_fail)
+    capsys.readouterr()
     again = boot(nvm)
     monkeypatch.undo()
     check_fresh_start_then_a_good_save(again, nvm)
+    error = "MemoryError: memory allocation failed, allocating 512 bytes"
+    caught_once(again, capsys, "starting the save", error)
 
 
 class FailingNVM(PagedFlash):
@@ -504,7 +525,7 @@ class FailingNVM(PagedFlash):
 
 
 @pytest.mark.parametrize("error", [RuntimeError("Unable to write to nvm."), OSError(5)])
-def test_a_write_the_nvm_refuses_leaves_the_game_going(boot, error):
+def test_a_write_the_nvm_refuses_leaves_the_game_going(boot, error, capsys):
     nvm = FailingNVM(error)
     app = boot(nvm, Game.new_deal(3))
     press(app, A)
@@ -512,6 +533,8 @@ def test_a_write_the_nvm_refuses_leaves_the_game_going(boot, error):
     press(app, START)
     wait(app, 1000)
     assert nvm.tries == 1  # tried once, not again every turn
+    caught_once(app, capsys, "saving", "{}: {}".format(type(error).__name__, error))
+    press(app, B, B)  # About, the menu, the cards
     press(app, B)
     play_some(app, 2)
     pass_time(app, MIN_INTERVAL_S * 1000)

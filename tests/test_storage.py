@@ -93,7 +93,7 @@ def test_a_folder_a_link_a_fifo_or_a_device_is_refused_and_never_opened(tmp_path
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
 def test_a_folder_no_file_can_be_made_in_is_refused_at_once():
-    with pytest.raises(ValueError, match="cannot write /proc/save.nvm"):
+    with pytest.raises(ValueError, match="cannot write '/proc/save.nvm'"):
         storage.FileNVM("/proc/save.nvm")
 
 

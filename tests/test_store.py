@@ -614,6 +614,41 @@ def test_a_start_position_its_deal_could_not_have_led_to_is_refused(spoil, rules
     assert loads(body) is None
 
 
+def filled_spaces(game):
+    """The columns of ``game`` whose one base card is not the one its deal put there."""
+    dealt = Game.new_deal(game.deal_number, game.rules)
+    return [
+        c
+        for c in range(game.columns)
+        if game.base_count(c) == 1 and game.card(c, 0) != dealt.card(c, 0)
+    ]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_start_position_under_rules_whose_spaces_it_could_not_fill_is_refused(seed):
+    # Union Square fills a space with any playable card; American and
+    # British only from the waste or the stock. A Union game's head set to
+    # American, its CRC made again, loaded with piles no American game can
+    # have (issue 37: a lone ace where the deal put a king, both aces dealt).
+    game = started_after(9, UNION, seed=seed)
+    assert filled_spaces(game)
+    body = start_body(game, moves=0)  # no move to replay: the position alone is judged
+    assert loads(body) is not None
+    body[GAME_AT] = AMERICAN
+    assert loads(body) is None
+
+
+@pytest.mark.parametrize(
+    "deal, rules, actions, seed",
+    [(21, BRITISH, 90, 12), (39, BRITISH, 40, 30), (9, AMERICAN, 90, 0)],
+)
+def test_spaces_filled_from_the_stock_or_the_waste_load(deal, rules, actions, seed):
+    game = started_after(deal, rules, actions, seed)
+    assert filled_spaces(game)
+    body = start_body(game, moves=0)
+    assert same_game(loads(body), game)
+
+
 def could_follow(game, deal):
     """The stock and waste of ``game`` as deal ``deal`` of its rules can leave
     them: the stock its bottom cards in order, the waste some of the cards

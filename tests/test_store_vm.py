@@ -19,6 +19,7 @@ from nvm_records import (
     BLOCK,
     NONSENSE,
     START_32767,
+    UNION_AS_AMERICAN,
     V1_RECORD,
     bad_record,
     forged,
@@ -208,7 +209,9 @@ def nvm_holding(path, record):
 
 
 @pytest.mark.vm
-@pytest.mark.parametrize("name", sorted(NONSENSE) + [START_32767, BAD_STOCK, "load", "start"])
+@pytest.mark.parametrize(
+    "name", sorted(NONSENSE) + [START_32767, BAD_STOCK, UNION_AS_AMERICAN, "load", "start"]
+)
 def test_a_record_made_to_break_starts_a_new_game_on_the_vm_and_the_next_save_is_good(
     vm, booting_tree, tmp_path, name
 ):

@@ -286,7 +286,7 @@ def survey(*args, timeout=60):
     [
         ("a folder", "is not a regular file"),
         ("a missing folder", "there is no folder"),
-        ("/dev/full", "/dev/full is not a regular file"),
+        ("/dev/full", "'/dev/full' is not a regular file"),
         ("a FIFO", "is not a regular file"),  # opened to append, it would wait for ever
         ("a text file", "line 1: not a results record"),
     ],
@@ -316,7 +316,7 @@ def test_a_results_file_that_cannot_be_one_is_refused_before_any_deal(tmp_path, 
 @pytest.mark.parametrize(
     "plot, named",
     [
-        ("file/home.png", "there is no folder file"),
+        ("file/home.png", "there is no folder 'file'"),
         ("folder", "is not a regular file"),
         ("notes.txt", "is not a PNG file: left as it is"),
     ],
@@ -333,6 +333,48 @@ def test_a_plot_that_cannot_be_written_is_refused_before_any_deal(tmp_path, plot
     )  # fmt: skip
     assert refused(result, named), result
     assert not out.exists() and (tmp_path / "notes.txt").read_text() == "my notes"
+
+
+@pytest.mark.parametrize("how", ["new", "empty", "a symbolic link", "a hard link"])
+def test_the_plot_and_the_results_as_one_file_are_refused_before_any_deal(tmp_path, how):
+    # issue 37: each passed its own check (new, or empty), and the plot
+    # overwrote the results
+    out = tmp_path / "r.jsonl"
+    plot = out
+    if how != "new":
+        out.write_bytes(b"")
+    if how == "a symbolic link":
+        plot = tmp_path / "home.png"
+        plot.symlink_to(out.name)
+    elif how == "a hard link":
+        plot = tmp_path / "home.png"
+        os.link(out, plot)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = survey("--deals", "1", "--budget", "30", "--jobs", "1", "--quiet",
+                    "--out", out, "--plot", plot)  # fmt: skip
+    assert refused(result, "--out and --plot are one file, {!r}".format(str(plot))), result
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert how == "new" or out.read_bytes() == b""
+
+
+def test_a_dangling_link_to_the_results_as_the_plot_is_refused(tmp_path):
+    plot = tmp_path / "home.png"
+    plot.symlink_to("r.jsonl")  # the results file, not made yet
+    result = survey("--deals", "1", "--budget", "30", "--jobs", "1", "--quiet",
+                    "--out", tmp_path / "r.jsonl", "--plot", plot)  # fmt: skip
+    assert refused(result, "are one file"), result
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home.png"]
+
+
+@pytest.mark.parametrize("option", ["--out", "--plot"])
+def test_a_path_with_a_line_break_is_named_in_one_quoted_line(tmp_path, option):
+    # issue 37: the error line ran over two
+    bad = str(tmp_path / "no\nfolder" / "r.png")
+    paths = {"--out": str(tmp_path / "r.jsonl"), "--plot": str(tmp_path / "home.png")}
+    paths[option] = bad
+    result = survey("--deals", "1", "--budget", "30", "--jobs", "1", "--quiet",
+                    "--out", paths["--out"], "--plot", paths["--plot"])  # fmt: skip
+    assert refused(result, repr(bad)), result
 
 
 def record_line(**changes):
@@ -365,7 +407,7 @@ def test_a_damaged_results_line_is_named_by_its_number(tmp_path, line, named):
     out = tmp_path / "r.jsonl"
     text = record_line(deal=2) + "\n" + line + "\n" + record_line(deal=3) + "\n"
     out.write_text(text)
-    with pytest.raises(ValueError, match="r.jsonl line 2: " + named):
+    with pytest.raises(ValueError, match="r.jsonl' line 2: " + named):
         read_results(str(out))
     result = survey("--deals", "1-4", "--budget", "30", "--jobs", "1", "--quiet", "--out", out)
     assert refused(result, "line 2: " + named[:20]), result

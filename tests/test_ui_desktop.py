@@ -150,7 +150,8 @@ def test_play_without_a_screen_writes_the_opening_and_ends(tmp_path):
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
-    assert "shots/play.png" in result.stderr  # said aside: standard output is the game's
+    # said aside, in one line: standard output is the game's
+    assert len(result.stderr.splitlines()) == 1 and "'shots/play.png'" in result.stderr
     import pygame
 
     shot = pygame.image.load(str(tmp_path / "shots" / "play.png"))

@@ -301,10 +301,19 @@ def test_bench_script_runs(vm, tmp_path):
     assert metrics["dead_probe_step_alloc_union"]["value"] == 0
 
 
-def test_code_py_refuses_a_bad_option_on_the_vm(vm, mpy_board):
-    result = vm.run_board(mpy_board, "--deal", "90007", check=False)
+@pytest.mark.parametrize("deal", ["90007", "0001"])  # 0001: as the desktop command, refused
+def test_code_py_refuses_a_bad_option_on_the_vm(vm, mpy_board, deal):
+    result = vm.run_board(mpy_board, "--deal", deal, check=False)
     assert result.returncode == 2
-    assert result.stderr.strip().startswith("error: --deal") and "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: bad --deal '{}'".format(deal))
+
+
+def test_a_key_file_path_with_a_line_break_is_one_quoted_line_on_the_vm(vm, mpy_board):
+    result = vm.run_board(mpy_board, "--keys-file", "/no/such\nfile", check=False)
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "key file '/no/such\\nfile'" in lines[0], result.stderr
 
 
 def test_a_resting_loop_sleeps_between_polls(vm, mpy_board):
@@ -327,8 +336,9 @@ def test_the_about_screen_reports_the_board_and_measures_redraws(vm, mpy_board):
     )
     about = [line for line in result.stdout.splitlines() if line.startswith("about: ")]
     assert len(about) == 2, result.stdout  # printed to the console on opening, and measured
-    version, board, free, total, nvm, battery, redraw = about[0][len("about: ") :].split(", ")
-    assert (board, nvm, battery) == ("VM (pygamer32d)", "8192 bytes", "low: 3.40 V")
+    fields = about[0][len("about: ") :].split(", ")
+    version, board, free, total, nvm, battery, errors, redraw = fields
+    assert (board, nvm, battery, errors) == ("VM (pygamer32d)", "8192 bytes", "low: 3.40 V", "0")
     assert version == "0.1.0" and redraw == "press A"
     asked = int(HEAP[:-1])
     assert asked - 6 <= int(total) < asked  # the heap asked for, less the collector's tables
@@ -379,12 +389,15 @@ def test_an_hour_of_scripted_play_on_the_vm_keeps_to_the_rate_limit(vm, mpy_boar
 
 
 def damage(path, how):
-    """Damage the game file at ``path`` as a drive might: gone, empty, cut
-    short, holding more texts than the game's, random bytes, a sheet of the
-    wrong width."""
+    """Damage the game file at ``path`` as a drive might: gone, a folder in
+    its place, empty, cut short, holding more texts than the game's, random
+    bytes, a sheet of the wrong width."""
     data = path.read_bytes()
     if how == "missing":
         path.unlink()
+    elif how == "a folder":  # opened, on the unix port, and then unreadable (EISDIR)
+        path.unlink()
+        path.mkdir()
     elif how == "empty":
         path.write_bytes(b"")
     elif how == "cut short":
@@ -402,11 +415,13 @@ def damage(path, how):
 
 DAMAGES = [
     ("words.txt", "missing"),
+    ("words.txt", "a folder"),  # issue 37: an OSError traceback at start-up
     ("words.txt", "empty"),
     ("words.txt", "cut short"),
     ("words.txt", "more texts"),
     ("words.txt", "random bytes"),
     ("cards.bmp", "missing"),
+    ("cards.bmp", "a folder"),
     ("cards.bmp", "empty"),
     ("cards.bmp", "cut to 100 bytes"),
     ("cards.bmp", "wrong width"),

@@ -51,7 +51,7 @@ BOOT_OUT = "Adafruit CircuitPython 10.3.0 on 2026-11-01; Adafruit PyGamer with s
 def find_vm():
     vm = os.environ.get("CIRCUITPYTHON_VM") or str(SHARED_BIN / "circuitpython")
     if not os.access(vm, os.X_OK):
-        sys.exit("bench: no CircuitPython VM at {} (set CIRCUITPYTHON_VM)".format(vm))
+        sys.exit("bench: no CircuitPython VM at {!r} (set CIRCUITPYTHON_VM)".format(vm))
     return vm
 
 

@@ -98,7 +98,7 @@ def pick_drive(explicit: str | Path | None, labels: Sequence[str], what: str) ->
     if explicit:
         drive = Path(explicit)
         if not drive.is_dir():
-            raise DeployError("--drive {}: no such folder".format(drive))
+            raise DeployError("--drive {!r}: no such folder".format(str(drive)))
         return drive
     drives = find_drives(labels)
     if not drives:

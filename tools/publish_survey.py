@@ -238,7 +238,7 @@ def main(argv=None):
             (Path(args.lib) / "par_{}.bin".format(name)).write_bytes(par_bytes(best))
             sources.append((title, Counter(record["par_budget"] for record in best.values())))
     if not by_rules:
-        parser.error("no survey results in {}".format(args.surveys))
+        parser.error("no survey results in {!r}".format(args.surveys))
     plot_distribution(by_rules, args.plot)
     text = "\n\n".join((table(surveys), unknown_text(surveys), par_sources_table(sources)))
     print(text)

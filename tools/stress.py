@@ -176,7 +176,7 @@ def read_results(path):
             f.seek(0)
             text = f.read()
     except (OSError, UnicodeDecodeError) as error:
-        fail("cannot use {} as a results file: {}".format(path, error))
+        fail("cannot use {!r} as a results file: {}".format(str(path), error))
     known = {}
     for number, line in enumerate(text.splitlines(), 1):
         try:
@@ -186,7 +186,7 @@ def read_results(path):
                 raise ValueError
             known[out["key"]] = out
         except (ValueError, KeyError, TypeError):
-            fail("{} line {} is not a stress result".format(path, number))
+            fail("{!r} line {} is not a stress result".format(str(path), number))
     return known
 
 

@@ -69,13 +69,17 @@ class App(Table):
         # heap around it (a board collects only when an allocation fails).
         self.hardware = hardware
         self.store = store
+        # the serial console (a board's standard output), or the adapter's
+        # stand-in for it (the desktop's standard error: its output is the game's)
+        self.console = getattr(hardware, "console", None) or print
+        self.errors_caught = 0  # exceptions caught and played on, for About (``caught``)
         from british_square import start  # run once, and let go
 
         saved = None
         if store is not None:
-            saved = start.load_save(store)
+            saved = start.load_save(self, store)
             gc.collect()
-        self.words = start.open_files(hardware)
+        self.words = start.open_files(self, hardware)
         del start
         unload("british_square.start")
         gc.collect()
@@ -312,7 +316,8 @@ class App(Table):
         store = self.store
         try:
             self.start_game(saved)
-        except Exception:  # MemoryError too
+        except Exception as error:  # MemoryError too
+            self.caught("starting the save", error)
             self.game = None
             self.probing = False
             self.dead_test.game = None
@@ -333,9 +338,22 @@ class App(Table):
         try:
             game = self.game if self.in_progress() else None
             store.save(game, self.seconds, self.hints_used, self.counted)
-        except (OSError, RuntimeError):  # the NVM refused the write: play goes on
-            pass
+        except (OSError, RuntimeError) as error:  # the NVM refused the write: play goes on
+            self.caught("saving", error)
         self.policy.saved(self.now)
+
+    def caught(self, doing, error):
+        """An exception caught while ``doing`` something the game then plays
+        on without (loading or starting the save, saving): one line on the
+        console, and one more on About's count. A board's ``.mpy`` has no
+        line numbers: unsaid, a bug there would look like a damaged save."""
+        self.errors_caught += 1
+        try:
+            detail = str(error)
+            line = "error: {}: {}".format(doing, type(error).__name__)
+            self.console(line + ": " + detail if detail else line)
+        except MemoryError:  # the line is a nicety; playing on is not
+            pass
 
     def note_change(self):
         """Something worth keeping changed: a move, a game, a setting."""

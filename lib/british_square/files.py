@@ -66,8 +66,18 @@ def open_words(path=None):
     ``Words``, read all through once: each line of a known kind, printable,
     not too long; each text and named line in ``NEEDED`` and nothing else;
     "@end" last, so that a file cut short shows. Where each text starts
-    goes into its ``texts``."""
+    goes into its ``texts``. Any ``OSError`` reading it (a folder in its
+    place opens, then fails: EISDIR) is damage too."""
     words = Words(path)
+    try:
+        _check_words(words)
+    except OSError:
+        raise DamagedFile(FILE) from None
+    return words
+
+
+def _check_words(words):
+    """Read ``words`` all through, as ``open_words`` says."""
     name, missing, rows, count = None, (), 0, 0
     texts = words.texts
     raw = words.raw
@@ -104,7 +114,6 @@ def open_words(path=None):
                 rows += 1
     if words.read() >= 0 or len(texts) != len(NEEDED):
         raise DamagedFile(FILE)  # more after "@end", or a text missing
-    return words
 
 
 def _printable(raw, size):

@@ -1,9 +1,13 @@
 """A position from card lists, checked: could the engine's game hold it?
+And the rule for every number read from outside (``parse_number``).
 
 ``build_game`` is the one place that sets up a ``Game`` at any position: the
 text and JSON readers (``notation``) and the save's loader (``resume``) call
 it. It is a module of its own so that a board resuming a long game (saved
-from a start position) loads this check and not the whole text module.
+from a start position) loads this check and not the whole text module; and
+so that ``code.py``'s options and the harness's numbers (desktop and VM),
+run once and let go, read numbers by the same rule as the desktop command
+without loading the text module either.
 """
 
 from british_square.cards import card_name
@@ -21,6 +25,24 @@ def quoted(value, most=40):
     if len(text) <= most:
         return text
     return text[: most - 3] + "..."
+
+
+def parse_number(token, what, low, high):
+    """The int ``token`` writes: ASCII digits only, no sign, no leading zero,
+    ``low``-``high``. ValueError names ``what`` and the token (cut short)."""
+    if (
+        not token
+        or len(token) > len(str(high))  # before int(): a token may be any length
+        or not all("0" <= ch <= "9" for ch in token)
+        or (token[0] == "0" and token != "0")
+        or not low <= int(token) <= high
+    ):
+        raise ValueError(
+            "bad {} {}: want {}-{} in ASCII digits, no sign or leading zero".format(
+                what, quoted(token), low, high
+            )
+        )
+    return int(token)
 
 
 def build_game(rules, columns, bases, stock, waste, foundations):

@@ -270,14 +270,15 @@ def _start_position(raw, at, rules, deal):
     if cards + game.score() != 104:
         raise ValueError
     if deal:
-        _check_deal(Game.new_deal(deal, rules), cells, bases, stock, waste)
+        _check_deal(Game.new_deal(deal, rules), cells, bases, stock, waste, rules == UNION)
         game.deal_number = deal
     return game, at
 
 
-def _check_deal(dealt, cells, bases, stock, waste):
+def _check_deal(dealt, cells, bases, stock, waste, any_fills):
     """ValueError unless a position with these cards could follow the deal
-    ``dealt``.
+    ``dealt``; ``any_fills``: an empty column takes any playable card
+    (Union Square), not only the waste's or the stock's.
 
     How far this goes: it checks what no sequence of moves can change back,
     in one pass. Cards leave the stock from its top only and it is never
@@ -286,12 +287,15 @@ def _check_deal(dealt, cells, bases, stock, waste):
     the waste, bottom first, is some of the cards the stock turned, in the
     order turned (after Union Square's one turned at the deal); a British
     column's base shrinks only, and a space is filled with one card, so a
-    base of two or more cards is what the deal put there. With the two whole
-    decks, that fixes where every card of the stock, the waste and those
-    bases came from. Whether the tableau and the foundations can be reached
-    from the deal in the moves left out is a search (the solver's work,
-    seconds to minutes of it), not a loader's: the moves kept are replayed
-    through ``Game.play``, and what they start from is held to this."""
+    base of two or more cards is what the deal put there, and a base of one
+    is the card dealt there or the card that filled the space: under
+    British and American rules one the stock turned, which is then neither
+    in the waste nor in another such base. With the two whole decks, that
+    fixes where every card of the stock, the waste and those bases came
+    from. Whether the tableau and the foundations can be reached from the
+    deal in the moves left out is a search (the solver's work, seconds to
+    minutes of it), not a loader's: the moves kept are replayed through
+    ``Game.play``, and what they start from is held to this."""
     left = dealt.stock_count
     if len(stock) > left:
         raise ValueError
@@ -300,6 +304,9 @@ def _check_deal(dealt, cells, bases, stock, waste):
             raise ValueError
     turned = [dealt.waste_card(k) for k in range(dealt.waste_count - 1, -1, -1)]
     turned += [dealt.stock_card(k) for k in range(left - len(stock))]
+    unused = bytearray(52)  # per card, the copies turned not yet found elsewhere
+    for card in turned:
+        unused[card] += 1
     k = 0
     for card in waste:
         while k < len(turned) and turned[k] != card:
@@ -307,6 +314,11 @@ def _check_deal(dealt, cells, bases, stock, waste):
         if k == len(turned):
             raise ValueError
         k += 1
+        unused[card] -= 1
     for c, base in enumerate(bases):
         if base > 1 and cells[c][:base] != [dealt.card(c, i) for i in range(base)]:
             raise ValueError
+        if base == 1 and not any_fills and cells[c][0] != dealt.card(c, 0):
+            if not unused[cells[c][0]]:
+                raise ValueError
+            unused[cells[c][0]] -= 1

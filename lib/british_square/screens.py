@@ -308,17 +308,17 @@ class Screens(Results):
     # ---------------------------------------------------------------- about
 
     def about(self):
-        """For owners: version, board, heap, NVM and battery, also printed to
-        the serial console; A times the actions (``timing``) and the
-        full-screen redraws a second, to report."""
+        """For owners: version, board, heap, NVM, battery and errors caught,
+        also printed to the console; A times the actions (``timing``) and
+        the full-screen redraws a second, to report."""
         self._open(SCREEN_ABOUT, self._about)
         values = self._about_values()
         self.words.show(self.page, "about", values)
-        print("about:", ", ".join(str(value) for value in values))
+        self.app.console("about: " + ", ".join(str(value) for value in values))
 
     def _about_values(self):
         """What the About screen says: version, board, heap free and in all
-        (KB), NVM, battery, redraws a second."""
+        (KB), NVM, battery, errors caught, redraws a second."""
         app = self.app
         facts = app.hardware.facts
         board, nvm, millivolts = facts() if facts else ("-", 0, 0)
@@ -335,6 +335,7 @@ class Screens(Results):
             heap,
             "{} bytes".format(nvm) if nvm else "none",
             app.battery_text(millivolts) or "none",
+            app.errors_caught,  # since start-up (``App.caught``)
             redraw or "press " + self.words.key("A"),
         )
 
@@ -345,7 +346,7 @@ class Screens(Results):
 
                 timing.run(self.app)
             except MemoryError:  # the heap in pieces: say so, and play on
-                print("timing: not enough memory")
+                self.app.console("timing: not enough memory")
             unload("british_square.timing")
             self.app.measure_redraw()
             self.about()

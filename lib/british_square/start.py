@@ -8,7 +8,7 @@ from british_square.view import sheet_path, show_damage
 from british_square.words import DamagedFile
 
 
-def load_save(store):
+def load_save(app, store):
     """The game ``store`` keeps, or ``None``; its loader let go. A function of
     its own, so that no name holds the loader once it returns (a local of
     ``App.__init__`` would keep its code, 5 KB, through the start-up)."""
@@ -16,14 +16,15 @@ def load_save(store):
         from british_square import resume
 
         return resume.load(store)
-    except Exception:  # MemoryError too: no record may stop the board
+    except Exception as error:  # MemoryError too: no record may stop the board
         store.forget()
+        app.caught("loading the save", error)
         return None
     finally:
         unload("british_square.resume", "british_square.position")
 
 
-def open_files(hardware):
+def open_files(app, hardware):
     """The game's files on the drive, checked once (their checker let go as
     ``load_save``'s loader is): the words, named with ``hardware``'s keys. A
     damaged file ends the program, on the screen and the console."""
@@ -33,7 +34,7 @@ def open_files(hardware):
         files.check_sheet(sheet_path())
         words = files.open_words()
     except DamagedFile as damage:
-        show_damage(hardware.display, damage)
+        show_damage(hardware.display, damage, app.console)
         raise SystemExit(2) from None
     finally:
         unload("british_square.files")

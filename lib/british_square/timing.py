@@ -78,10 +78,11 @@ def run(app):
     # Select's undo, then the menu's redo: -1 while there is no move to take back
     undo_redo = _timed(app, (app.undo, app.redo)) if app.game.history_count else -1
     figures.append(("undo, redo", undo_redo))
-    print("timing: ms a press, the mean of {} (refresh included)".format(_REPEATS))
+    say = app.console  # the serial console, or the desktop's standard error
+    say("timing: ms a press, the mean of {} (refresh included)".format(_REPEATS))
     for name, tenths in figures:
         shown = "-" if tenths < 0 else "{}.{}".format(tenths // 10, tenths % 10)
-        print("timing: {}: {}".format(name, shown))
+        say("timing: {}: {}".format(name, shown))
     largest = largest_block()  # collected first: what is free after a collection
     free = gc.mem_free() if hasattr(gc, "mem_free") else 0
-    print("timing: heap free {} B, largest block {} B".format(free, largest))
+    say("timing: heap free {} B, largest block {} B".format(free, largest))

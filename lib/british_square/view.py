@@ -27,11 +27,11 @@ def sheet_path():
     return here[: here.rfind("/") + 1] + sheet.SHEET_FILE
 
 
-def show_damage(display, damage):
+def show_damage(display, damage, console=print):
     """Say on the screen, in the built-in font alone, which game file is
-    damaged (``damage``, a ``DamagedFile``), and on the console."""
+    damaged (``damage``, a ``DamagedFile``), and on the ``console``."""
     line = str(damage)
-    print(line)
+    console(line)
     lines = line.replace(": ", ":\n")  # two lines on the screen: the file, then the mend
     text = label(terminalio.FONT, sheet.TEXT_WHITE, SCREEN_W // 2, SCREEN_H // 2 - 12, TOP_CENTRE)
     text.text = lines

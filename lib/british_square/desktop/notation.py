@@ -32,9 +32,10 @@ spelling of each):
   is an error naming it.
 * An empty column, stock or waste is ``-`` alone: ``""``, ``.``, ``-.-``,
   ``7H.`` and ``7H.-`` are errors.
-* Numbers (foundation counts; deal numbers on the command line): ASCII digits
-  only, no sign, no leading zero, within their range; a number thousands of
-  digits long is named (cut short) like any bad token.
+* Numbers (foundation counts; deal numbers on the command line, ``code.py``'s
+  too): ASCII digits only, no sign, no leading zero, within their range
+  (``position.parse_number``); a number thousands of digits long is named
+  (cut short) like any bad token.
 * JSON position: an object with the keys ``rules``, ``columns``, ``base``,
   ``stock``, ``waste`` and ``foundations``; an unknown key (a typo such as
   ``colums``) is an error. Only ``columns`` is required: a missing ``rules`` is
@@ -60,7 +61,7 @@ from british_square.piles import (
     move_source,
     move_target,
 )
-from british_square.position import build_game, quoted  # noqa: E402  (re-exported)
+from british_square.position import build_game, parse_number, quoted  # noqa: E402  (re-exported)
 
 _SUIT_KEYS = ("C", "S", "H", "D")  # a tuple, so that a key is matched whole
 
@@ -159,24 +160,6 @@ def _card_run(text, what):
 def _pile_cards(text, what):
     """The stock or the waste: ``-`` when empty, else its cards."""
     return [] if text == "-" else _card_run(text, what)
-
-
-def parse_number(token, what, low, high):
-    """The int ``token`` writes: ASCII digits only, no sign, no leading zero,
-    ``low``-``high``. ValueError names ``what`` and the token (cut short)."""
-    if (
-        not token
-        or len(token) > len(str(high))  # before int(): a token may be any length
-        or not all("0" <= ch <= "9" for ch in token)
-        or (token[0] == "0" and token != "0")
-        or not low <= int(token) <= high
-    ):
-        raise ValueError(
-            "bad {} {}: want {}-{} in ASCII digits, no sign or leading zero".format(
-                what, quoted(token), low, high
-            )
-        )
-    return int(token)
 
 
 # What may stand round a position line, and between its fields.

@@ -89,7 +89,7 @@ def read_results(path, rules_name=None, keep="last"):
                     record = results_record(line)
                 except ValueError as error:
                     if line.endswith(b"\n"):
-                        raise ValueError("{} line {}: {}".format(path, number, error)) from None
+                        raise ValueError("{!r} line {}: {}".format(path, number, error)) from None
                     continue
                 if rules_name is not None and record["rules"] != rules_name:
                     continue
@@ -97,7 +97,7 @@ def read_results(path, rules_name=None, keep="last"):
                 if keep == "last" or before is None or record["home"] > before["home"]:
                     records[record["deal"]] = record
     except OSError as error:
-        raise ValueError("cannot read {}: {}".format(path, error.strerror)) from None
+        raise ValueError("cannot read {!r}: {}".format(path, error.strerror)) from None
     return records
 
 
@@ -256,6 +256,15 @@ def _cluster_results(rules_name, deals, seconds, client):
         yield future.result()
 
 
+def same_file(first, second):
+    """Do the paths ``first`` and ``second`` name one file, links followed
+    (a hard link too), whether it is there yet or not?"""
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # one of them not there yet: where each would be made
+        return os.path.realpath(first) == os.path.realpath(second)
+
+
 def check_output(path, what, signature=None):
     """May ``what`` be written at ``path``? Nothing there yet (in a folder
     that is), or a regular file, starting with ``signature`` if one is given
@@ -264,21 +273,21 @@ def check_output(path, what, signature=None):
     if not os.path.exists(path):
         folder = os.path.dirname(path) or "."
         if not os.path.isdir(folder):
-            raise ValueError("cannot write {}: there is no folder {}".format(path, folder))
+            raise ValueError("cannot write {!r}: there is no folder {!r}".format(path, folder))
         if not os.access(folder, os.W_OK | os.X_OK):
-            raise ValueError("cannot write {}: the folder {} is read-only".format(path, folder))
+            raise ValueError("cannot write {!r}: the folder {!r} is read-only".format(path, folder))
         return
     if not os.path.isfile(path):
-        raise ValueError("{} is not a regular file: not {}".format(path, what))
+        raise ValueError("{!r} is not a regular file: not {}".format(path, what))
     if signature is None:
         return
     try:
         with open(path, "rb") as handle:
             head = handle.read(len(signature))
     except OSError as error:
-        raise ValueError("cannot read {}: {}".format(path, error.strerror)) from None
+        raise ValueError("cannot read {!r}: {}".format(path, error.strerror)) from None
     if head not in (b"", signature):
-        raise ValueError("{} is not {}: left as it is".format(path, what))
+        raise ValueError("{!r} is not {}: left as it is".format(path, what))
 
 
 def _whole_lines_end(path):
@@ -320,8 +329,15 @@ def run_survey(
     of every record of ``rules_name`` in the file for those deals.
 
     Everything is checked before the first deal is solved (``ValueError``,
-    one line): the results file (a file of records, or none yet), the plot's
-    path, the libraries the progress bar and the plot need, the scheduler."""
+    one line, each path in it quoted): the results file (a file of records,
+    or none yet), the plot's path (not the results file's, links followed),
+    the libraries the progress bar and the plot need, the scheduler."""
+    if plot and same_file(out, plot):  # each check alone passes a new or empty file
+        raise ValueError(
+            "--out and --plot are one file, {!r}: the plot would write over the results".format(
+                plot
+            )
+        )
     check_output(out, "a results file")
     done = read_results(out, rules_name)  # every line checked: only ours is appended to
 
@@ -359,7 +375,7 @@ def run_survey(
                     bar.update(1)
                     bar.set_postfix(won=sum(1 for r in done.values() if r["result"] == WON))
     except OSError as error:  # a full disk: the records written so far stay
-        raise ValueError("cannot write {}: {}".format(out, error.strerror)) from None
+        raise ValueError("cannot write {!r}: {}".format(out, error.strerror)) from None
     finally:
         if bar is not None:
             bar.close()
