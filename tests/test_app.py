@@ -325,7 +325,7 @@ def test_auto_play_offers_aces_then_safe_cards_each_applied_at_once(make_app):
     assert "Auto-play: aces" in page_text(app)
     assert game.waste_count == 0 and game.score() == 14 and game.column_height(0) == 1
     press(app, A)  # to safe cards: the king goes too
-    assert app.settings.autoplay == AUTOPLAY_SAFE and "Auto-play: safe cards" in page_text(app)
+    assert app.settings.autoplay == AUTOPLAY_SAFE and "Auto-play: safe " in page_text(app)
     assert game.column_height(0) == 0 and game.score() == 15
     press(app, A)  # and off
     assert app.settings.autoplay == AUTOPLAY_OFF and "Auto-play: off" in page_text(app)

@@ -30,7 +30,7 @@ from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE  # 
 FINISH_POSITION = "british 3C/2C/-/- - AC 23,26,26,26"
 NO_MOVES_POSITION = "british KC/5H/6H/6H - AS 0,0,0,0"
 LONG_POSITION = "british 9C8C7S.6S/AH2H3H4H.5H6H7H8H9HTHJHQHKH/QH/- 4C - 13,14,0,26"
-DESKTOP = ("desktop-title", "desktop-help")  # docs/desktop.md: the window's keys named
+DESKTOP = ("desktop-title", "desktop-help", "desktop-keys")  # docs/desktop.md: the window's keys named
 
 
 def played(deal, rules, moves, name):
@@ -125,6 +125,8 @@ def screens(scratch):
         ("about", ["--deal", "7", "--keys", menu_then("About", "about")]),
         ("desktop-title", ["--deal", "7", "--keys", "shot:desktop-title"]),
         ("desktop-help", ["--deal", "7", "--keys", menu_then("Help", "desktop-help")]),
+        ("desktop-keys", ["--deal", "7", "--keys", menu_then("Help", "desktop-keys", "left")]),
+        ("autoplay", ["--deal", "7", "--keys", menu_then("Auto-play: ", "autoplay", "a")]),
     ]
 
 
