@@ -61,6 +61,11 @@ from british_square.layout import SCREEN_W as WIDTH  # noqa: E402
 WINDOW_SCALE = 4  # the window's size at first (--scale sets it), 1 to MOST_SCALE
 MOST_SCALE = 8
 DOUBLE_CLICK_MS = 400  # a second click this soon on the same place: a double click
+# A held arrow key repeats as a desktop's keys do, faster than a board's
+# joystick (350 ms, then every 110): the window draws a cursor step in
+# about 30 ms (Blinka's displayio, in Python), so it keeps up.
+KEY_REPEAT_DELAY_MS = 250
+KEY_REPEAT_EVERY_MS = 40
 # What the screens call each button here (words.txt's "{A}"...): one of its
 # keys in ``KeyboardActions``' map (Esc, the desktop's key for a menu, not
 # Enter), short enough for every footer's 26 columns.
@@ -200,7 +205,7 @@ class KeyboardActions:
         self.display = None  # the window, to size (``Hardware`` sets it)
         self.scale = scale
         self.pending = []  # actions, and clicks (``Click``) still to play
-        self.repeater = Repeater()
+        self.repeater = Repeater(KEY_REPEAT_DELAY_MS, KEY_REPEAT_EVERY_MS)
         self.last_down = (0, -1, -1)  # the last left button press: when, and where on the screen
         self.pressed_at = None  # the screen pixel of a left press not yet let go
 

@@ -17,6 +17,21 @@ def test_repeater_timing():
     assert repeater.poll(later + 10000) == controls.NONE
 
 
+def test_a_desktops_keys_repeat_faster_than_a_boards_joystick():
+    import sys
+
+    from conftest import HW
+
+    sys.path.insert(0, str(HW))
+    import desktop
+
+    repeater = controls.Repeater(desktop.KEY_REPEAT_DELAY_MS, desktop.KEY_REPEAT_EVERY_MS)
+    repeater.press(controls.RIGHT, 0)
+    repeats = [t for t in range(0, 1000, 5) if repeater.poll(t) == controls.RIGHT]
+    assert repeats[:3] == [250, 290, 330] and len(repeats) == 19  # a board's: 6 in a second
+    assert desktop.KEY_REPEAT_DELAY_MS < controls.REPEAT_DELAY_MS
+
+
 def test_keypad_actions_map_board_keys_and_repeat_directions():
     # PyBadge key numbers: 1 = A, 7 = Left (PLATFORM.md)
     keys = FakeKeys([(1, True), (1, False), (7, True)])

@@ -57,15 +57,18 @@ def rest(resting, repeater):
 
 class Repeater:
     """Auto-repeat for one held direction: once at the press, then every
-    ``REPEAT_EVERY_MS`` after ``REPEAT_DELAY_MS``."""
+    ``every`` ms after ``delay`` ms (a board's: ``REPEAT_EVERY_MS`` after
+    ``REPEAT_DELAY_MS``)."""
 
-    def __init__(self):
+    def __init__(self, delay=REPEAT_DELAY_MS, every=REPEAT_EVERY_MS):
         self.held = NONE
         self.due = 0
+        self.delay = delay
+        self.every = every
 
     def press(self, action, now):
         self.held = action
-        self.due = ticks_add(now, REPEAT_DELAY_MS)
+        self.due = ticks_add(now, self.delay)
 
     def release(self, action):
         if self.held == action:
@@ -78,7 +81,7 @@ class Repeater:
     def poll(self, now):
         """The held direction when its repeat is due, else ``NONE``."""
         if self.held != NONE and ticks_diff(now, self.due) >= 0:
-            self.due = ticks_add(now, REPEAT_EVERY_MS)
+            self.due = ticks_add(now, self.every)
             return self.held
         return NONE
 
