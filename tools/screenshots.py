@@ -30,7 +30,8 @@ from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE  # 
 FINISH_POSITION = "british 3C/2C/-/- - AC 23,26,26,26"
 NO_MOVES_POSITION = "british KC/5H/6H/6H - AS 0,0,0,0"
 LONG_POSITION = "british 9C8C7S.6S/AH2H3H4H.5H6H7H8H9HTHJHQHKH/QH/- 4C - 13,14,0,26"
-DESKTOP = ("desktop-title", "desktop-help", "desktop-keys")  # docs/desktop.md: the window's keys named
+# docs/desktop.md's: the window's keys named
+DESKTOP = ("desktop-title", "desktop-help", "desktop-keys")
 
 
 def played(deal, rules, moves, name):
