@@ -273,18 +273,12 @@ class Closure:
 
     def unresolved_message(self) -> str:
         """One line naming each module no one provides, who imports it, and the fix."""
-        importers = {}
-        for importer, name in self.unresolved:
-            importers.setdefault(name, []).append(importer)
         return (
             "not deployed: the board would fail to import {}: not built into CircuitPython, "
             "not in the game's tree and not installed for {}. Install the board's libraries, "
             "as `make deploy` does (or `{} -m pip install -r requirements-device.txt`; a "
             "library new to the game goes in that file first), then run again".format(
-                ", ".join(
-                    "{} (imported by {})".format(name, ", ".join(importers[name]))
-                    for name in sorted(importers)
-                ),
+                ", ".join(_with_importers(self.unresolved)),
                 sys.executable or "this Python",
                 Path(sys.executable).name or "python3",
             )
@@ -292,19 +286,22 @@ class Closure:
 
     def lacking_message(self, board_id: str) -> str:
         """One line naming each module the board lacks and who imports it."""
-        importers = {}
-        for importer, name in self.lacking:
-            importers.setdefault(name, []).append(importer)
         return (
             "not deployed: the {}'s CircuitPython has no {}; guard the import with "
             "try/except ImportError or remove it".format(
-                board_id,
-                ", no ".join(
-                    "{} (imported by {})".format(name, ", ".join(importers[name]))
-                    for name in sorted(importers)
-                ),
+                board_id, ", no ".join(_with_importers(self.lacking))
             )
         )
+
+
+def _with_importers(imports):
+    """'module (imported by a, b)' for each module of (importer, module) pairs, by name."""
+    importers = {}
+    for importer, name in imports:
+        importers.setdefault(name, []).append(importer)
+    return [
+        "{} (imported by {})".format(name, ", ".join(importers[name])) for name in sorted(importers)
+    ]
 
 
 def import_closure(

@@ -11,8 +11,8 @@ CircuitPython major version (``CircuitPython 9.x/``, ``CircuitPython 10.x/``),
 each holding what a deploy writes onto a PyGamer's drive and onto a PyBadge's
 (code.py, both boards' hw adapters, the game's and the libraries' ``.mpy``,
 the assets), and nothing else; ``README.txt`` beside the folders says how to
-copy them. The files are planned by ``deploy_plan.game_items``, as a deploy
-plans them, so the bundle ships exactly what a deploy would.
+copy them. The files are planned and built by deploy's own code (``deploy_plan``), so
+the bundle ships exactly what a deploy would.
 
 Exit status: 0 built, 1 refused or failed (the message says why), 2 bad usage,
 or this computer lacks a library the board would import.
@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from circuitpy_drive import MIN_CIRCUITPYTHON, Board
-from deploy_plan import game_items, game_version
+from deploy_plan import board_modules, build_items, game_version
 from deploy_shared import SUPPORTED_BOARDS, DeployError, Item, Reporter, run_command
 from mpy_compiler import MPY_FORMAT, Compiler, add_build_options, find_compiler, fits_major
 
@@ -46,19 +46,16 @@ README_NAME = "README.txt"
 
 
 def bundle_items(root: str | Path, compiler: Compiler, reporter: Reporter) -> list[Item]:
-    """The files of one folder of the bundle: every file a deploy writes onto
-    each supported board (the union: code.py, the game and libraries are the
-    same for both, each board adds its adapter), in path order."""
-    files = {}
+    """The files of one folder of the bundle, in path order: those a deploy
+    writes onto each supported board, together (code.py, the game and the
+    libraries are the same for both; each board adds its adapter), planned
+    and built by deploy's own code."""
+    modules = {}
     for board_id in SUPPORTED_BOARDS:
-        for item in game_items(root, board_id, compiler, reporter):
-            if item.path in files and files[item.path].data != item.data:
-                raise DeployError(
-                    "{} differs between the boards' deploys: one bundle folder cannot "
-                    "hold both".format(item.path)
-                )
-            files[item.path] = item
-    return [files[path] for path in sorted(files)]
+        for module in board_modules(root, board_id, reporter):
+            modules.setdefault(module.drive_path, module)
+    items = build_items(root, list(modules.values()), compiler)
+    return sorted(items, key=lambda item: item.path)
 
 
 def bundle_majors(compiler: Compiler) -> list[int]:
@@ -163,9 +160,9 @@ def build_bundle(args: argparse.Namespace, reporter: Reporter) -> dict:
     version = game_version(root)
     out = Path(args.out or root / "dist" / "british-square-{}.zip".format(version))
     check_zip_path(out)  # before any work
-    newest = max(MPY_FORMAT)
-    # No board to ask: the compiler is looked for as deploy does for the newest line.
-    stand_in = Board("", MPY_CROSS_RELEASE, newest)
+    # No board to ask: the compiler is looked for as a deploy to a board
+    # running MPY_CROSS_RELEASE would look for it.
+    stand_in = Board("", MPY_CROSS_RELEASE, int(MPY_CROSS_RELEASE.split(".")[0]))
     compiler = find_compiler(
         stand_in, args.mpy_cross, not args.no_fetch, Path(args.cache_dir), reporter
     )
