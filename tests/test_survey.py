@@ -13,7 +13,7 @@ import pytest
 from refusals import refused
 
 from british_square.desktop.notation import parse_move
-from british_square.desktop.solver import PLAIN_LINE_NODES, SOLVER_VERSION, solve_plain
+from british_square.desktop.solver import ORDERS, PLAIN_LINE_NODES, SOLVER_VERSION, solve_plain
 from british_square.desktop.survey import (
     parse_range,
     plot_distribution,
@@ -159,18 +159,33 @@ def test_a_record_of_a_solver_version_not_yet_made_is_refused(tmp_path):
             read_results(str(out))
 
 
-def test_a_deal_not_won_keeps_the_plain_searchs_line_when_it_is_better():
-    # deal 7003 at 1 s: the solver's line brings 12 home, the plain search's
-    # PLAIN_LINE_NODES positions 17 (measured); either way par is at least
-    # the plain search's, and the line is one the engine plays
-    record = solve_deal("british", 7003, 1.0)
-    plain = solve_plain(Game.new_deal(7003, BRITISH), math.inf, PLAIN_LINE_NODES)
-    assert record["plain_nodes"] == plain.nodes
-    assert record["home"] >= plain.home > 12
-    game = Game.new_deal(7003, BRITISH)
+def test_a_deal_not_won_keeps_the_best_plain_line_of_every_order():
+    # deal 12102 (issue 35): the plain search brings 18 cards home in the
+    # solver's order and 25 in the engine's, each in PLAIN_LINE_NODES
+    # positions (measured), and the solver's own line at 1 s fewer; par is
+    # at least the best plain line, and the line is one the engine plays
+    record = solve_deal("british", 12102, 1.0)
+    game = Game.new_deal(12102, BRITISH)
+    plains = [solve_plain(game, math.inf, PLAIN_LINE_NODES, order) for order in ORDERS]
+    assert record["plain_nodes"] == sum(plain.nodes for plain in plains)
+    assert record["home"] >= max(plain.home for plain in plains) >= 25
     for token in record["moves"].split():
         game.play(parse_move(token, game))
     assert game.score() == record["home"]
+
+
+def test_a_proof_only_record_has_no_line_search(tmp_path):
+    record = solve_deal("british", 12001, 60.0, proof_only=True)
+    assert record["result"] == "lost" and record["proof_only"] is True
+    assert record["plain_nodes"] == 0 and record["nodes"] < 1000
+    # and a survey skips the deals another results file settled
+    settled = tmp_path / "british.jsonl"
+    settled.write_text(json.dumps(record) + "\n")
+    out = tmp_path / "british-proof.jsonl"
+    s = run_survey(
+        "british", range(12001, 12002), str(out), 60, 1, progress=False, settled_in=[str(settled)]
+    )
+    assert s["deals"] == 0 and out.read_text() == ""
 
 
 def test_a_survey_on_local_processes(tmp_path):

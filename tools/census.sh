@@ -2,11 +2,16 @@
 # The census: surveys that take hours, run in the background on a branch of
 # their own, committing their results every ten minutes as they come.
 #
-#     nice -n 19 sh tools/census.sh STREAM &     # STREAM: british or union-american
+#     nice -n 19 sh tools/census.sh STREAM &
+#
+# STREAM: british-proof (every British deal's verdict, no line: the proof
+# first), british-par (par again with the solver that restarts its line in
+# several orders, then par for the deals that had none), british (the
+# surveys of deals 1-5000 before them) or union-american.
 #
 # Resumable: a survey skips the deals its results file holds, so stopping
 # this (kill it, or the machine) and starting it again loses at most the
-# deal each worker was on. One stream is one process (one core); run both
+# deal each worker was on. One stream is one process (one core); run two
 # streams to use two. Only docs/survey/*.jsonl is committed.
 set -u
 cd "$(dirname "$0")/.."
@@ -41,9 +46,17 @@ british)
     survey british 1001-5000 2 british-par.jsonl &&
     survey british 1001-5000 60 british.jsonl &&
     survey british 1001-5000 60 british.jsonl --redo-unknown ;;  # what older solvers left
+british-proof)  # deals settled by the surveys before are not proved again
+    settled="--settled-in docs/survey/british.jsonl --settled-in docs/survey/british-par.jsonl"
+    survey british 1-31999 60 british-proof.jsonl --proof-only $settled &&
+    survey british 1-31999 300 british-proof.jsonl --proof-only --redo-unknown $settled ;;
+british-par)  # 12102 first: the deal of issue 35, where the old line fell short
+    survey british 12102 2 british-par.jsonl &&
+    survey british 1-5000 2 british-par.jsonl --redo-older &&
+    survey british 5001-31999 2 british-par.jsonl ;;
 union-american)
     survey union 1001-31999 10 union.jsonl &&
     survey american 1001-31999 10 american.jsonl ;;
 *)
-    echo "usage: tools/census.sh british|union-american" >&2; exit 2 ;;
+    echo "usage: tools/census.sh british-proof|british-par|british|union-american" >&2; exit 2 ;;
 esac

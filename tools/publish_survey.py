@@ -6,7 +6,9 @@ Reads ``docs/survey/<rules>.jsonl`` (from ``python3 -m british_square
 survey``), and ``docs/survey/<rules>-par.jsonl`` where there is one: a
 quicker survey of more deals, at a shorter budget, run for par alone
 (British Square, whose deals are not settled in any budget, has par on 1000
-deals this way). It writes
+deals this way), and ``docs/survey/<rules>-proof.jsonl``: verdicts alone,
+no line searched (the census's ``british-proof`` stream), which give no par.
+It writes
 
 * ``lib/british_square/par_<rules>.bin``: one byte per deal (deal N at offset
   N - 1, 31999 bytes), the most cards home found by either survey, 104 for a
@@ -14,12 +16,14 @@ deals this way). It writes
 * ``docs/survey-home.png``: the cards-home distribution per rule set (the
   best of either survey for each deal);
 
-and prints a Markdown table of the results, a row per survey file, the
-deals each survey left unknown, and where each deal's par came from (the
-budget of its record); ``--write-docs`` puts them in docs/solver.md between
-its ``survey:start`` and ``survey:end`` marks, and the figures a player
-reads of what to expect (``expectations``: British Square's typical cards
-home, how often the others are won) into every place that says them.
+and prints a Markdown table of the results, a row per survey file, what is
+proved of every British deal (``proved``: a deal is won or lost if any file
+says so), the deals each survey left unknown, and where each deal's par came
+from (the budget of its record); ``--write-docs`` puts them in
+docs/solver.md between its ``survey:start`` and ``survey:end`` marks, and
+the figures a player reads (``expectations``: British Square's typical
+cards home, how often the others are won; what is proved) into every place
+that says them.
 """
 
 import argparse
@@ -72,7 +76,7 @@ def unknown_text(surveys):
     lines = []
     for title, records in surveys:
         unknown = sorted(d for d, r in records.items() if r["result"] == UNKNOWN)
-        if unknown and not title.endswith(", for par"):  # at 2 s, most are: not worth a list
+        if unknown and not title.endswith((", for par", ", proofs")):  # many: not worth a list
             shown = ", ".join(str(d) for d in unknown)
             lines.append("- {}, {} unknown: {}".format(title, len(unknown), shown))
     return "\n".join(lines)
@@ -97,13 +101,16 @@ def par_bytes(records):
 
 
 def deal_ranges(deals):
-    """The sorted deal numbers ``deals`` as runs: "1–1007, 7001–7100"."""
+    """The sorted deal numbers ``deals`` as runs: "1–1007, 7001–7100"
+    (more than eight runs: their count and span)."""
     runs = []
     for deal in deals:
         if runs and deal == runs[-1][1] + 1:
             runs[-1][1] = deal
         else:
             runs.append([deal, deal])
+    if len(runs) > 8:  # a census between settled deals: too many runs to read
+        return "{:,} deals in {}–{}".format(len(deals), runs[0][0], runs[-1][1])
     return ", ".join("{}–{}".format(a, b) if a < b else str(a) for a, b in runs)
 
 
@@ -133,6 +140,24 @@ def table(surveys):
         )
     return "\n".join(rows)
 
+
+def proved(surveys):
+    """What is proved of the British deals, from ``surveys`` (each deal ->
+    its last record): a deal is won or lost if any of them says so (each
+    verdict is a proof), unsettled if tried and not; the text says it."""
+    verdicts = {}
+    for records in surveys:
+        for deal, record in records.items():
+            if record["result"] != UNKNOWN or deal not in verdicts:
+                verdicts[deal] = record["result"]
+    counts = Counter(verdicts.values())
+    text = "{:,} of the {:,} deals proved lost, {:,} won, {:,} more tried and not yet settled"
+    return text.format(counts[LOST], MAX_DEAL, counts[WON], counts[UNKNOWN])
+
+
+PROVED_START = "<!-- proved:start -->"
+PROVED_END = "<!-- proved:end -->"
+PROVED_PAGES = ("README.md", "docs/solver.md")
 
 TYPICAL_START = "<!-- typical:start -->"
 TYPICAL_END = "<!-- typical:end -->"
@@ -183,7 +208,8 @@ def expectations(lib=ROOT / "lib" / "british_square"):
 
 
 def write_expectations(figures, root=ROOT):
-    """Put ``figures`` in every place that says them; the places found in each file."""
+    """Put ``figures`` in every place that says them; the places found in each file
+    (``figures["proved"]``, if there, between the proved marks)."""
     for path, pattern, key in PLACES:
         page = Path(root) / path
         value = str(figures[key])
@@ -191,14 +217,18 @@ def write_expectations(figures, root=ROOT):
         if not found:
             raise SystemExit("{}: no place for {} ({})".format(path, key, pattern))
         page.write_text(text)
-    for path in TYPICAL_PAGES:
-        page = Path(root) / path
-        pattern = re.escape(TYPICAL_START) + ".*?" + re.escape(TYPICAL_END)
-        filled = TYPICAL_START + figures["typical"] + TYPICAL_END
-        text, found = re.subn(pattern, lambda m, f=filled: f, page.read_text(), flags=re.S)
-        if not found:
-            raise SystemExit("{}: no {} ... {} marks".format(path, TYPICAL_START, TYPICAL_END))
-        page.write_text(text)
+    marked = [(TYPICAL_PAGES, TYPICAL_START, TYPICAL_END, "typical")]
+    if "proved" in figures:
+        marked.append((PROVED_PAGES, PROVED_START, PROVED_END, "proved"))
+    for pages, start, end, key in marked:
+        for path in pages:
+            page = Path(root) / path
+            pattern = re.escape(start) + ".*?" + re.escape(end)
+            filled = start + figures[key] + end
+            text, found = re.subn(pattern, lambda m, f=filled: f, page.read_text(), flags=re.S)
+            if not found:
+                raise SystemExit("{}: no {} ... {} marks".format(path, start, end))
+            page.write_text(text)
 
 
 def _filled(match, value):
@@ -217,14 +247,20 @@ def main(argv=None):
     by_rules = {}
     surveys = []
     sources = []  # per rule set: how many deals' par came from each budget
+    british_proved = proved(())
     for name in RULE_NAMES:
         title = RULE_TITLES[RULE_NAMES.index(name)]
         paths = [str(Path(args.surveys) / "{}{}.jsonl".format(name, s)) for s in ("", "-par")]
         records, quick = (read_results(path, name) for path in paths)
+        proofs = read_results(str(Path(args.surveys) / "{}-proof.jsonl".format(name)), name)
         if records:
             surveys.append((title, records))
         if quick:
             surveys.append((title + ", for par", quick))
+        if proofs:
+            surveys.append((title + ", proofs", proofs))
+        if name == "british":
+            british_proved = proved((records, quick, proofs))
         # par: the longest line of any record, of any solver version
         kept = []
         for path, suffix in zip(paths, ("", "-par")):
@@ -240,7 +276,10 @@ def main(argv=None):
     if not by_rules:
         parser.error("no survey results in {!r}".format(args.surveys))
     plot_distribution(by_rules, args.plot)
-    text = "\n\n".join((table(surveys), unknown_text(surveys), par_sources_table(sources)))
+    settled = "British Square, every deal: " + british_proved + "."
+    text = "\n\n".join(
+        (table(surveys), settled, unknown_text(surveys), par_sources_table(sources))
+    )
     print(text)
     if args.write_docs:
         page = ROOT / "docs" / "solver.md"
@@ -249,7 +288,7 @@ def main(argv=None):
         if not (start and end):
             parser.error("docs/solver.md has no {} ... {} marks".format(TABLE_START, TABLE_END))
         page.write_text(before + start + "\n" + text + "\n" + end + after)
-        write_expectations(expectations(args.lib))
+        write_expectations(dict(expectations(args.lib), proved=british_proved))
     return 0
 
 

@@ -303,6 +303,18 @@ def make_parser():
         action="store_true",
         help="solve again the deals an older solver or a smaller budget left unknown",
     )
+    survey.add_argument(
+        "--proof-only",
+        action="store_true",
+        help="each deal's verdict alone: no search for its best line (no par)",
+    )
+    survey.add_argument(
+        "--settled-in",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="skip the deals this results file has won or lost (may be repeated)",
+    )
     return parser
 
 
@@ -380,6 +392,8 @@ def survey_command(args):
         plot=args.plot,
         redo_older=args.redo_older,
         redo_unknown=args.redo_unknown,
+        proof_only=args.proof_only,
+        settled_in=args.settled_in,
     )
     out(summary_text(args.rules, totals))
 

@@ -22,6 +22,7 @@ from british_square.deal import MAX_DEAL, MIN_DEAL
 from british_square.desktop.notation import rules_from_name
 from british_square.desktop.solver import (
     LOST,
+    ORDERS,
     PLAIN_LINE_NODES,
     SOLVER_VERSION,
     UNKNOWN,
@@ -37,22 +38,25 @@ from british_square.piles import RULE_NAMES, move_text
 _Z95 = 1.959963984540054
 
 
-def solve_deal(rules_name, deal, seconds):
+def solve_deal(rules_name, deal, seconds, proof_only=False):
     """One deal's record (a plain dict: it crosses process and network
     borders): ``solve`` for ``seconds``, then, for a deal not won, the plain
-    search for ``PLAIN_LINE_NODES`` positions, whose line is kept if it
-    brings more cards home (see ``PLAIN_LINE_NODES``)."""
+    search in each move order (``ORDERS``) for ``PLAIN_LINE_NODES``
+    positions, whose line is kept if it brings more cards home (see
+    ``PLAIN_LINE_NODES``). ``proof_only``: the verdict alone, no line
+    search (``"proof_only": true`` in the record; its line is no par)."""
     game = Game.new_deal(deal, rules_from_name(rules_name))
-    found = solve(game, seconds)
+    found = solve(game, seconds, proof_only=proof_only)
     plain_nodes = 0
-    if found.result != WON:
-        plain = solve_plain(game, math.inf, PLAIN_LINE_NODES)
-        plain_nodes = plain.nodes
-        found.seconds += plain.seconds
-        if plain.home > found.home:
-            found.home = plain.home
-            found.moves = plain.moves
-    return {
+    if found.result != WON and not proof_only:
+        for order in ORDERS:
+            plain = solve_plain(game, math.inf, PLAIN_LINE_NODES, order)
+            plain_nodes += plain.nodes
+            found.seconds += plain.seconds
+            if plain.home > found.home:
+                found.home = plain.home
+                found.moves = plain.moves
+    record = {
         "deal": deal,
         "rules": rules_name,
         "result": found.result,
@@ -64,6 +68,9 @@ def solve_deal(rules_name, deal, seconds):
         "budget": seconds,
         "plain_nodes": plain_nodes,
     }
+    if proof_only:
+        record["proof_only"] = True
+    return record
 
 
 def solver_version(record):
@@ -199,11 +206,11 @@ def parse_range(text):
     return range(low, high + 1)
 
 
-def _local_results(rules_name, deals, seconds, jobs):
+def _local_results(rules_name, deals, seconds, jobs, proof_only=False):
     """Records as they finish, on ``jobs`` local processes."""
     if jobs == 1:
         for deal in deals:
-            yield solve_deal(rules_name, deal, seconds)
+            yield solve_deal(rules_name, deal, seconds, proof_only)
         return
     import multiprocessing
 
@@ -212,7 +219,7 @@ def _local_results(rules_name, deals, seconds, jobs):
     # library's), and a worker that inherits a held one waits for ever.
     context = multiprocessing.get_context("spawn")
     with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
-        tasks = [(rules_name, deal, seconds) for deal in deals]
+        tasks = [(rules_name, deal, seconds, proof_only) for deal in deals]
         yield from pool.imap_unordered(_solve_task, tasks)
 
 
@@ -245,12 +252,13 @@ def _connect(scheduler):
         ) from None
 
 
-def _cluster_results(rules_name, deals, seconds, client):
+def _cluster_results(rules_name, deals, seconds, client, proof_only=False):
     """Records as they finish, on the Dask cluster of ``client``."""
     from distributed import as_completed
 
+    n = len(deals)
     futures = client.map(
-        solve_deal, [rules_name] * len(deals), list(deals), [seconds] * len(deals), pure=False
+        solve_deal, [rules_name] * n, list(deals), [seconds] * n, [proof_only] * n, pure=False
     )
     for future in as_completed(futures):
         yield future.result()
@@ -319,11 +327,14 @@ def run_survey(
     plot=None,
     redo_older=False,
     redo_unknown=False,
+    proof_only=False,
+    settled_in=(),
 ):
     """Solve the ``deals`` not yet in the results file ``out`` (with
     ``redo_older``, also those an older solver solved; with
     ``redo_unknown``, those an older solver or a smaller budget left
-    unknown), appending each
+    unknown; never those a results file of ``settled_in`` has won or
+    lost), appending each
     record as it comes, on ``jobs`` local processes (0: one a core, never
     more than deals to solve) or the Dask ``scheduler``; return the summary
     of every record of ``rules_name`` in the file for those deals.
@@ -331,7 +342,8 @@ def run_survey(
     Everything is checked before the first deal is solved (``ValueError``,
     one line, each path in it quoted): the results file (a file of records,
     or none yet), the plot's path (not the results file's, links followed),
-    the libraries the progress bar and the plot need, the scheduler."""
+    the libraries the progress bar and the plot need, the scheduler.
+    ``proof_only``: each deal's verdict alone (``solve_deal``)."""
     if plot and same_file(out, plot):  # each check alone passes a new or empty file
         raise ValueError(
             "--out and --plot are one file, {!r}: the plot would write over the results".format(
@@ -340,8 +352,14 @@ def run_survey(
         )
     check_output(out, "a results file")
     done = read_results(out, rules_name)  # every line checked: only ours is appended to
+    settled = set()
+    for path in settled_in:
+        records = read_results(path, rules_name)
+        settled.update(d for d, r in records.items() if r["result"] != UNKNOWN)
 
     def to_solve(d):
+        if d in settled:
+            return False
         if d not in done:
             return True
         older = solver_version(done[d]) < SOLVER_VERSION
@@ -361,10 +379,12 @@ def run_survey(
         with open(out, "a", encoding="utf-8") as handle:
             handle.truncate(end)  # the torn record of a survey killed mid-write
             if client is not None:
-                results = _cluster_results(rules_name, todo, seconds, client)
+                results = _cluster_results(rules_name, todo, seconds, client, proof_only)
             else:
                 jobs = min(jobs or os.cpu_count() or 1, len(todo))
-                results = _local_results(rules_name, todo, seconds, jobs) if todo else ()
+                results = ()
+                if todo:
+                    results = _local_results(rules_name, todo, seconds, jobs, proof_only)
             if tqdm is not None:
                 bar = tqdm(total=len(todo), unit="deal", desc=rules_name)
             for record in results:

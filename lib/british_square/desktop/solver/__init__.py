@@ -48,7 +48,13 @@ checks that on many small positions), and each says why next to its code.
 
 from british_square.desktop.solver.dead_ends import cannot_win
 from british_square.desktop.solver.greedy import GREEDY_SHARE, greedy, greedy_restarts
-from british_square.desktop.solver.moves import children, position_key
+from british_square.desktop.solver.moves import (
+    ENGINE_ORDER,
+    ORDERS,
+    SOLVER_ORDER,
+    children,
+    position_key,
+)
 from british_square.desktop.solver.solution import (
     CLOCK_EVERY,
     LOST,
@@ -63,8 +69,11 @@ from british_square.desktop.solver.solution import (
 from british_square.piles import BRITISH, STOCK
 
 __all__ = [
+    "ENGINE_ORDER",
     "LOST",
+    "ORDERS",
     "PLAIN_LINE_NODES",
+    "SOLVER_ORDER",
     "SOLVER_VERSION",
     "UNKNOWN",
     "VERDICTS",
@@ -74,6 +83,7 @@ __all__ = [
     "cannot_win",
     "check_line",
     "greedy",
+    "line_restarts",
     "position_key",
     "search",
     "solve",
@@ -86,7 +96,9 @@ __all__ = [
 # 3: ``cannot_win`` also tries each waste card's way out (``dead_ends``).
 # 4: ``cannot_win`` counts the stock cards not yet dealt like those under Y,
 #    for every number of cards dealt before Y leaves, and tries every Y.
-SOLVER_VERSION = 4
+# 5: British lines get the whole budget left after the proof, in restarts of
+#    several move orders (``line_restarts``); the plain line runs in each order.
+SOLVER_VERSION = 5
 
 # Par is a target the board shows, so it must be at least what a plain
 # depth-first search finds in a few seconds: the searches here order moves
@@ -111,39 +123,104 @@ HUNT_SECONDS = 0.05  # each shuffled restart
 HUNT_SHARE = 0.7
 # British Square is settled first by a search that cuts every position
 # ``cannot_win`` proves lost (it proves deals lost in seconds that the plain
-# search needs minutes for); then ``BRITISH_LINE_SHARE`` of the budget goes
-# to the hunts and the complete search for the best line (the exact best
-# when that search finishes too, as on small positions).
+# search needs minutes for), for at most all but ``BRITISH_LINE_SHARE`` of
+# the budget; then everything left goes to ``line_restarts`` for the best
+# line (the exact best when one of its searches finishes, as on small
+# positions). Before solver version 5 the line got only that share, and a
+# plain search in another order beat it (deal 12102: 18 cards against 25).
 BRITISH_LINE_SHARE = 0.05
-BRITISH_HUNT_SHARE = 0.1  # of that line search
+BRITISH_HUNT_SHARE = 0.1  # of a line search left with no verdict
+# A British position the proof has not settled in this share of the budget
+# is more likely winnable than a deal the proof settles (deals take 0.01-11 s
+# at 1 400-3 500 positions a second); noisy greedy restarts (``greedy``)
+# then hunt for its win until the line's share, at 30 times the positions a
+# second. On full layouts built winnable (``desktop.winnable``) they won 2 of
+# 6 the proof search had left unknown in 20 000 positions, in under 3 s.
+# ``proof_only`` (the census) gives the proof the whole budget instead.
+BRITISH_PROOF_SHARE = 0.7
+
+# ``line_restarts``: depth-first searches in turn in the solver's order, the
+# engine's and the solver's with shuffled ties, each for this many positions
+# in the first round and twice as many in each round after, keeping the best
+# line. Which order finds the longer line differs from deal to deal, and a
+# search that took a poor turn early never comes back to it: restarts do.
+LINE_FIRST_NODES = 20_000
+LINE_ORDERS = ((SOLVER_ORDER, False), (ENGINE_ORDER, False), (SOLVER_ORDER, True))
 
 
-def solve(game, seconds=10.0, max_nodes=0, hunt_share=None, **switches):
+def solve(game, seconds=10.0, max_nodes=0, hunt_share=None, proof_only=False, **switches):
     """The most cards ``game``'s position (not touched) can bring home.
 
     For British Square a search that cuts what ``cannot_win`` proves lost
-    first decides won or lost, for all but ``BRITISH_LINE_SHARE`` of
-    ``seconds``; ``best_line`` then looks for the best line for that share
-    (or what is left of ``seconds``, if less). The other rule sets go to
-    ``best_line`` at once. ``max_nodes`` caps each search (0: no limit);
-    ``switches`` turn prunings off for the tests (see ``search``)."""
+    first decides won or lost, for at most ``BRITISH_PROOF_SHARE`` of
+    ``seconds`` (``proof_only``: all of it, and nothing after: the census's
+    par comes later); unsettled, greedy restarts hunt for a win until
+    ``BRITISH_LINE_SHARE`` of it is left. ``line_restarts`` then looks for
+    the best line for the rest of ``seconds``. The other rule sets go to ``best_line`` at once.
+    ``max_nodes`` caps the proof's positions and, apart, the line search's
+    (0: no limit); ``switches`` turn prunings off for the tests (see
+    ``search``)."""
     if game.rules != BRITISH:
         return best_line(game, seconds, max_nodes, hunt_share, **switches)
     started = clock()
-    settled = search(game, seconds * (1 - BRITISH_LINE_SHARE), max_nodes, won_only=True, **switches)
-    if settled.result == WON:
+    share = 1.0 if proof_only else BRITISH_PROOF_SHARE
+    settled = search(game, seconds * share, max_nodes, won_only=True, **switches)
+    if settled.result == WON or proof_only:
         return settled
-    # settled, the line search gets its share; unsettled, what is left
-    left = max(0.0, min(seconds - (clock() - started), seconds * BRITISH_LINE_SHARE))
-    best = best_line(game, left, max_nodes, hunt_share, **switches)
+    if settled.result == UNKNOWN:
+        hunt = seconds * (1 - BRITISH_LINE_SHARE) - (clock() - started)
+        hunted = greedy_restarts(game, hunt, max_nodes) if hunt > 0 else None
+        if hunted is not None and hunted.result == WON:
+            hunted.nodes += settled.nodes
+            hunted.seconds = clock() - started
+            return hunted
+    left = max(0.0, seconds - (clock() - started))
     if settled.result == LOST:
+        best = line_restarts(game, left, max_nodes, settled, **switches)
         if best.result == WON:  # cannot_win was wrong: never let it pass
             raise AssertionError("cannot_win cut a won position")
-        best.result = LOST  # the verdict stands; the line is the best of both
-    if settled.home > best.home:
-        best.home = settled.home
-        best.moves = settled.moves
+        best.result = LOST  # the verdict stands; the line is the best of all
+    else:  # no verdict: a win may still be found without the cut
+        best = best_line(game, left, max_nodes, hunt_share, **switches)
+        if settled.home > best.home:
+            best.home = settled.home
+            best.moves = settled.moves
     best.nodes += settled.nodes
+    best.seconds = clock() - started
+    return best
+
+
+def line_restarts(game, seconds=10.0, max_nodes=0, start=None, **switches):
+    """The best line from ``game`` by restarts (``LINE_ORDERS``, each
+    round's searches twice as long as the last's) for ``seconds`` or
+    ``max_nodes`` positions in all (0: no limit), starting from ``start``'s
+    line if given. A search that finishes is complete: its verdict and best
+    are exact, and the restarts stop there."""
+    started = clock()
+    best = start
+    nodes = 0
+    size = LINE_FIRST_NODES
+    round_number = 0
+    while True:
+        for order, shuffled in LINE_ORDERS:
+            left = seconds - (clock() - started)
+            cap = size if not max_nodes else min(size, max_nodes - nodes)
+            if left <= 0 or cap <= 0:
+                return _line_found(best, game, nodes, started)
+            seed = round_number if shuffled else None
+            found = search(game, left, cap, best, order=order, seed=seed, **switches)
+            nodes += found.nodes
+            best = found  # it started from the best line so far: never worse
+            if found.result != UNKNOWN:
+                return _line_found(best, game, nodes, started)
+        size *= 2
+        round_number += 1
+
+
+def _line_found(best, game, nodes, started):
+    if best is None:  # no search ran: the start position is the line
+        best = Solution(UNKNOWN, game.score(), [], 0, 0)
+    best.nodes = nodes
     best.seconds = clock() - started
     return best
 
@@ -216,6 +293,7 @@ def search(
     shuffle_limit=0,
     seed=None,
     won_only=False,
+    order=SOLVER_ORDER,
 ):
     """One depth-first search from ``game`` (not touched) for the line
     bringing the most cards home; stop at a win, after ``seconds``, or after
@@ -227,7 +305,8 @@ def search(
     each card from the stock (the waste grows only then): a complete search
     then proves "no win", but its ``home`` is the best found, not the most
     possible. The pruning switches exist for the tests that compare each
-    with the plain search (all off, ``solve_plain``)."""
+    with the plain search (all off, ``solve_plain``). ``order`` is one of
+    ``ORDERS`` (``seed`` shuffles the solver's order's ties instead)."""
     setup = Setup(game, seconds, max_nodes, seed, symmetric)
     g, total, buffer, seen, rng = setup.game, setup.total, setup.buffer, setup.seen, setup.rng
     best = g.score()
@@ -241,7 +320,7 @@ def search(
     complete = True
     limited = False  # the shuffle limit cut a move: no proof of a loss
     if best < total and not (won_only and cannot_win(g)):
-        frames.append([children(g, buffer, symmetric, safe_moves, rng), 0])
+        frames.append([children(g, buffer, symmetric, safe_moves, rng, order), 0])
     shuffles = [0]  # per depth: column-to-column moves in a row up to it
     while frames:
         frame = frames[-1]
@@ -282,7 +361,7 @@ def search(
             shuffles.pop()
             g.retract(m, flag)
             continue
-        frames.append([children(g, buffer, symmetric, safe_moves, rng), 0])
+        frames.append([children(g, buffer, symmetric, safe_moves, rng, order), 0])
     if best == total:
         result = WON
     elif complete and not limited:
@@ -293,7 +372,7 @@ def search(
     return Solution(result, best, line, nodes, setup.seconds(), complete)
 
 
-def solve_plain(game, seconds=10.0, max_nodes=0):
+def solve_plain(game, seconds=10.0, max_nodes=0, order=SOLVER_ORDER):
     """The plain search every pruning is checked against: exact keys of the
-    position as it is (no symmetry), every legal move."""
-    return search(game, seconds, max_nodes, symmetric=False, safe_moves=False)
+    position as it is (no symmetry), every legal move, in ``order``."""
+    return search(game, seconds, max_nodes, symmetric=False, safe_moves=False, order=order)

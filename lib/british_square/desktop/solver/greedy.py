@@ -187,17 +187,17 @@ def greedy(game, seconds=10.0, max_nodes=0, seed=None):
     return Solution(WON if won else UNKNOWN, best, line, nodes, setup.seconds(), exhausted)
 
 
-def greedy_restarts(game, seconds):
+def greedy_restarts(game, seconds, max_nodes=0):
     """``greedy`` runs of ``GREEDY_NODES`` positions, the first without noise,
-    until a win, ``seconds``, or a run that met every position; the best of
-    them (None if no time)."""
+    until a win, ``seconds``, ``max_nodes`` positions in all (0: no limit),
+    or a run that met every position; the best of them (None if no time)."""
     started = clock()
     best = None
     nodes = 0
     restart = 0
     while True:
         left = seconds - (clock() - started)
-        if left <= 0:
+        if left <= 0 or (max_nodes and nodes >= max_nodes):
             break
         found = greedy(game, left, GREEDY_NODES, restart if restart else None)
         restart += 1

@@ -87,17 +87,44 @@ def _earlier_empty(height, target):
     return False
 
 
-def children(g, buffer, symmetric, safe_moves, rng=None):
+# The move orders a search can take (``children``'s ``order``). A
+# depth-first search for the best line commits to its first moves for good,
+# so two orders find different lines in the same number of positions, and
+# neither is always the better: on British deal 12102 the solver's order
+# brings 18 cards home in 600 000 positions, the engine's 25 in 25 000.
+SOLVER_ORDER = "solver"  # ``ordered_moves``: home, uncover, build, fill, deal
+ENGINE_ORDER = "engine"  # ``Game.legal_moves``: column by column, then the deal
+ORDERS = (SOLVER_ORDER, ENGINE_ORDER)
+
+
+def engine_moves(g, buffer, count, first_empty_only):
+    """The moves in ``buffer`` in the engine's order; of the moves of one
+    source into empty columns only the first empty column's (symmetry)."""
+    height = g.height
+    found = []
+    for i in range(count):
+        target = buffer[2 * i + 1]
+        if first_empty_only and target < STOCK and not height[target]:
+            if _earlier_empty(height, target):
+                continue
+        found.append(buffer[2 * i] << 8 | target)
+    return found
+
+
+def children(g, buffer, symmetric, safe_moves, rng=None, order=SOLVER_ORDER):
     """The moves a search tries from ``g``: a safe move alone when there is
-    one (``safe_moves``), else all of them in ``ordered_moves``' order
-    (``rng``: ties shuffled; ``symmetric``: the first empty column only)."""
-    if g.columns == 4 and rng is None:
+    one (``safe_moves``), else all of them in ``order`` (``rng``: the
+    solver's order with its ties shuffled; ``symmetric``: the first empty
+    column only)."""
+    if g.columns == 4 and rng is None and order == SOLVER_ORDER:
         return _british_children(g, symmetric, safe_moves)
     count = g.legal_moves(buffer)
     if safe_moves:
         m = safe_move(g, buffer, count)
         if m >= 0:
             return [m]
+    if order == ENGINE_ORDER:
+        return engine_moves(g, buffer, count, symmetric)
     return ordered_moves(g, buffer, count, symmetric, rng)
 
 
