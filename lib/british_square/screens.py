@@ -72,6 +72,7 @@ MARKS = (
     ("count", 9),  # the digit 9: a pile's count
 )
 MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
+IDLE_LINES = ("restart", "undo", "redo")  # menu rows that can have nothing to do
 MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
 
 # What a confirmation is for (``Screens.ask``).
@@ -95,6 +96,7 @@ class Screens(Results):
         self.row = 0  # menu: the chosen row, and the first row on show
         self.top = 0
         self.menu_rows = self.words.rows("menu")
+        self.idle_rows = ()  # the menu rows of IDLE_LINES, once a menu has shown
         self.entry = DealEntry(self)  # the deal number entry
         self.choice = 0  # rules: the rule set on show
         self.help_page = 0
@@ -195,11 +197,15 @@ class Screens(Results):
             self.on_off(settings.four_colours),
         )
         self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
-        game = app.game  # rows that would do nothing now are dimmed
-        for line, idle in (("restart", not game.history_count), ("undo", not game.history_count),
-                           ("redo", game.history_end == game.history_count)):  # fmt: skip
-            shown = self.words.row("menu", line) - self.top
-            if idle and 0 <= shown < BODY_ROWS:
+        # rows that would do nothing now are dimmed (found in the file once)
+        if not self.idle_rows:
+            self.idle_rows = tuple(self.words.row("menu", line) for line in IDLE_LINES)
+        game = app.game
+        nothing_done = not game.history_count
+        idle = (nothing_done, nothing_done, game.history_end == game.history_count)
+        for k in range(len(IDLE_LINES)):
+            shown = self.idle_rows[k] - self.top
+            if idle[k] and 0 <= shown < BODY_ROWS:
                 page.dim_row(shown)
         # marks near the end of the first and last rows: more rows above, below
         if self.top:
