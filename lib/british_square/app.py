@@ -59,7 +59,7 @@ def _load_save(app, store):
         return resume.load(store)
     except Exception as error:  # MemoryError too: no record may stop the board
         store.forget()
-        app.caught("loading the save", error)
+        store.caught("loading the save", error, app.console)
         return None
     finally:
         unload("british_square.resume", "british_square.position")
@@ -107,10 +107,8 @@ class App(Table):
         # heap around it (a board collects only when an allocation fails).
         self.hardware = hardware
         self.store = store
-        # the serial console (a board's standard output), or the adapter's
-        # stand-in for it (the desktop's standard error: its output is the game's)
+        # the serial console: a board's print, or the adapter's (the desktop's standard error)
         self.console = getattr(hardware, "console", None) or print
-        self.errors_caught = 0  # exceptions caught and played on, for About (``caught``)
         saved = None
         if store is not None:
             saved = _load_save(self, store)
@@ -335,7 +333,7 @@ class App(Table):
         try:
             self.start_game(saved)
         except Exception as error:  # MemoryError too
-            self.caught("starting the save", error)
+            store.caught("starting the save", error, self.console)
             self.game = None
             self.probing = False
             self.dead_test.game = None
@@ -355,21 +353,8 @@ class App(Table):
         try:
             store.save(self.game if self.in_progress() else None, self.seconds, self.hints_used)
         except (OSError, RuntimeError) as error:  # the NVM refused the write: play goes on
-            self.caught("saving", error)
+            store.caught("saving", error, self.console)
         self.policy.saved(self.now)
-
-    def caught(self, doing, error):
-        """An exception caught while ``doing`` something the game then plays
-        on without (loading or starting the save, saving): one line on the
-        console, and one more on About's count. A board's ``.mpy`` has no
-        line numbers: unsaid, a bug there would look like a damaged save."""
-        self.errors_caught += 1
-        try:
-            detail = str(error)
-            line = "error: {}: {}".format(doing, type(error).__name__)
-            self.console(line + ": " + detail if detail else line)
-        except MemoryError:  # the line is a nicety; playing on is not
-            pass
 
     def note_change(self):
         """Something worth keeping changed: a move, a game, a setting."""
