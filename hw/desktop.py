@@ -293,13 +293,18 @@ def open_mixer(pygame, rate):
     said in one line. ALSA's library writes its complaints about a missing
     sound card, sixteen lines, straight to file descriptor 2: they are held
     back while the mixer opens, and anything else written there is passed on."""
+    held = saved = None
     try:
         sys.stderr.flush()
-        saved = os.dup(2)
         held = tempfile.TemporaryFile()
+        saved = os.dup(2)
         os.dup2(held.fileno(), 2)
     except (AttributeError, OSError, ValueError):  # no standard error to hold back
-        saved = held = None
+        if saved is not None:
+            os.close(saved)
+        if held is not None:
+            held.close()
+        held = None
     why = None
     try:
         pygame.mixer.quit()

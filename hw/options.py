@@ -1,7 +1,8 @@
 """Options of a desktop or VM run of ``code.py`` (a board gives it none).
 
 Loaded only when there are options, and let go (with the position reader)
-once the game is under way: a board never holds this code.
+once the game is under way; on the desktop also at the end of a run, for the
+position it prints (``report``): a board never holds this code.
 """
 
 import gc

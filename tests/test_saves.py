@@ -449,7 +449,7 @@ def caught_once(app, capsys, doing, error):
     unsaid, it would pass for a damaged save)."""
     lines = capsys.readouterr().out.splitlines()
     assert [line for line in lines if "error" in line] == ["error: {}: {}".format(doing, error)]
-    assert app.errors_caught == 1
+    assert app.store.errors_caught == 1
     if app.on_page:  # the title, or the menu on its first row (back): A shows the cards
         press(app, A)
     menu_choose(app, "About")

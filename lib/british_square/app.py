@@ -69,10 +69,8 @@ class App(Table):
         # heap around it (a board collects only when an allocation fails).
         self.hardware = hardware
         self.store = store
-        # the serial console (a board's standard output), or the adapter's
-        # stand-in for it (the desktop's standard error: its output is the game's)
+        # the serial console: a board's print, or the adapter's (the desktop's standard error)
         self.console = getattr(hardware, "console", None) or print
-        self.errors_caught = 0  # exceptions caught and played on, for About (``caught``)
         from british_square import start  # run once, and let go
 
         saved = None
@@ -317,7 +315,7 @@ class App(Table):
         try:
             self.start_game(saved)
         except Exception as error:  # MemoryError too
-            self.caught("starting the save", error)
+            store.caught("starting the save", error, self.console)
             self.game = None
             self.probing = False
             self.dead_test.game = None
@@ -339,21 +337,8 @@ class App(Table):
             game = self.game if self.in_progress() else None
             store.save(game, self.seconds, self.hints_used, self.counted)
         except (OSError, RuntimeError) as error:  # the NVM refused the write: play goes on
-            self.caught("saving", error)
+            store.caught("saving", error, self.console)
         self.policy.saved(self.now)
-
-    def caught(self, doing, error):
-        """An exception caught while ``doing`` something the game then plays
-        on without (loading or starting the save, saving): one line on the
-        console, and one more on About's count. A board's ``.mpy`` has no
-        line numbers: unsaid, a bug there would look like a damaged save."""
-        self.errors_caught += 1
-        try:
-            detail = str(error)
-            line = "error: {}: {}".format(doing, type(error).__name__)
-            self.console(line + ": " + detail if detail else line)
-        except MemoryError:  # the line is a nicety; playing on is not
-            pass
 
     def note_change(self):
         """Something worth keeping changed: a move, a game, a setting."""

@@ -323,8 +323,7 @@ class Screens(Results):
         self.app.console("about: " + ", ".join(str(value) for value in values))
 
     def _about_values(self):
-        """What the About screen says: version, board, heap free and in all
-        (KB), NVM, battery, errors caught, redraws a second."""
+        """About's values: version, board, heap free, heap in all, NVM, battery, errors, redraws."""
         app = self.app
         facts = app.hardware.facts
         board, nvm, millivolts = facts() if facts else ("-", 0, 0)
@@ -341,7 +340,7 @@ class Screens(Results):
             heap,
             "{} bytes".format(nvm) if nvm else "none",
             app.battery_text(millivolts) or "none",
-            app.errors_caught,  # since start-up (``App.caught``)
+            app.store.errors_caught if app.store is not None else 0,  # (``Store.caught``)
             redraw or "press " + self.words.key("A"),
         )
 

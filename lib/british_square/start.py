@@ -18,7 +18,7 @@ def load_save(app, store):
         return resume.load(store)
     except Exception as error:  # MemoryError too: no record may stop the board
         store.forget()
-        app.caught("loading the save", error)
+        store.caught("loading the save", error, app.console)
         return None
     finally:
         unload("british_square.resume", "british_square.position")

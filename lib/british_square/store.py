@@ -311,6 +311,7 @@ class Store:
         self.paired = False  # the slot the next save leaves holds the save before it, whole
         self.slots = (slice(0, RECORD_SIZE), slice(SLOT_B, SLOT_B + RECORD_SIZE))
         self.writes = 0  # saves written since start-up
+        self.errors_caught = 0  # since start-up, for About (``caught``)
         self.dropped = -1  # in the last save: moves left out before its start position
         # A game loaded from a start position: its history does not begin at its deal.
         self.resumed_from_position = None
@@ -360,6 +361,19 @@ class Store:
         self.paired = True
         self.slot ^= 1
         self.writes += 1
+
+    def caught(self, doing, error, console) -> None:
+        """An exception the app caught while ``doing`` something with the
+        save (loading it, starting its game, saving) and played on without:
+        one line on ``console``, and one more on About's count. A board's
+        ``.mpy`` has no line numbers: unsaid, a bug would pass for damage."""
+        self.errors_caught += 1
+        try:  # the line is a nicety; playing on is not
+            text = str(error)
+            name = type(error).__name__
+            console("error: {}: {}{}".format(doing, name, ": " + text if text else ""))
+        except MemoryError:
+            pass
 
     def forget(self) -> None:
         """Keep nothing of what ``load`` took (it raised, or its game could
