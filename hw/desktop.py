@@ -70,6 +70,20 @@ KEY_REPEAT_EVERY_MS = 40
 # keys in ``KeyboardActions``' map (Esc, the desktop's key for a menu, not
 # Enter), short enough for every footer's 26 columns.
 KEY_NAMES = {"A": "Z", "B": "X", "Select": "U", "Start": "Esc", "Stick/pad": "Arrows"}
+# The help's third page, the desktop's own (a board's words.txt need not
+# carry it, nor its start-up check read it): a title, body lines, a footer.
+HELP_PAGE = (
+    "Help: desktop keys",
+    "H: hint       Y: redo",
+    "N: new game   R: restart",
+    "0-9: type a deal number",
+    "+ and -: the window's size",
+    "Click: pick up, put down",
+    "Double click: send home",
+    "Drag a card: put it there",
+    "Right click: put it back",
+    "</> page  X: back",
+)
 DEFAULT_SHOT = "shots/play.png"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NO_SCREEN = (  # one line, as every note and error on standard error
@@ -385,6 +399,7 @@ class Hardware:
         self.scale = int(options.get("scale") or 1)
         # the keys the screens name for the buttons (None: the board's names)
         self.key_names = None if os.environ.get("BSQ_BOARD_BUTTONS") else KEY_NAMES
+        self.help_page = HELP_PAGE if self.key_names else None  # a board's pictures: its own
         self.shot = options.get("shot")
         if self.headless and not self.shot:
             self.shot = DEFAULT_SHOT  # headless always leaves a picture behind

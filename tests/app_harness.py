@@ -79,9 +79,10 @@ def cell_text(app, column, row):
     text, 1: its figure), read from the text grid that holds the column."""
     page = app.view.page
     grid = page.cell(column)
-    if column == 0 and page.dimmed >> row & 1:  # drawn in grey, by the dim rows' grid
-        grid = page.dim
-        row = (BODY_Y + row * TEXT_LINE - grid.grid.y) // TEXT_LINE
+    if column == 0 and page.dimmed >> row & 1:  # drawn in grey, by a dim row's grid
+        y = BODY_Y + row * TEXT_LINE
+        grid = next(dim for dim in page.dims if dim.grid.y == y and not dim.grid.hidden)
+        row = 0
     lines = grid.text.split("\n")
     return lines[row].strip() if row < len(lines) else ""
 

@@ -30,6 +30,7 @@ from british_square.controls import (
 from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import Game
 from british_square.layout import BODY_Y, NO_STOP, TEXT_LINE
+from british_square.page import DIM_COLUMNS
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
 from british_square.sheet import NORMAL, SELECTED, TARGET, TEXT_GREY
 from british_square.sounds import BUZZ
@@ -344,20 +345,23 @@ def test_safe_cards_auto_play_follows_every_move(make_app):
 def test_menu_rows_that_would_do_nothing_are_dimmed(make_app):
     app = make_app(Game.new_deal(7))
     page = app.view.page
-    rows = [MENU.index(line) for line in ("Restart deal", "Undo", "Redo")]
-    press(app, A, START)  # no move yet: all three would do nothing
+    rows = [MENU.index(line) for line in ("Undo", "Redo")]
+    press(app, A, START)  # no move yet: both would do nothing
     assert page.dimmed == sum(1 << row for row in rows)
-    assert page.dim.color == TEXT_GREY and not page.dim.grid.hidden
-    assert [cell_text(app, 0, row) for row in rows] == ["Restart deal", "Undo", "Redo"]
-    assert all(not page.cell(0).lines[row].strip() for row in rows)  # grey only
+    assert all(dim.color == TEXT_GREY and not dim.grid.hidden for dim in page.dims)
+    assert [cell_text(app, 0, row) for row in rows] == ["Undo", "Redo"]
+    # each over its white row, which it hides: the same text, ready when it goes;
+    # each as wide as the longest of them
+    assert max(len(page.lines[row].rstrip()) for row in rows) == DIM_COLUMNS
+    assert [page.cell(0).lines[row].strip() for row in rows] == ["Undo", "Redo"]
     press(app, B)
     app.play(move(STOCK, WASTE))
     press(app, START)  # a move to undo: Redo alone is dim
-    assert page.dimmed == 1 << rows[2]
+    assert page.dimmed == 1 << rows[1]
     press(app, B, SELECT, START)  # undone: a move to redo, none to undo
-    assert page.dimmed == 1 << rows[1] | 1 << rows[0]
+    assert page.dimmed == 1 << rows[0]
     press(app, *[DOWN] * 9)  # scrolled past them: nothing dimmed
-    assert page.dimmed == 0 and page.dim.grid.hidden
+    assert page.dimmed == 0 and all(dim.grid.hidden for dim in page.dims)
 
 
 def written(*grids):

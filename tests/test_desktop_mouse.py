@@ -9,7 +9,7 @@ player's hand would make them, played by the window's own loop."""
 import sys
 
 import pytest
-from app_harness import page_text
+from app_harness import MENU, page_text
 from conftest import HW
 
 from british_square.controls import NONE
@@ -431,3 +431,25 @@ def test_the_direct_keys_play_and_plus_and_minus_size_the_window(window):
     key("-")
     run(app)
     assert pygame.display.get_surface().get_size() == (SCREEN_W * 3, SCREEN_H * 3)
+
+
+def test_the_help_has_a_third_page_for_the_desktops_own_keys(window):
+    import desktop
+
+    from british_square.layout import BODY_ROWS, TEXT_COLUMNS
+
+    lines = desktop.HELP_PAGE
+    assert len(lines) - 2 <= BODY_ROWS and max(len(line) for line in lines) <= TEXT_COLUMNS
+    app = window(Game.new_deal(7))
+    on_the_cards(app)
+    key("escape")
+    for _ in range(MENU.index("Help")):  # down the menu to Help
+        key("down")
+    key("z")
+    key("left")  # from the keys, back round to the last page: the desktop's
+    run(app)
+    text = page_text(app)
+    assert text.startswith("Help: desktop keys\nH: hint") and text.endswith("</> page  X: back")
+    key("right")
+    run(app)
+    assert page_text(app).startswith("Help: keys")

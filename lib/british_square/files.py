@@ -36,7 +36,6 @@ NEEDED = (
     ("help_keys_union", ()),
     ("help_marks", ("up", "down", "free", "king", "done")),
     ("help_marks_piles", ("up", "down", "free", "king", "done", "count")),
-    ("help_desktop", ()),
     ("won", ()),
     ("over", ()),
     ("finish", ()),

@@ -72,7 +72,7 @@ MARKS = (
     ("count", 9),  # the digit 9: a pile's count
 )
 MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
-IDLE_LINES = ("restart", "undo", "redo")  # menu rows that can have nothing to do
+IDLE_LINES = ("undo", "redo")  # menu rows that can have nothing to do
 MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
 
 # What a confirmation is for (``Screens.ask``).
@@ -97,6 +97,7 @@ class Screens(Results):
         self.top = 0
         self.menu_rows = self.words.rows("menu")
         self.idle_rows = ()  # the menu rows of IDLE_LINES, once a menu has shown
+        self.on_off_words = ()  # ``on_off``'s, once read
         self.entry = DealEntry(self)  # the deal number entry
         self.choice = 0  # rules: the rule set on show
         self.help_page = 0
@@ -201,8 +202,7 @@ class Screens(Results):
         if not self.idle_rows:
             self.idle_rows = tuple(self.words.row("menu", line) for line in IDLE_LINES)
         game = app.game
-        nothing_done = not game.history_count
-        idle = (nothing_done, nothing_done, game.history_end == game.history_count)
+        idle = (not game.history_count, game.history_end == game.history_count)
         for k in range(len(IDLE_LINES)):
             shown = self.idle_rows[k] - self.top
             if idle[k] and 0 <= shown < BODY_ROWS:
@@ -225,7 +225,12 @@ class Screens(Results):
         return self.words.line("rule_names", RULE_NAMES[rules])
 
     def on_off(self, flag):
-        return self.words.line("on_off", "on" if flag else "off")
+        """The words "on" or "off" as words.txt has them: read once (the menu
+        says them two or three times a redraw)."""
+        if not self.on_off_words:
+            line = self.words.line
+            self.on_off_words = (line("on_off", "off"), line("on_off", "on"))
+        return self.on_off_words[1 if flag else 0]
 
     def winnable_count(self, rules):
         """How many deals of ``rules`` the solver won: counted once (a scan
@@ -447,8 +452,9 @@ class Screens(Results):
 
     def help(self, number, first=False):
         """Pages for the rule set in play: the keys, what the marks mean, and
-        on the desktop its direct keys and mouse; ``first``: the first page
-        on a new board's first start, before the title, which any key goes on to."""
+        where the machine's adapter has one (``help_page``: the desktop's keys
+        and mouse) a page of its own; ``first``: the first page on a new
+        board's first start, before the title, which any key goes on to."""
         self._open(SCREEN_HELP, self._first_start if first else self._help)
         self.help_page = number
         page, game, words = self.page, self.app.game, self.words
@@ -458,8 +464,13 @@ class Screens(Results):
                 page.footer_line(words.line("title_words", "skip"))
             page.draw()
             return
-        if number == 2:
-            words.show(page, "help_desktop")
+        if number == 2:  # the machine's own page: a title, body lines, a footer
+            lines = self.app.hardware.help_page
+            page.title_line(lines[0])
+            for row in range(len(lines) - 2):
+                page.body_line(row, lines[row + 1])
+            page.footer_line(lines[-1])
+            page.draw()
             return
         text = "help_marks_piles" if game.columns != 4 else "help_marks"
         words.show(page, text)
@@ -470,7 +481,7 @@ class Screens(Results):
 
     def _help(self, action):
         if action == LEFT or action == RIGHT:
-            pages = 3 if self.words.keys else 2  # the desktop's keys: a page of their own
+            pages = 3 if getattr(self.app.hardware, "help_page", None) else 2
             self.help((self.help_page + (1 if action == RIGHT else pages - 1)) % pages)
         elif action in (A, B, START):
             self.menu("help")
