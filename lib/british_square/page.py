@@ -343,6 +343,15 @@ class TextPage:
         self.dimmed &= ~(1 << row)
         self.figures[row] = " " * (FIGURE_COLUMNS - len(figure)) + figure if figure else ""
 
+    def show_lines(self, lines):
+        """A page of ``lines`` as they are (no words.txt): the title, body
+        lines, the footer, drawn."""
+        self.title_line(lines[0])
+        for row in range(len(lines) - 2):
+            self.body_line(row, lines[row + 1])
+        self.footer_line(lines[-1])
+        self.draw()
+
     def dim_row(self, row):
         """Body row ``row`` in grey: it would do nothing now (on the screen at
         ``draw``; ``DIM_ROWS`` of them at most, ``DIM_COLUMNS`` wide at most)."""

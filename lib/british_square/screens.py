@@ -464,13 +464,8 @@ class Screens(Results):
                 page.footer_line(words.line("title_words", "skip"))
             page.draw()
             return
-        if number == 2:  # the machine's own page: a title, body lines, a footer
-            lines = self.app.hardware.help_page
-            page.title_line(lines[0])
-            for row in range(len(lines) - 2):
-                page.body_line(row, lines[row + 1])
-            page.footer_line(lines[-1])
-            page.draw()
+        if number == 2:  # the machine's own page
+            page.show_lines(self.app.hardware.help_page)
             return
         text = "help_marks_piles" if game.columns != 4 else "help_marks"
         words.show(page, text)
