@@ -33,7 +33,7 @@ from words_text import body
 
 from british_square.desktop.notation import position_text
 from british_square.engine import Game
-from british_square.piles import AMERICAN
+from british_square.piles import AMERICAN, UNION
 from british_square.resume import load
 from british_square.save_policy import MIN_INTERVAL_S
 from british_square.store import (
@@ -261,7 +261,9 @@ def test_a_record_at_the_sequence_limit_is_followed_on_the_vm(vm, booting_tree, 
 
 
 @pytest.mark.vm
-def test_a_new_board_shows_how_to_play_once_on_the_vm(vm, booting_tree, tmp_path):
+def test_a_new_board_offers_the_rule_sets_then_how_to_play_once_on_the_vm(
+    vm, booting_tree, tmp_path
+):
     from screen_check import load_raw, text_mismatches
 
     from british_square.layout import BODY_X, FOOTER_Y, TEXT_COLUMNS
@@ -270,18 +272,23 @@ def test_a_new_board_shows_how_to_play_once_on_the_vm(vm, booting_tree, tmp_path
 
     nvm_file = tmp_path / "nvm"  # no file: a new board's erased NVM
     env = {"BSQ_SHOTS": str(tmp_path)}
-    notice, out = power_on(vm, booting_tree, nvm_file, "shot:first b shot:title a", **env)
-    assert notice == 0 and reported(out, "screens").split() == ["play", "title", "help"]
-    assert reported(out, "saves") == "1"  # kept at once, so that it is shown once
+    # the rule sets first (A: Union Square, the bar's first place), then the keys' help
+    keys = "shot:choice a shot:first b shot:title a"
+    notice, out = power_on(vm, booting_tree, nvm_file, keys, **env)
+    assert notice == 0 and reported(out, "screens").split() == ["play", "title", "help", "first"]
+    # kept at once, so that it is shown once: the choice and leaving the help
+    # are rest points, each a save (twice in a board's life)
+    assert reported(out, "saves") == "2"
     footer = fitted(body("title_words")[-1], TEXT_COLUMNS, centred=True)  # "Any key: go on"
     first = load_raw(tmp_path / "first.rgb565")
     assert text_mismatches(first, BODY_X, FOOTER_Y, footer, TEXT_GREY) == 0
     assert text_mismatches(load_raw(tmp_path / "title.rgb565"), BODY_X, FOOTER_Y, footer, TEXT_GREY)
     store = Store(bytearray(nvm_file.read_bytes()))
-    assert load(store) is None and store.notice == 0 and store.sequence == 1  # a record
+    assert load(store) is None and store.notice == 0 and store.sequence == 2  # a record
+    assert store.settings.rules == UNION  # the rule set chosen, kept
     # the next power-on: the title at once
     notice, out = power_on(vm, booting_tree, nvm_file, "a")
-    assert notice == 0 and "help" not in reported(out, "screens").split()
+    assert notice == 0 and not {"help", "first"} & set(reported(out, "screens").split())
 
 
 @pytest.mark.vm

@@ -77,8 +77,10 @@ def test_a_long_random_session_plays_in_128k_collected_as_a_board(outcomes, seed
 
 
 def test_the_sessions_saw_every_screen(outcomes):
+    # but the first start's choice of a rule set, shown once in a board's
+    # life, before any record: test_store_vm.py plays it on the VM
     seen = set().union(*(out.get("screens", ()) for out in outcomes.values()))
-    assert seen == set(SCREEN_NAMES)
+    assert seen == set(SCREEN_NAMES) - {"first"}
 
 
 def test_the_peak_live_heap_is_at_most_120k(outcomes):
