@@ -1588,6 +1588,12 @@ def test_firmware_for_another_chip_or_not_uf2_is_refused(flash, tmp_path):
     assert {p.name for p in boot.iterdir()} == {"INFO_UF2.TXT", "CURRENT.UF2"}
 
 
+def test_a_firmware_path_with_a_line_break_is_named_quoted_in_one_line(flash, tmp_path):
+    boot = make_boot_drive(tmp_path / "PYBADGEBOOT", "PyBadge", "SAMD51J19A-PyBadge-M4")
+    code, result = flash(b"not a uf2" * 100, "two\nlines.uf2", drive=boot)
+    assert code == 1 and "\n" not in result["error"] and "two\\nlines.uf2'" in result["error"]
+
+
 def test_firmware_dry_run_and_drive_checks(flash, tmp_path, monkeypatch):
     boot = make_boot_drive(tmp_path / "PYGAMERBOOT")
     code, result = flash(firmware_for(PYGAMER), "fw.uf2", "--dry-run", drive=boot)

@@ -205,33 +205,41 @@ def _summary_line(s):
     )
 
 
+def quoted(path: object) -> str:
+    """A path the user named, as an error says it: quoted as Python writes it,
+    so that a line break in it never splits the line (and never cut short)."""
+    return repr(str(path))
+
+
 def flash_firmware(args: argparse.Namespace, reporter: Reporter) -> dict:
     """Copy a CircuitPython UF2 onto the board's bootloader drive after checking it fits."""
     path = Path(args.file)
     try:
         data = uf2.read_firmware(path)
     except OSError as error:
-        raise DeployError("{}: {}".format(path, error.strerror or error)) from None
+        raise DeployError("{}: {}".format(quoted(path), error.strerror or error)) from None
     except uf2.UF2Error as error:
-        raise DeployError("{}: {}".format(path, error)) from None
+        raise DeployError("{}: {}".format(quoted(path), error)) from None
     try:
         info = uf2.read_uf2(data)
     except uf2.UF2Error as error:
-        raise DeployError("{}: {}".format(path, error)) from None
+        raise DeployError("{}: {}".format(quoted(path), error)) from None
     if info.families - {uf2.SAMD51_FAMILY}:
         raise DeployError(
             "{} is for another chip (UF2 family {}), not the SAMD51 of a PyGamer or PyBadge".format(
-                path, ", ".join("0x%08x" % f for f in sorted(info.families))
+                quoted(path), ", ".join("0x%08x" % f for f in sorted(info.families))
             )
         )
     drive = pick_drive(args.drive, uf2.BOOT_DRIVE_LABELS, "bootloader (PYGAMERBOOT/PYBADGEBOOT)")
     info_txt = uf2.read_info_uf2(drive)
     if not info_txt:
-        raise DeployError("{} has no INFO_UF2.TXT: not a UF2 bootloader drive".format(drive))
+        raise DeployError(
+            "{} has no INFO_UF2.TXT: not a UF2 bootloader drive".format(quoted(drive))
+        )
     drive_board = uf2.drive_board(info_txt, drive.name)
     intended, how = uf2.intended_board(path, info)
     if intended is None:
-        reporter.warn("cannot tell which board {} is for: {}".format(path.name, how))
+        reporter.warn("cannot tell which board {} is for: {}".format(quoted(path.name), how))
     elif intended != drive_board and not args.force:
         raise DeployError(
             "{} is for '{}' ({}), but the board is '{}' (Board-ID {}): not flashed. "
@@ -240,7 +248,7 @@ def flash_firmware(args: argparse.Namespace, reporter: Reporter) -> dict:
             )
         )
     if not info.families:
-        reporter.warn("{} declares no UF2 family id".format(path.name))
+        reporter.warn("{} declares no UF2 family id".format(quoted(path.name)))
     summary = {
         "ok": True,
         "dry_run": args.dry_run,
