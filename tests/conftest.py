@@ -16,6 +16,10 @@ ROOT = Path(__file__).resolve().parents[1]
 LIB = ROOT / "lib"
 HW = ROOT / "hw"
 sys.path.insert(0, str(LIB))
+# pygame's window and mixer open on SDL's dummy drivers unless told otherwise:
+# the tests need neither a screen nor a sound card
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
 class CircuitPythonVM:
