@@ -85,6 +85,11 @@ class WordReader:
 
     def next_word(self):
         """The next word as a string, or ``None`` at the end."""
+        word = self.next_bytes()
+        return None if word is None else word.decode()
+
+    def next_bytes(self):
+        """The next word as bytes (no string made), or ``None`` at the end."""
         byte = self._byte()
         while byte >= 0 and byte in _SEPARATORS:
             byte = self._byte()
@@ -102,7 +107,7 @@ class WordReader:
             size += 1
             byte = self._byte()
         self.count += 1
-        return bytes(self.word[:size]).decode()
+        return bytes(self.word[:size])
 
     def close(self):
         if self.file is not None:
@@ -120,6 +125,23 @@ def _open_file(path):
         return open(path, "rb")
     except OSError as error:
         raise ValueError("cannot read the key file {!r}: {}".format(path, error.strerror)) from None
+
+
+# Every action's name between bars, to find a plain word (most of a script:
+# "down", "a") by searching bytes, making no string.
+_PLAIN = ("|" + "|".join(ACTION_NAMES) + "|").encode()
+
+
+def plain_action(word):
+    """The action a plain word (bytes: an action's full name, lower case, no
+    count) names, or ``NONE`` for any other word."""
+    at = _PLAIN.find(word) if 124 not in word else -1
+    while at > 0:
+        end = at + len(word)
+        if _PLAIN[at - 1] == 124 and _PLAIN[end] == 124:  # "|" on both sides
+            return _PLAIN.count(b"|", 0, at) - 1
+        at = _PLAIN.find(word, at + 1)
+    return NONE
 
 
 def parse_word(word):
@@ -171,11 +193,15 @@ class ScriptPlayer:
                 return NONE
             self.wait_until = None
         while not self.left:
-            word = self.reader.next_word()
+            word = self.reader.next_bytes()
             if word is None:
                 self.finished = True
                 return NONE
-            kind, value, count = parse_word(word)
+            action = plain_action(word)
+            if action != NONE:
+                self.action, self.left = action, 1
+                break
+            kind, value, count = parse_word(word.decode())
             if kind == ACTION:
                 self.action, self.left = value, count
             elif kind == WAIT:

@@ -7,7 +7,8 @@ from words_text import body
 
 from british_square.controls import DOWN, NONE, START, A
 from british_square.desktop.font import SheetFont
-from british_square.layout import BODY_Y, TEXT_LINE
+from british_square.layout import BODY_Y, TEXT_COLUMNS, TEXT_LINE
+from british_square.page import DIM_COLUMNS
 
 MENU = [line.split("{")[0] for line in body("menu")]
 
@@ -74,29 +75,47 @@ def wait(app, ms):
         app.tick(app.now)
 
 
+def lines(grid):
+    """Each row a text grid (``textgrid.TextGrid``) is to show, a string, its
+    blanks at the end cut."""
+    return [bytes(grid.line(row)).decode().rstrip() for row in range(grid.rows)]
+
+
+def row_cells(line):
+    """A body row as a reader tells its parts: (its text, its figure); the
+    figure is what is right-aligned at the row's end after a gap of blanks
+    (the statistics', the About screen's), "" where there is none."""
+    text = line.rstrip()
+    if len(text) == TEXT_COLUMNS:  # it reaches the row's end: a figure after a gap?
+        gap = text.rfind("  ")
+        if gap >= 0 and text[:gap].strip():
+            return text[:gap].strip(), text[gap:].strip()
+    return text.strip(), ""
+
+
 def cell_text(app, column, row):
     """What row ``row`` of the text page's body says in ``column`` (0: its
-    text, 1: its figure), read from the text grid that holds the column."""
+    text, 1: its figure), read from the text grid that holds it (a dim
+    row's grid where the row is dimmed, in grey over its text)."""
     page = app.view.page
-    grid = page.cell(column)
+    line = lines(page.body)[row]
     if column == 0 and page.dimmed >> row & 1:  # drawn in grey, by a dim row's grid
         y = BODY_Y + row * TEXT_LINE
-        grid = next(dim for dim in page.dims if dim.grid.y == y and not dim.grid.hidden)
-        row = 0
-    lines = grid.text.split("\n")
-    return lines[row].strip() if row < len(lines) else ""
+        dim = next(dim for dim in page.dims if dim.grid.y == y and not dim.grid.hidden)
+        line = lines(dim)[0].ljust(DIM_COLUMNS) + line[DIM_COLUMNS:]
+    return row_cells(line)[column]
 
 
 def page_text(app):
     """What the text page says: its title, each body row (its text, then its
     figure), its footer, a line each, the blanks around them cut."""
     page = app.view.page
-    lines = [page.title.text.strip()]
+    said = [lines(page.title)[0].strip()]
     for row in range(page.rows):
         cells = (cell_text(app, 0, row), cell_text(app, 1, row))
-        lines.append(" ".join(cell for cell in cells if cell))
-    lines.append(page.footer.text.strip())
-    return "\n".join(lines)
+        said.append(" ".join(cell for cell in cells if cell))
+    said.append(lines(page.footer)[0].strip())
+    return "\n".join(said)
 
 
 def menu_choose(app, item):

@@ -241,3 +241,15 @@ def looks_like(screen, x0, y0, tile, sprites=None):
             if value is not None and got != value and got != CURSOR:
                 return False
     return True
+
+
+def fitted(text, columns, centred=False, right=False, column=0):
+    """``text`` in a field of ``columns`` characters: from ``column``, centred
+    or right-aligned, blanks around it, cut where it runs past."""
+    room = columns - len(text)
+    if centred:
+        column = room // 2
+    elif right:
+        column = room
+    text = " " * column + text
+    return text[:columns] + " " * (columns - len(text))

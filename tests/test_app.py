@@ -5,8 +5,20 @@ Faster than the headless runs (test_ui_desktop.py) and able to look inside:
 the text page is read back label by label (the statistics cell by cell).
 """
 
+import re
+
 import pytest
-from app_harness import MENU, Clock, FakeHardware, cell_text, menu_choose, page_text, press, wait
+from app_harness import (
+    MENU,
+    Clock,
+    FakeHardware,
+    cell_text,
+    lines,
+    menu_choose,
+    page_text,
+    press,
+    wait,
+)
 from words_text import body
 
 from british_square import results, screens
@@ -29,7 +41,15 @@ from british_square.controls import (
 )
 from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import Game
-from british_square.layout import BODY_Y, NO_STOP, TEXT_LINE
+from british_square.layout import (
+    BODY_X,
+    BODY_Y,
+    NO_STOP,
+    PANEL_COLUMNS,
+    SCREEN_W,
+    TEXT_COLUMNS,
+    TEXT_LINE,
+)
 from british_square.page import DIM_COLUMNS
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
 from british_square.sheet import NORMAL, SELECTED, TARGET, TEXT_GREY
@@ -69,8 +89,13 @@ def make_app():
 
 
 def panel(app):
-    """The panel's words, a line each, the blanks after them cut."""
-    return [line.rstrip() for line in app.scene.panel_words.text.split("\n")]
+    """The panel's words, a line each, the number at a line's end and the blanks cut."""
+    return [re.sub(r" +[0-9-]+$", "", line) for line in lines(app.scene.panel)]
+
+
+def panel_number(app, row):
+    """The number at the end of the panel's row ``row`` ("" for none)."""
+    return lines(app.scene.panel)[row][PANEL_COLUMNS - 4 :].strip()
 
 
 # ---------------------------------------------------------------- screens
@@ -331,7 +356,7 @@ def test_auto_play_offers_aces_then_safe_cards_each_applied_at_once(make_app):
     press(app, A)  # and off
     assert app.settings.autoplay == AUTOPLAY_OFF and "Auto-play: off" in page_text(app)
     press(app, B)  # the cards show what went: the panel's second number, cards home
-    assert app.scene.panel_numbers.text.split("\n")[1].strip() == "15"
+    assert panel_number(app, 1) == "15"
 
 
 def test_safe_cards_auto_play_follows_every_move(make_app):
@@ -352,8 +377,8 @@ def test_menu_rows_that_would_do_nothing_are_dimmed(make_app):
     assert [cell_text(app, 0, row) for row in rows] == ["Undo", "Redo"]
     # each over its white row, which it hides: the same text, ready when it goes;
     # each as wide as the longest of them
-    assert max(len(page.lines[row].rstrip()) for row in rows) == DIM_COLUMNS
-    assert [page.cell(0).lines[row].strip() for row in rows] == ["Undo", "Redo"]
+    assert max(len(lines(page.body)[row]) for row in rows) == DIM_COLUMNS
+    assert [lines(page.body)[row].strip() for row in rows] == ["Undo", "Redo"]
     press(app, B)
     app.play(move(STOCK, WASTE))
     press(app, START)  # a move to undo: Redo alone is dim
@@ -379,37 +404,43 @@ def written(*grids):
 
 
 def test_the_panel_writes_only_the_lines_that_change(make_app):
-    """A move rewrites the numbers' lines that changed, never the words;
-    stuck and back, the words change, the numbers' grid is kept."""
+    """A move rewrites the digits that changed, never the words; stuck and
+    back, the words change, and the numbers come back."""
     app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
     scene = app.scene
     press(app, A)
-    counts = written(scene.panel_words, scene.panel_numbers)
+    before = lines(scene.panel)
+    counts = written(scene.panel)
     app.play(move(WASTE, FOUNDATION))  # the cards home and the moves change; the stock does not
-    assert counts == [0, 2]
+    after = lines(scene.panel)
+    assert counts == [4]  # two lines, each the cursor moved to its one changed digit and that digit
+    assert [a == b for a, b in zip(before, after)] == [True, False, False, True]
+    assert (panel_number(app, 1), panel_number(app, 2)) == ("1", "1")  # the ace home, a move
     wait(app, 200)
     press(app, B)  # the cards, the panel stuck: "No more moves."
     assert panel(app)[:2] == ["No more", "moves."]
     press(app, SELECT)  # undo: the panel counts again
     assert panel(app)[0] == "Stock"
-    assert scene.panel_numbers.text.split("\n")[0].strip() == "0"  # the stock
-    assert scene.panel_words.grid.hidden is False
+    assert panel_number(app, 0) == "0"  # the stock
+    assert scene.panel.grid.hidden is False
 
 
 def test_a_menu_step_moves_the_bar_and_writes_no_text(make_app):
     app = make_app(Game.new_deal(7))
     press(app, A, START)
     page = app.view.page
-    grids = (page.title, page.cell(0), page.cell(1), page.footer)
+    grids = (page.title, page.body, page.footer)
     counts = written(*grids)
     press(app, DOWN, DOWN, UP)
-    assert counts == [0, 0, 0, 0] and app.screens.row == 1
-    assert page.bar.grid.y == BODY_Y + TEXT_LINE and page.bar.text.strip() == "New game"
+    assert counts == [0, 0, 0] and app.screens.row == 1
+    assert page.bar.group.y == BODY_Y + TEXT_LINE and page.bar.text.strip() == b"New game"
     press(app, *[DOWN] * 7)  # past the eighth row the menu turns a page: it comes first
-    assert counts[1] == 8 and app.screens.top == 8
-    assert page.cell(0).lines[0].startswith("   Auto-play: off") and page.bar.grid.y == BODY_Y
+    # each row: the cursor, its changed run; then the marks of more rows
+    # above and below, each its cursor and its character
+    assert counts[1] == 2 * 8 + 2 * 2 and app.screens.top == 8
+    assert lines(page.body)[0].startswith("   Auto-play: off") and page.bar.group.y == BODY_Y
     press(app, *[DOWN] * 8)  # the last page ends with the last row
-    assert app.screens.top == len(MENU) - 8 and page.cell(0).lines[-1].strip() == "End game"
+    assert app.screens.top == len(MENU) - 8 and lines(page.body)[-1].strip() == "End game"
     press(app, *[UP] * 8)  # back above the first row on show: the row comes last
     assert app.screens.row == 8 and app.screens.top == 1
 
@@ -419,15 +450,16 @@ def test_text_grids_show_their_lines_in_the_fonts_cells(make_app):
     press(app, A)
     app.screens.stats(BRITISH)
     page = app.view.page
-    tiles = page.cell(0).grid
-    line = page.cell(0).lines[0]
-    # the terminal puts each character's glyph in its cell of the row (its top row kept)
-    shown = [tiles[x, (tiles.height + 0) % tiles.height] for x in range(len(line))]
-    glyphs = page.cell(0).terminal.font
+    tiles = page.body.grid
+    line = lines(page.body)[1]  # "Won", its figure at the row's end
+    # the terminal puts each character's glyph in its cell of the row, after
+    # the blank column at the screen's left edge
+    shown = [tiles[1 + x, 1] for x in range(len(line))]
+    glyphs = page.body.terminal.font
     assert shown == [glyphs.get_glyph(ord(c)).tile_index for c in line]
-    assert page.cell(1).grid.hidden is False  # the figures on show
+    assert len(line) == TEXT_COLUMNS and line.startswith("Won ")
     app.screens.help(0)
-    assert page.cell(1).grid.hidden is True  # none on the help: skipped by displayio
+    assert not page.body.grid.hidden and lines(page.title)[0].strip() == "Help: keys"
 
 
 def test_a_dead_verdict_while_a_refused_drop_flashes(make_app):
@@ -567,21 +599,23 @@ def test_the_statistics_are_a_grid_whose_cells_hold_the_rule_set_on_show(make_ap
     page = app.view.page
 
     def column(index):
-        """Column ``index`` of the table, a row at a time, read from its text grid."""
-        lines = page.cell(index).text.split("\n")
-        return [line.strip() for line in lines]
+        """Column ``index`` of the table (0: what each row counts, 1: its
+        figure), a row at a time, read from the body's text grid."""
+        return [cell_text(app, index, row) for row in range(page.rows)]
 
     assert column(0) == body("stats")  # what each row counts, as words.txt has it
     assert column(1) == ["2", "1 (50%)", "104", "59.0", "1, 1", "263", "20:50", "1, 3"]
-    assert app.view.page.title.text.strip() == "Statistics: British"
+    assert lines(app.view.page.title)[0].strip() == "Statistics: British"
     press(app, RIGHT)  # American: nothing played yet
     assert column(1) == ["0", "0 (0%)", "0", "0.0", "0, 0", "-", "-", "0, 0"]
     press(app, RIGHT)  # Union Square
     assert column(1) == ["1", "1 (100%)", "104", "104.0", "1, 1", "200", "1:15", "1, 0"]
-    assert app.view.page.title.text.strip() == "Statistics: Union"
-    # the table laid out by its GridLayout: the figures end where the rows do
-    grid, figures = page.body, page.cell(1).grid
-    assert figures.x + (figures.width - 1) * figures.tile_width == grid.width  # and a spare column
+    assert lines(app.view.page.title)[0].strip() == "Statistics: Union"
+    # the table laid out by its GridLayout: its lines span the screen, from
+    # the blank column left of it, the figures ending where the rows do
+    grid = page.body.grid
+    assert page.table.x + grid.x == BODY_X - grid.tile_width and grid.width == TEXT_COLUMNS + 2
+    assert (page.table.x + grid.x + grid.width * grid.tile_width) >= SCREEN_W
 
 
 def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):

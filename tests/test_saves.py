@@ -118,9 +118,9 @@ def test_a_fresh_board_offers_the_rule_sets_then_how_to_play_then_a_new_game(boo
     shown = page_text(app)
     assert shown.startswith("Choose a game\nBritish Square\nno deal won: ~15 home\nAmerican")
     assert "Union Square\n99.99% can be won" in shown
-    assert app.view.page.bar.text.strip() == "Union Square"
+    assert app.view.page.bar.text.strip() == b"Union Square"
     press(app, UP)  # the bar only: American
-    assert app.view.page.bar.text.strip() == "American"
+    assert app.view.page.bar.text.strip() == b"American"
     wait(app, 1000)
     assert nvm.writes == 0  # nothing to keep while it shows
     press(app, A)  # American, dealt: then the help's first page, once

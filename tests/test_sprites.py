@@ -182,6 +182,25 @@ def way_mark(sprites, k):
     return [a + b for a, b in zip(left, right)]
 
 
+# a small glyph's cell around its ink: the felt, drawn
+DRAWN_FELT = rgb565(sheet.PALETTE[sheet.FELT_DRAWN])
+
+
+def inked(v):
+    """Is the small glyph's pixel ``v`` (``Sprites.small``'s) ink, not its cell's felt?"""
+    return v is not None and v != DRAWN_FELT
+
+
+def test_the_small_glyphs_cells_are_the_felt_drawn_but_the_pages_blank():
+    # drawn, not see-through: displayio then draws those pixels once, not
+    # the cell and then the felt under it
+    assert rgb565(sheet.PALETTE[sheet.FELT_DRAWN]) == rgb565(sheet.PALETTE[sheet.FELT])
+    sprites = Sprites()
+    for glyph in range(sheet.WAY_FREE + 2):
+        cell = {v for row in sprites.small(glyph) for v in row if not inked(v)}
+        assert cell == ({None} if glyph == sheet.SMALL_NONE else {DRAWN_FELT}), glyph
+
+
 def test_markers_and_cursor():
     sprites = Sprites()
     cursor = sprites.card_tile(sheet.TILE_CURSOR)
@@ -208,14 +227,14 @@ def test_a_columns_way_is_large_and_bright():
     assert ways[0] == ways[1][::-1]  # up is down upside down
     bright = rgb565(sheet.PALETTE[sheet.SIGN])
     for way in ways:
-        inked = [(x, y) for y, row in enumerate(way) for x, v in enumerate(row) if v is not None]
-        assert {way[y][x] for x, y in inked} == {bright}
+        inked_at = [(x, y) for y, row in enumerate(way) for x, v in enumerate(row) if inked(v)]
+        assert {way[y][x] for x, y in inked_at} == {bright}
         # the cells' whole height, nine columns of the ten: the tenth stays
         # blank, before a pile's count
-        assert {y for _, y in inked} == set(range(sheet.SMALL_H))
-        assert max(x for x, _ in inked) - min(x for x, _ in inked) + 1 >= 7
-        assert all(row[2 * sheet.SMALL_W - 1] is None for row in way)
-        assert len(inked) >= 18  # twice the old arrows' 9 pixels in 5 x 5
+        assert {y for _, y in inked_at} == set(range(sheet.SMALL_H))
+        assert max(x for x, _ in inked_at) - min(x for x, _ in inked_at) + 1 >= 7
+        assert not any(inked(row[2 * sheet.SMALL_W - 1]) for row in way)
+        assert len(inked_at) >= 18  # twice the old arrows' 9 pixels in 5 x 5
     felt = seen_as(sheet.PALETTE[sheet.FELT], "typical")
     assert contrast(seen_as(sheet.PALETTE[sheet.SIGN], "typical"), felt) >= 7
     # far brighter than the faint green of the other marks
@@ -228,13 +247,13 @@ def test_counts_and_home_marks_are_as_bright_as_the_ways():
     sprites = Sprites()
     bright = rgb565(sheet.PALETTE[sheet.SIGN])
     for glyph in (*range(10), sheet.SMALL_UP, sheet.SMALL_DOWN, sheet.SMALL_DONE, sheet.SMALL_KING):
-        assert {v for row in sprites.small(glyph) for v in row if v is not None} == {bright}
+        assert {v for row in sprites.small(glyph) for v in row if inked(v)} == {bright}
 
 
 def test_the_free_way_is_an_up_and_a_down_apart():
     # not two thin arrows (they read as daggers): a small solid up, top left,
     # and a small solid down, bottom right
     way = way_mark(Sprites(), sheet.WAY_FREE)
-    inked = [[v is not None for v in row] for row in way]
-    assert inked[0].index(True) < inked[-1].index(True)  # the up's tip left of the down's
-    assert sum(inked[2]) == sum(inked[3]) == 5  # each a triangle, its base 5 wide
+    ink = [[inked(v) for v in row] for row in way]
+    assert ink[0].index(True) < ink[-1].index(True)  # the up's tip left of the down's
+    assert sum(ink[2]) == sum(ink[3]) == 5  # each a triangle, its base 5 wide

@@ -264,10 +264,9 @@ def test_a_record_at_the_sequence_limit_is_followed_on_the_vm(vm, booting_tree, 
 def test_a_new_board_offers_the_rule_sets_then_how_to_play_once_on_the_vm(
     vm, booting_tree, tmp_path
 ):
-    from screen_check import load_raw, text_mismatches
+    from screen_check import fitted, load_raw, text_mismatches
 
     from british_square.layout import BODY_X, FOOTER_Y, TEXT_COLUMNS
-    from british_square.page import fitted
     from british_square.sheet import TEXT_GREY
 
     nvm_file = tmp_path / "nvm"  # no file: a new board's erased NVM

@@ -29,6 +29,8 @@ from sessions import (
 from ui_runs import board_tree, kept_game, keys_file, position_line, reported
 
 from british_square.desktop.notation import position_text
+from british_square.engine import Game
+from british_square.piles import UNION
 from british_square.screens import SCREEN_NAMES
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -119,10 +121,11 @@ def test_the_harness_collects_only_when_measuring(vm, board, tmp_path):
     keys = keys_file(tmp_path, session_script(2, 300))  # menus, new deals, waits
     counts = {}  # BSQ_MEASURE_LIVE: [the harness's, the game's]
     for measuring in ("", "1"):
-        out = vm.run(
-            script.name, "--rules", "union", "--deal", "3", "--keys-file", keys,
-            path=(), cwd=board, heap=HEAP, env={"BSQ_MEASURE_LIVE": measuring},
-        ).stdout  # fmt: skip
+        # as a board runs: no options (whose reader a board never holds),
+        # the game kept in the NVM, the script from the environment
+        env = kept_game(tmp_path / "kept{}.nvm".format(measuring), Game.new_deal(3, UNION))
+        env.update(BSQ_MEASURE_LIVE=measuring, BSQ_KEYS_FILE=str(keys))
+        out = vm.run(script.name, path=(), cwd=board, heap=HEAP, env=env).stdout
         presses = int(reported(out, "presses"))
         assert presses >= 300
         counts[measuring] = [int(reported(out, who + "_collections")) for who in WHO]

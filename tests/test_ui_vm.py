@@ -189,8 +189,9 @@ def test_text_screens_are_the_same_pixels_on_the_desktop_and_the_vm(text_screens
 
 
 def test_the_menu_on_the_vm_shows_its_words_in_the_fonts_glyphs(text_screens):
+    from screen_check import fitted
+
     from british_square.layout import BODY_X, BODY_Y, TEXT_COLUMNS, TITLE_Y
-    from british_square.page import fitted
     from british_square.screens import MENU_COLUMN, MENU_MARK_COLUMN
     from british_square.sheet import TEXT_GREY, TEXT_WHITE, TEXT_YELLOW
 
@@ -210,8 +211,9 @@ def test_the_menu_on_the_vm_shows_its_words_in_the_fonts_glyphs(text_screens):
 
 
 def test_the_vm_names_the_boards_buttons_where_the_desktop_names_its_keys(text_screens, tmp_path):
+    from screen_check import fitted
+
     from british_square.layout import BODY_X, BODY_Y, FOOTER_Y, TEXT_COLUMNS
-    from british_square.page import fitted
     from british_square.sheet import TEXT_WHITE
 
     def says(screen, y, text, centred=False):

@@ -150,11 +150,16 @@ def test_the_reader_finds_each_text_and_each_named_line():
             if line:
                 assert words.row(name, line) == row
                 if "{}" not in text:
-                    assert words.line(name, line) == text
+                    assert words.line(name, line) == text.encode()
+
+
+def said(text):
+    """What the reader hands the page (bytes, or a view of them) as a string."""
+    return bytes(text).decode()
 
 
 class Page:
-    """What ``Words.show`` writes, kept as it comes."""
+    """What ``Words.show`` writes, kept as it comes (as strings)."""
 
     rows = BODY_ROWS
 
@@ -162,19 +167,31 @@ class Page:
         self.seen = []
 
     def title_line(self, text):
-        self.seen.append(("title", text))
+        self.seen.append(("title", said(text)))
 
     def footer_line(self, text):
-        self.seen.append(("footer", text))
+        self.seen.append(("footer", said(text)))
 
     def big_line(self, index, text):
-        self.seen.append(("big", index, text))
+        self.seen.append(("big", index, text))  # a label's text: a string already
 
     def body_line(self, row, text, figure, centred, column):
-        self.seen.append((row, text, figure, centred, column))
+        self.seen.append((row, said(text), said(figure), centred, column))
 
     def draw(self):
         self.seen.append("drawn")
+
+
+class Grid:
+    """What ``Words.put_lines`` writes into a text grid, a row each."""
+
+    rows = 4
+
+    def __init__(self):
+        self.rows_text = ["?"] * self.rows
+
+    def set_line(self, row, text=b""):
+        self.rows_text[row] = said(text)
 
 
 def test_show_puts_each_line_where_it_goes_placeholders_in_order():
@@ -196,9 +213,12 @@ def test_show_puts_each_line_where_it_goes_placeholders_in_order():
     assert page.seen[0] == ("big", 0, "You won!")
     assert (6, "{} in {}", "", True, 0) in page.seen  # at WON_LINE_ROW, under the kings
     assert (7, "{}", "", True, 0) in page.seen  # the best bettered, or "All 104 cards home!"
-    panel = (["Stock", "Home", "Moves", "Deal"], ["stock", "home", "moves", "deal"])
-    assert words.body("panel") == panel
-    assert words.body("panel_stuck")[1] == ["", "", "home", ""]
+    grid, rows = Grid(), bytearray(4)
+    words.put_lines(grid, "panel", ("stock", "home", "moves", "deal"), rows)
+    assert grid.rows_text == ["Stock", "Home", "Moves", "Deal"] and list(rows) == [0, 1, 2, 3]
+    words.put_lines(grid, "panel_stuck", ("stock", "home", "moves", "deal"), rows)
+    assert grid.rows_text == ["No more", "moves.", "Home", "Start:menu"]
+    assert list(rows) == [255, 2, 255, 255]  # the lines it has not: none
 
 
 def test_every_button_the_texts_name_has_a_name_on_the_desktop():
@@ -297,5 +317,5 @@ def test_a_changed_file_is_damaged(tmp_path, old, new):
 
 def test_a_count_of_moves_says_move_for_one():
     assert [results.moves_text(n) for n in (0, 1, 2, 265)] == [
-        "0 moves", "1 move", "2 moves", "265 moves",
+        b"0 moves", b"1 move", b"2 moves", b"265 moves",
     ]  # fmt: skip

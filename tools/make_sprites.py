@@ -27,6 +27,7 @@ from british_square.sheet import (  # noqa: E402
     DIAMOND_INK,
     EDGE,
     FACE,
+    FELT_DRAWN,
     INK,
     MARK,
     MARK_PIP,
@@ -141,7 +142,9 @@ def card_outline(canvas, x, y, fill, edge):
 
 
 def dashed_outline(canvas, x, y, colour):
-    """The outline of an empty place: a dashed rounded rectangle on the felt."""
+    """The outline of an empty place: a dashed rounded rectangle on the felt
+    (drawn: an empty place lies on the felt alone)."""
+    canvas.rect(x, y, CARD_W, CARD_H, FELT_DRAWN)
     for i in range(2, CARD_W - 2):
         if i % 3 != 2:
             canvas.set(x + i, y, colour)
@@ -219,6 +222,12 @@ def small_origin(k):
 
 
 def draw_small_blocks(canvas):
+    """The small glyphs on the felt, drawn (FELT_DRAWN), but for SMALL_NONE's
+    see-through blank."""
+    glyphs = [k for k in range(len(SMALL_GLYPHS)) if k != sheet.SMALL_NONE]
+    glyphs += [sheet.SMALL_FELT] + [k + half for k, _ in WAY_GLYPHS for half in range(2)]
+    for k in glyphs:
+        canvas.rect(*small_origin(k), sheet.SMALL_W, sheet.SMALL_H, FELT_DRAWN)
     for k, rows in enumerate(SMALL_GLYPHS):
         canvas.glyph(*small_origin(k), rows, SIGN)  # read at 1x: bright, as the ways
     for k, rows in WAY_GLYPHS:  # each half in a cell of its own
@@ -240,6 +249,9 @@ def build_sheet():
     draw_cursor(canvas, sheet.TILE_CURSOR)
     draw_gap(canvas, sheet.TILE_GAP)
     draw_tops(canvas)
+    strip = sheet.TOP_BLANK  # the blank strip: the felt
+    x, y = (strip % SHEET_COLUMNS) * CARD_W, (strip // SHEET_COLUMNS) * sheet.TOP_H
+    canvas.rect(x, y, CARD_W, sheet.TOP_H, FELT_DRAWN)
     draw_small_blocks(canvas)
     return canvas
 

@@ -49,13 +49,13 @@ class Results:
         values = (
             self.rules_name(rules),
             count(rules, PLAYED),
-            "{} ({}%)".format(won, kept.percent_won(rules)),
+            b"%d (%d%%)" % (won, kept.percent_won(rules)),
             count(rules, HOME_BEST),
-            "{}.{}".format(tenths // 10, tenths % 10),
-            "{}, {}".format(count(rules, STREAK), count(rules, STREAK_BEST)),
-            count(rules, FEWEST_MOVES) or "-",
-            clock_text(seconds) if seconds else "-",
-            "{}, {}".format(count(rules, PAR_REACHED), count(rules, HINTS)),
+            b"%d.%d" % (tenths // 10, tenths % 10),
+            b"%d, %d" % (count(rules, STREAK), count(rules, STREAK_BEST)),
+            count(rules, FEWEST_MOVES) or b"-",
+            clock_text(seconds) if seconds else b"-",
+            b"%d, %d" % (count(rules, PAR_REACHED), count(rules, HINTS)),
         )
         self.words.show(self.page, "stats", values)
 
@@ -85,9 +85,9 @@ class Results:
         elif bettered & (1 << BEST_TIME):
             said = words.line("end_words", "time")
         elif bettered & (1 << STREAK_BEST):
-            said = words.line("end_words", "streak").format(app.stats.get(app.game.rules, STREAK))
+            said = words.line("end_words", "streak", (app.stats.get(app.game.rules, STREAK),))
         elif 0 < found < 104:
-            said = words.line("end_words", "par_beaten").format(found)
+            said = words.line("end_words", "par_beaten", (found,))
         else:
             said = words.line("end_words", "won_all")
         words.show(page, "won", (moves_text(app.game.history_count), clock_text(app.seconds), said))
@@ -103,14 +103,14 @@ class Results:
         score = game.score()
         found = par(game.rules, game.deal_number)
         if not found:
-            said = "not surveyed"
+            said = b"not surveyed"
         elif score >= found:
-            said = "{}, reached!".format(found)
+            said = b"%d, reached!" % found
         else:
-            said = "{} cards home".format(found)
+            said = b"%d cards home" % found
         why = words.line("end_words", "ended" if app.outcome == OUTCOME_ENDED else "stuck")
         best = app.bettered & (1 << HOME_BEST)  # counted as Game over shows
-        best = words.line("end_words", "home").format(score) if best else ""
+        best = words.line("end_words", "home", (score,)) if best else b""
         values = (
             why,
             score,
@@ -147,16 +147,19 @@ class Results:
             self.menu()
 
 
+# The words below are bytes, as the text page copies them (``words``).
+
+
 def clock_text(seconds):
-    """``seconds`` as minutes and seconds: "4:05", "75:00"."""
-    return "{}:{:02d}".format(seconds // 60, seconds % 60)
+    """``seconds`` as minutes and seconds: b"4:05", b"75:00"."""
+    return b"%d:%02d" % (seconds // 60, seconds % 60)
 
 
 def moves_text(count):
-    """A count of moves as a screen says it: "1 move", "12 moves"."""
-    return "1 move" if count == 1 else "{} moves".format(count)
+    """A count of moves as a screen says it: b"1 move", b"12 moves"."""
+    return b"1 move" if count == 1 else b"%d moves" % count
 
 
 def deal_text(game):
     """The deal's number as a screen says it."""
-    return str(game.deal_number) if game.deal_number else "-"  # "-": set up from a position
+    return b"%d" % game.deal_number if game.deal_number else b"-"  # "-": set up from a position

@@ -16,18 +16,16 @@ from british_square import sheet
 from british_square.cards import NO_CARD, const
 from british_square.layout import (
     BRITISH_ROWS,
-    FONT_W,
     GAP,
     MARK_CELLS,
     PANEL_COLUMNS,
     PANEL_ROWS,
     STRIP_ROW,
-    TEXT_LINE,
     TEXT_Y,
 )
-from british_square.page import TextGrid, fitted
 from british_square.piles import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD, NORMAL
+from british_square.textgrid import TextGrid
 
 _HIDDEN = const(255)
 _MAX_COLUMNS = const(16)
@@ -44,13 +42,12 @@ PANEL_NUMBERS = const(0)
 PANEL_STUCK = const(1)  # no card can go home any more
 PANEL_ENDED = const(2)  # the player ended the game
 PANEL_TEXTS = ("panel", "panel_stuck", "panel_over")  # by PANEL_*: the texts of words.txt
-# the panel's numbers, right-aligned at the end of their lines: the stock's,
-# the cards home and the moves (a text grid of their own: a move changes them),
-# the deal's
+# the panel's named lines, each with its number right-aligned at its end:
+# the stock's, the cards home, the moves, the deal's (words.txt's "panel")
+_PANEL_LINES = ("stock", "home", "moves", "deal")
 _NUMBER_COLUMNS = const(4)
-# on three lines from the first number's
-_NUMBER_ROWS = const(3)
 _DEAL_COLUMNS = const(5)
+_NO_ROW = const(255)
 
 
 class PlayScene:
@@ -63,6 +60,14 @@ class PlayScene:
         self.layout = None
         self.dirty = True
         self.group = displayio.Group()
+        # Sprites only one shape of layout shows are in groups of their own,
+        # hidden whole with the other shape: displayio looks at every layer
+        # of a shown group for each row of pixels it draws (a full redraw of
+        # the cards: 2 ms on a SAMD51 for the dozen piles British never has).
+        self.british_only = displayio.Group()
+        self.piles_only = displayio.Group()  # the sixteen piles' but the first four
+        self.strips_only = displayio.Group()  # their rows of strips but the first
+        self.group.append(self.british_only)
         # the covered cards of each British column: their top strips in one grid
         self.covered = []
         self.covered_tile = bytearray(4 * _COVERED)
@@ -77,47 +82,51 @@ class PlayScene:
                 default_tile=sheet.TOP_BLANK,
             )
             self.covered.append(grid)
-            self.group.append(grid)
-        self.grids = []
-        for _ in range(_SLOTS):
-            grid = self._card_grid(sheet.TILE_BLANK)
-            grid.hidden = True
-            self.grids.append(grid)
-            self.group.append(grid)
-        self.slot_x = bytearray(_SLOTS)
-        self.slot_y = bytearray(_SLOTS)
-        self.slot_tile = bytearray(_SLOTS)
-        self.slot_look = bytearray(_SLOTS)
+            self.british_only.append(grid)
         # the direction (and, for 16 piles, the count) under or above each
-        # column: a grid of small glyphs for each row of columns
+        # column: a grid of small glyphs for each row of columns; under the
+        # cards (a strip's end lies under the stock or a foundation, where
+        # its cells are blank), so its blank cells can draw the felt
         self.strips = []
         self.strip_tile = bytearray(4 * STRIP_ROW)
-        for _ in range(4):
+        for row in range(4):
             strip = self._small_grid(STRIP_ROW)
             self.strips.append(strip)
-            self.group.append(strip)
-        # the way each foundation goes next, beside it: a grid for each row of two
+            (self.strips_only if row else self.group).append(strip)
+        self.group.append(self.strips_only)
+        # the way each foundation goes next, beside it: a grid for each row
+        # of two, under the cards too (it spans the right one)
         self.marks = []
         self.mark_tile = bytearray(2 * MARK_CELLS)
         for _ in range(2):
             mark = self._small_grid(MARK_CELLS)
             self.marks.append(mark)
             self.group.append(mark)
-        # the panel: its words (with the deal's number), four lines changed
-        # with the rules, a notice or the deal, and over their ends the
-        # numbers a move changes: text grids (a tile a character)
-        felt = sheet.PALETTE[sheet.FELT]  # its background: one layer to draw, not two
-        self.panel_words = TextGrid(glyphs, PANEL_COLUMNS, PANEL_ROWS, sheet.TEXT_WHITE, felt)
-        self.panel_words.grid.y = TEXT_Y
-        self.panel_numbers = TextGrid(glyphs, _NUMBER_COLUMNS, _NUMBER_ROWS, sheet.TEXT_WHITE)
-        self.group.append(self.panel_words.grid)
-        self.group.append(self.panel_numbers.grid)
+        self.grids = []
+        for slot in range(_SLOTS):
+            grid = self._card_grid(sheet.TILE_BLANK)
+            grid.hidden = True
+            self.grids.append(grid)
+            (self.piles_only if 4 <= slot < _MAX_COLUMNS else self.group).append(grid)
+            if slot == 3:
+                self.group.append(self.piles_only)
+        self.slot_x = bytearray(_SLOTS)
+        self.slot_y = bytearray(_SLOTS)
+        self.slot_tile = bytearray(_SLOTS)
+        self.slot_look = bytearray(_SLOTS)
+        # the panel: its words, four lines changed with the rules, a notice or
+        # the deal, and right-aligned at their ends the numbers a move
+        # changes: one text grid (a tile a character) on the felt's colour,
+        # so a move redraws the digits that changed, one layer deep
+        felt = sheet.PALETTE[sheet.FELT]
+        self.panel = TextGrid(glyphs, PANEL_COLUMNS, PANEL_ROWS, sheet.TEXT_WHITE, felt)
+        self.panel.grid.y = TEXT_Y
+        self.group.append(self.panel.grid)
         # stock, score, deal, rules, notice, moves
         self.shown_numbers = [-1, -1, -1, -1, -1, -1]
-        # the panel's lines of the numbers (-1: not on this text), and the
-        # first line of their label
-        self.stock_row = self.home_row = self.moves_row = 0
-        self.numbers_row = 0
+        # the panel's rows of the stock, the cards home, the moves and the
+        # deal (255: not on this text)
+        self.panel_rows = bytearray(len(_PANEL_LINES))
         self.cursor = self._card_grid(sheet.TILE_CURSOR)
         self.cursor.hidden = True
         self.group.append(self.cursor)
@@ -140,7 +149,7 @@ class PlayScene:
             tile_height=sheet.SMALL_H,
             width=width,
             height=1,
-            default_tile=sheet.small_tile(sheet.SMALL_NONE),
+            default_tile=sheet.small_tile(sheet.SMALL_FELT),
         )
 
     # ----------------------------------------------------------------- layout
@@ -170,9 +179,10 @@ class PlayScene:
             self.slot_y[slot] = y
             self.slot_tile[slot] = _HIDDEN
             self.slot_look[slot] = NORMAL
+        self.british_only.hidden = not layout.british
+        self.piles_only.hidden = self.strips_only.hidden = layout.columns == 4
         for c in range(4):
             grid = self.covered[c]
-            grid.hidden = not layout.british
             grid.x = layout.pile_x[c]
             grid.y = layout.pile_y[c]
             for row in range(_COVERED):
@@ -185,15 +195,15 @@ class PlayScene:
                 strip.y = layout.strip_y[row]
             for cell in range(STRIP_ROW):
                 index = STRIP_ROW * row + cell
-                self._put_small(self.strips, self.strip_tile, STRIP_ROW, index, sheet.SMALL_NONE)
+                self._put_small(self.strips, self.strip_tile, STRIP_ROW, index, sheet.SMALL_FELT)
         for row in range(2):
             mark = self.marks[row]
             mark.x = layout.mark_x
             mark.y = layout.mark_y[row]
             for cell in range(MARK_CELLS):
                 index = MARK_CELLS * row + cell
-                self._put_small(self.marks, self.mark_tile, MARK_CELLS, index, sheet.SMALL_NONE)
-        self.panel_words.grid.x = layout.text_x
+                self._put_small(self.marks, self.mark_tile, MARK_CELLS, index, sheet.SMALL_FELT)
+        self.panel.grid.x = layout.text_x
         for i in range(len(self.shown_numbers)):
             self.shown_numbers[i] = -1
         for stop in range(_MAX_STOPS):
@@ -296,7 +306,7 @@ class PlayScene:
                 self._put(_FOUNDATION_SLOT + suit, tile, self.looks[layout.foundation_stop + suit])
                 done = game.foundations[suit]
                 if not done:
-                    glyph = sheet.SMALL_NONE  # the empty place shows its suit: an ace next
+                    glyph = sheet.SMALL_FELT  # the empty place shows its suit: an ace next
                 elif done < 13:
                     glyph = sheet.SMALL_UP
                 elif done == 13:
@@ -328,8 +338,8 @@ class PlayScene:
         # the direction strip: the way, two cells wide, and the count on the
         # 16-pile layouts
         if not h:
-            self._put_strip(c, 0, sheet.SMALL_NONE)
-            self._put_strip(c, 1, sheet.SMALL_NONE)
+            self._put_strip(c, 0, sheet.SMALL_FELT)
+            self._put_strip(c, 1, sheet.SMALL_FELT)
         else:
             way = game.direction(c)
             mark = sheet.WAY_FREE
@@ -340,63 +350,42 @@ class PlayScene:
             self._put_strip(c, 0, mark)
             self._put_strip(c, 1, mark + 1)
         if not layout.british:  # the count, right-aligned after a gap
-            self._put_strip(c, 2, h // 10 if h >= 10 else sheet.SMALL_NONE)
-            self._put_strip(c, 3, h % 10 if h else sheet.SMALL_NONE)
+            self._put_strip(c, 2, h // 10 if h >= 10 else sheet.SMALL_FELT)
+            self._put_strip(c, 3, h % 10 if h else sheet.SMALL_FELT)
 
     def show_numbers(self, game, notice=PANEL_NUMBERS):
         """The panel: stock count, cards home, moves and deal number, or a
         notice with the cards home. Its words are read (from flash) only when
-        the rules, the notice or the deal change; a move changes the numbers,
-        a small label of their own."""
+        the rules, the notice or the deal change; a move changes the digits
+        of its numbers."""
         shown = self.shown_numbers
         score = game.score()
+        panel, rows = self.panel, self.panel_rows
         if shown[3] != game.rules or shown[4] != notice or shown[2] != game.deal_number:
             shown[2], shown[3], shown[4] = game.deal_number, game.rules, notice
-            shown[0] = shown[1] = -1
-            self._show_panel_words(game, PANEL_TEXTS[notice])
+            shown[0] = shown[1] = shown[5] = -1
+            self.words.put_lines(panel, PANEL_TEXTS[notice], _PANEL_LINES, rows)
+            deal, at = rows[3], PANEL_COLUMNS - _DEAL_COLUMNS
+            if deal != _NO_ROW:
+                if game.deal_number:
+                    panel.put_number(deal, at, game.deal_number, _DEAL_COLUMNS)
+                else:  # a game from a position
+                    panel.put(deal, PANEL_COLUMNS - 1, b"-")
+            panel.color = sheet.TEXT_WHITE if notice == PANEL_NUMBERS else sheet.TEXT_YELLOW
         moves = game.history_count
         if shown[0] == game.stock_count and shown[1] == score and shown[5] == moves:
             return
         shown[0], shown[1], shown[5] = game.stock_count, score, moves
-        # a line each from the first number's, right-aligned
-        for row in range(_NUMBER_ROWS):
-            line = self.numbers_row + row
-            value = -1  # a line with no number
-            if line == self.stock_row:
-                value = game.stock_count
-            elif line == self.home_row:
-                value = score
-            elif line == self.moves_row:
-                value = moves
-            self.panel_numbers.set_line(row, self._number(value) if value >= 0 else "")
+        self._put_number(0, game.stock_count)
+        self._put_number(1, score)
+        self._put_number(2, moves)
         self.dirty = True
 
-    def _show_panel_words(self, game, text):
-        """The panel's words: ``text`` of words.txt, the deal's number at the
-        end of its line; the numbers' grid moved to end the lines of the
-        stock, the cards home and the moves."""
-        lines, names = self.words.body(text)  # one pass over the file's lines
-        if "deal" in names:
-            deal = names.index("deal")
-            number = str(game.deal_number) if game.deal_number else "-"  # "-": from a position
-            start = fitted(lines[deal], PANEL_COLUMNS - _DEAL_COLUMNS)
-            lines[deal] = start + fitted(number, _DEAL_COLUMNS, right=True)
-        for row in range(PANEL_ROWS):
-            self.panel_words.set_line(row, lines[row] if row < len(lines) else "")
-        colour = sheet.TEXT_WHITE if text == PANEL_TEXTS[PANEL_NUMBERS] else sheet.TEXT_YELLOW
-        self.panel_words.color = self.panel_numbers.color = colour
-        # the lines of the numbers, -1 where a text has none (a notice: no stock)
-        self.stock_row, self.home_row, self.moves_row = (
-            names.index(line) if line in names else -1 for line in ("stock", "home", "moves")
-        )
-        self.numbers_row = self.stock_row if self.stock_row >= 0 else self.home_row
-        grid = self.panel_numbers.grid
-        grid.x = self.layout.text_x + FONT_W * (PANEL_COLUMNS - _NUMBER_COLUMNS)
-        grid.y = TEXT_Y + TEXT_LINE * self.numbers_row
-
-    @staticmethod
-    def _number(value):
-        return fitted(str(value), _NUMBER_COLUMNS, right=True)
+    def _put_number(self, line, value):
+        """The number of the panel's ``line`` (of ``_PANEL_LINES``) at its row's end, if on show."""
+        row = self.panel_rows[line]
+        if row != _NO_ROW:
+            self.panel.put_number(row, PANEL_COLUMNS - _NUMBER_COLUMNS, value, _NUMBER_COLUMNS)
 
     # ---------------------------------------------------------------- looks
 

@@ -115,9 +115,6 @@ class Screens(Results):
         self.leave()  # the screen on show goes, and a celebration with it
         self.current = screen
         self.handler = handler
-        # Collected first: the screen's short-lived strings take room low
-        # down, and the collector's pause comes here, not in a later press.
-        gc.collect()
         self.page.clear()
         self.app.view.show_page()
 
@@ -152,9 +149,9 @@ class Screens(Results):
             found = words.line("title_words", NOTICE_LINES[notice])
         else:
             found = par(game.rules, game.deal_number)
-            found = "Par: {} cards home".format(found) if found else ""
+            found = b"Par: %d cards home" % found if found else b""
         battery = app.battery_text()
-        battery = "Battery " + battery if battery else ""
+        battery = "Battery " + battery if battery else b""
         play = words.line("title_words", "continue" if app.in_progress() else "play")
         values = (found, battery, deal_text(game), self.rules_name(game.rules), play)
         words.show(page, "title", values)
@@ -185,7 +182,7 @@ class Screens(Results):
             self.top = min(row, self.menu_rows - BODY_ROWS)
         app, page = self.app, self.page
         settings = app.settings
-        hint = ": nothing found" if self.no_hint else ""
+        hint = b": nothing found" if self.no_hint else b""
         values = (
             moves_text(app.game.history_count),  # the title: moves and time, while it pauses
             clock_text(app.seconds),
@@ -209,9 +206,9 @@ class Screens(Results):
                 page.dim_row(shown)
         # marks near the end of the first and last rows: more rows above, below
         if self.top:
-            page.mark_line(0, "^", MENU_MARK_COLUMN)
+            page.mark_line(0, b"^", MENU_MARK_COLUMN)
         if self.top + BODY_ROWS < self.menu_rows:
-            page.mark_line(BODY_ROWS - 1, "v", MENU_MARK_COLUMN)
+            page.mark_line(BODY_ROWS - 1, b"v", MENU_MARK_COLUMN)
         page.draw()
         page.show_bar(row - self.top)
 
@@ -221,12 +218,12 @@ class Screens(Results):
         self._choose(self.row)
 
     def rules_name(self, rules):
-        """The name of rule set ``rules`` as the player reads it (a new string)."""
+        """The name of rule set ``rules`` as the player reads it (bytes)."""
         return self.words.line("rule_names", RULE_NAMES[rules])
 
     def on_off(self, flag):
-        """The words "on" or "off" as words.txt has them: read once (the menu
-        says them two or three times a redraw)."""
+        """The words "on" or "off" as words.txt has them (bytes): read once
+        (the menu says them two or three times a redraw)."""
         if not self.on_off_words:
             line = self.words.line
             self.on_off_words = (line("on_off", "off"), line("on_off", "on"))

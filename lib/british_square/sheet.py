@@ -23,7 +23,7 @@ TOP_H = const(9)
 _TOPS_Y = const(216)
 TOPS_FIRST = const(192)  # (_TOPS_Y // TOP_H) * SHEET_COLUMNS: card c's top strip
 TOP_GAP = const(TOPS_FIRST + 52)  # the strip of TILE_GAP
-TOP_BLANK = const(TOPS_FIRST + 53)  # fully transparent
+TOP_BLANK = const(TOPS_FIRST + 53)  # the felt (FELT_DRAWN): no card there
 SHEET_H = const(288)  # _TOPS_Y + 8 rows of strips: a multiple of CARD_H, TOP_H and SMALL_H
 
 # Card tiles 0 and 1 are cut into small tiles (see below): displayio keeps
@@ -54,6 +54,7 @@ SMALL_DOWN = const(11)
 SMALL_NONE = const(12)  # transparent
 SMALL_DONE = const(13)  # a foundation that is complete
 SMALL_KING = const(14)  # a foundation at its first king: the second king is next
+SMALL_FELT = const(15)  # blank, the felt drawn (FELT_DRAWN): the cards' blank cells
 # A column's way, two cells wide: glyph k its left half, k + 1 its right half.
 WAY_UP = const(16)
 WAY_DOWN = const(18)
@@ -73,6 +74,14 @@ MARK_PIP = const(9)
 SIGN = const(10)  # the marks a player reads: a column's way, counts, a foundation's state
 CLUB_INK = const(11)  # clubs: INK's colour, or green with four colours
 DIAMOND_INK = const(12)  # diamonds: RED's colour, or blue with four colours
+# The felt's colour, drawn: where a tile lies on the felt alone (a blank
+# strip, the inside of an empty place, a small glyph's cell), its
+# background is this, not FELT's see-through, so displayio draws that pixel
+# once, not the tile and then the felt under it (the cards on show: 10 ms a
+# full redraw on a SAMD51), and so are the small glyphs' cells, but for
+# SMALL_NONE's (the text page's blank, over its text). A card's corners stay
+# see-through: another card may lie under them.
+FELT_DRAWN = const(13)
 COLOURS = 16
 
 # RGB888 colours, each exactly representable in RGB565 so read-back is exact.
@@ -90,7 +99,8 @@ PALETTE = (
     0xF8F8F8,  # SIGN: a column's way, counts, home's arrows: bright on the felt
     0x000000,  # CLUB_INK: as INK (two colours)
     0xD80000,  # DIAMOND_INK: as RED
-) + (0,) * 3
+    0x006028,  # FELT_DRAWN: as FELT, but drawn
+) + (0,) * 2
 # Four-colour suits: CLUB_INK and DIAMOND_INK in these colours instead. A
 # bluish green and a blue: with black spades and red hearts, every two of
 # the four stay apart for the three kinds of colour blindness

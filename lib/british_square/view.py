@@ -17,8 +17,9 @@ import vectorio
 from british_square import sheet
 from british_square.controls import ticks_diff
 from british_square.layout import SCREEN_H, SCREEN_W
-from british_square.page import TOP_CENTRE, Glyphs, TextPage, label
+from british_square.page import TOP_CENTRE, TextPage, label
 from british_square.scene import PlayScene
+from british_square.textgrid import Glyphs
 
 
 def sheet_path():

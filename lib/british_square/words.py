@@ -16,6 +16,7 @@ from british_square.cards import const
 
 FILE = "words.txt"
 LONGEST = const(80)  # bytes in a line of the file, its newline included
+_COMPOSED = const(96)  # bytes of a line composed, its values filled in (more are cut)
 END = b"@end"  # the file's last line: a file without it was cut short
 
 # The first byte of a line: where it goes.
@@ -44,22 +45,30 @@ def words_path():
 
 class Words:
     """The texts of ``words.txt``: ``show`` puts one on the text page; ``line``,
-    ``row``, ``name_of_row``, ``rows`` and ``text`` read parts of one, once
-    ``files.open_words`` has checked the file and filled in ``texts``.
+    ``row``, ``name_of_row``, ``rows`` and ``put_lines`` read parts of one,
+    once ``files.open_words`` has checked the file and filled in ``texts``.
     ``DamagedFile`` if the file is missing. ``keys`` names the buttons as the
     machine's adapter does (its ``key_names``), or is ``None``: the board's
-    buttons, as the file names them."""
+    buttons, as the file names them.
+
+    A line is read into one buffer and composed into another, its
+    placeholders filled, as bytes from start to screen: no string is made
+    for it (a new string costs a search of every name the VM has interned:
+    about 0.1 ms on a SAMD51, ten of them a line)."""
 
     keys = None
 
     def __init__(self, path=None):
         self.raw = bytearray(LONGEST)  # the line read, as the file has it
+        self.raw_view = memoryview(self.raw)
         self.at = 0  # where the next line starts in the file
         # the line read, once ``_next`` has taken it apart
         self.kind = 0
-        self.name = ""  # its own name, "" for most
-        self.left = ""  # the text, placeholders filled
-        self.right = ""  # a body line's right column
+        self.name_start = self.name_end = 0  # its name, raw[name_start:name_end] ("" for most)
+        self.out = bytearray(_COMPOSED)  # its text, placeholders filled
+        self.out_view = memoryview(self.out)
+        self.split = 0  # where a body line's right column starts in ``out``
+        self.size = 0  # and where its text ends
         self.values = ()  # what fills the placeholders of the text under way
         self.used = 0  # and how many of them are used
         self.texts = {}  # name: (where its first line starts, how many body lines it has)
@@ -91,14 +100,19 @@ class Words:
 
     def line_name(self, size):
         """The "[name]" after the first byte of the line read (``size`` bytes
-        long), "" without one."""
+        long), "" without one (a string: for the check at start-up)."""
+        end = self._name_end(size)
+        return self.decoded(2, end) if end else ""
+
+    def _name_end(self, size):
+        """Where the line read's "[name]" ends (its "]"), 0 without one."""
         raw = self.raw
         if size < 2 or raw[1] != 91:  # "["
-            return ""
+            return 0
         end = raw.find(b"]", 2, size)
         if end < 0:
             raise DamagedFile(FILE)
-        return self.decoded(2, end)
+        return end
 
     def decoded(self, start, end):
         return str(self.raw[start:end], "utf-8")
@@ -109,42 +123,75 @@ class Words:
         self.used = 0
 
     def _next(self):
-        """Read the next line of the text begun: its ``kind``, ``name`` and
-        texts, placeholders filled from the values (as far as they go).
-        False at the end of the text."""
+        """Read the next line of the text begun: its ``kind`` and its name's
+        place (``_compose`` makes its text); its size, or -1 at the end of
+        the text."""
         size = self.read()
         if size < 0 or self.raw[0] == TEXT:  # the next text, or "@end"
-            return False
-        self._take(size)
-        return True
-
-    def _take(self, size):
-        """Take the line read (``size`` bytes) apart: its ``kind``, ``name`` and texts."""
+            return -1
         self.kind = self.raw[0]
-        self.name = self.line_name(size)
-        start = 1 + (len(self.name) + 2 if self.name else 0)
-        text = self.decoded(start, size)
-        left, bar, right = text.partition("|")
-        self.left = self._filled(left)
-        self.right = self._filled(right) if bar else ""
+        end = self._name_end(size)
+        self.name_start, self.name_end = (2, end) if end else (0, 0)
+        return size
 
-    def _filled(self, text):
-        if "{" not in text:
-            return text
+    def _named(self, line):
+        """Is the line taken named ``line`` (bytes)?"""
+        start, end = self.name_start, self.name_end
+        return end - start == len(line) and self.raw.find(line, start, end) == start
+
+    def _compose(self, size):
+        """The line read (``size`` bytes, ``_next``'s) composed into ``out``,
+        placeholders filled from the values (as far as they go); a body
+        line's right column from ``split``."""
+        raw, view = self.raw, self.raw_view
+        at = self.name_end + 1 if self.name_end else 1
+        filled = 0
+        self.split = -1
+        while at < size:
+            mark = raw.find(b"{", at, size)
+            if self.split < 0:  # a body line's first "|" starts its right column
+                bar = raw.find(b"|", at, size if mark < 0 else mark)
+                if bar >= 0:
+                    filled = self._append(filled, view[at:bar])
+                    self.split = filled
+                    at = bar + 1
+                    continue
+            if mark < 0:
+                filled = self._append(filled, view[at:size])
+                break
+            filled = self._append(filled, view[at:mark])
+            close = raw.find(b"}", mark, size)  # in pairs (the file is checked at start-up)
+            if close == mark + 1:
+                filled = self._append(filled, self._value())
+            else:  # "{A}": a button
+                filled = self._append(filled, self._button(mark + 1, close))
+            at = close + 1
+        self.size = filled
+        if self.split < 0:
+            self.split = filled
+
+    def _append(self, filled, data):
+        size = min(len(data), _COMPOSED - filled)
+        self.out[filled : filled + size] = data if size == len(data) else data[:size]
+        return filled + size
+
+    def _value(self):
+        """The next value for a "{}", as bytes; "{}" again when there are none left."""
         values = self.values
-        parts = text.split("{")
-        text = parts[0]
-        for part in parts[1:]:
-            end = part.find("}")
-            if end:  # "{A}": a button
-                text += self.key(part[:end])
-            elif self.used < len(values):
-                text += str(values[self.used])
-                self.used += 1
-            else:
-                text += "{}"
-            text += part[end + 1 :]
-        return text
+        if self.used >= len(values):
+            return b"{}"
+        value = values[self.used]
+        self.used += 1
+        if type(value) is int:
+            return b"%d" % value
+        return value.encode() if type(value) is str else value
+
+    def _button(self, start, end):
+        """The button named ``raw[start:end]`` as this machine names it."""
+        keys = self.keys
+        if not keys:  # the board's own name, as the file has it
+            return self.raw_view[start:end]
+        return self.key(self.decoded(start, end)).encode()
 
     def key(self, button):
         """What the player presses for ``button`` ("A", "Start": the board's
@@ -152,55 +199,65 @@ class Words:
         keys = self.keys
         return keys.get(button, button) if keys else button
 
+    def _left(self):
+        return self.out_view[: self.split]
+
     # ------------------------------------------------------- what screens ask
 
     def show(self, page, name, values=(), column=0, first=0, draw=True):
         """Put text ``name`` on the text page (``page.TextPage``): its title,
         footer and large lines where they go, its body lines from line
-        ``first`` at ``column``, "{}" filled from ``values`` in order; the
-        page drawn unless ``draw`` is false (the caller adds to it first)."""
+        ``first`` at ``column``, "{}" filled from ``values`` in order (ints,
+        bytes or strings); the page drawn unless ``draw`` is false (the
+        caller adds to it first)."""
         row = -first
         big = 0
         self._begin(name, values)
-        raw = self.raw
-        while True:  # ``_next`` inline: a row not on show needs no taking apart
-            size = self.read()
-            if size < 0 or raw[0] == TEXT:  # the next text, or "@end"
-                break
-            kind = raw[0]
+        size = self._next()
+        while size >= 0:
+            kind = self.kind
             if (kind == BODY or kind == CENTRED) and not 0 <= row < page.rows:
                 # a row not on show (the menu's, scrolled): its placeholders counted, no more
-                self.used += raw.count(b"{}", 0, size)
+                self.used += self.raw.count(b"{}", 0, size)
                 row += 1
+                size = self._next()
                 continue
-            self._take(size)
+            self._compose(size)
             if kind == TITLE:
-                page.title_line(self.left)
+                page.title_line(self._left())
             elif kind == FOOTER:
-                page.footer_line(self.left)
-            elif kind == BIG:
-                page.big_line(big, self.left)
+                page.footer_line(self._left())
+            elif kind == BIG:  # a label's text: a string
+                page.big_line(big, str(bytes(self._left()), "utf-8"))
                 big += 1
             else:
-                page.body_line(row, self.left, self.right, kind == CENTRED, column)
+                right = self.out_view[self.split : self.size]
+                page.body_line(row, self._left(), right, kind == CENTRED, column)
                 row += 1
+            size = self._next()
         if draw:
             page.draw()
 
-    def line(self, name, line):
-        """The text of the line named ``line`` in text ``name``."""
-        self._begin(name)
-        while self._next():
-            if self.name == line:
-                return self.left
-        return ""
+    def line(self, name, line, values=()):
+        """The text of the line named ``line`` in text ``name``, "{}" filled
+        from ``values``: bytes (b"" if there is no such line)."""
+        want = line.encode()
+        self._begin(name, values)
+        size = self._next()
+        while size >= 0:  # only the line wanted is composed: the others' "{}" take no value
+            if self._named(want):
+                self._compose(size)
+                return bytes(self._left())
+            size = self._next()
+        return b""
 
     def row(self, name, line):
         """The body row of the line named ``line`` in text ``name``."""
+        want = line.encode()
         row = 0
         self._begin(name)
-        while self._next():
-            if self.name == line:
+        while self._next() >= 0:
+            if self._named(want):
                 return row
             row += self.kind == BODY or self.kind == CENTRED
         return -1
@@ -208,10 +265,10 @@ class Words:
     def name_of_row(self, name, row):
         """The name of body row ``row`` of text ``name`` ("" for a line without one)."""
         self._begin(name)
-        while self._next():
+        while self._next() >= 0:
             if self.kind == BODY or self.kind == CENTRED:
                 if not row:
-                    return self.name
+                    return self.decoded(self.name_start, self.name_end)
                 row -= 1
         return ""
 
@@ -219,13 +276,24 @@ class Words:
         """How many body lines text ``name`` has."""
         return self.texts[name][1]
 
-    def body(self, name):
-        """The body lines of text ``name`` and the name of each ("" for a
-        line without one): two lists, read in one pass."""
-        lines, names = [], []
+    def put_lines(self, grid, name, lines, rows):
+        """Text ``name``'s body lines into ``grid`` (a ``textgrid.TextGrid``),
+        a row each from the first, the rows after them blank; the row of
+        each of ``lines`` (names) into ``rows`` (a bytearray; 255 where
+        the text has none)."""
+        for k in range(len(lines)):
+            rows[k] = 255
+        row = 0
         self._begin(name)
-        while self._next():
+        size = self._next()
+        while size >= 0 and row < grid.rows:
             if self.kind == BODY or self.kind == CENTRED:
-                lines.append(self.left)
-                names.append(self.name)
-        return lines, names
+                self._compose(size)
+                grid.set_line(row, self._left())
+                for k in range(len(lines)):
+                    if self._named(lines[k].encode()):
+                        rows[k] = row
+                row += 1
+            size = self._next()
+        for blank in range(row, grid.rows):
+            grid.set_line(blank)

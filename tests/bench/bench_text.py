@@ -19,8 +19,9 @@ line holds 3 232 / 1 424 bytes, its change allocates 4 656 / 2 656 and costs
 3 323 / 7 170 loops, a page of text redraws in 71 012 / 41 117 render
 loops, and 1 500 changes of random length need a 76 / 58 KB heap (52 KB
 with each text padded to its field); the modules hold 3.6 / 10.4 KB besides
-the package's 5.8. So the game draws with ``bitmap_label``, its texts padded
-(``page.py``); the whole table is in docs/memory.md.
+the package's 5.8. So the large lines are ``bitmap_label``s (``page.py``);
+every line that changes is a text grid (``textgrid.py``), cheaper than
+either: the whole table is in docs/memory.md.
 """
 
 import gc

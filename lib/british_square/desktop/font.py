@@ -2,7 +2,7 @@
 
 CircuitPython's ``terminalio.FONT`` keeps every glyph as a 6 x 12 cell of one
 bitmap (``font.bitmap``; a glyph is a ``tile_index`` into it), which the
-text page's grids tile (``page.TextGrid``). Blinka's ``terminalio.FONT``
+text page's grids tile (``textgrid.TextGrid``). Blinka's ``terminalio.FONT``
 loads the same glyphs from a BDF file, a bitmap each, and its ``bitmap`` is
 a class. ``SheetFont`` copies them into cells of one bitmap, as the board's
 font is laid out, and answers ``get_glyph`` with glyphs over that bitmap, so
@@ -63,8 +63,7 @@ class GridTerminal:
         self.cursor_x = self.cursor_y = 0
 
     def write(self, data):
-        if isinstance(data, str):
-            data = data.encode()
+        data = data.encode() if isinstance(data, str) else bytes(data)  # or a memoryview
         grid, at = self.grid, 0
         while at < len(data):
             byte = data[at]

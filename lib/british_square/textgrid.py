@@ -1,0 +1,204 @@
+"""Text grids: lines of text as tiles over the built-in font's glyphs.
+
+A ``TextGrid`` is a tile grid a character a tile, written by
+``terminalio.Terminal`` (C on a board) and only where a line changed; its
+text is bytes, never strings: a new string costs a search of every name the
+VM has interned (about 0.1 ms on a SAMD51), a byte copy nothing like it.
+The text page (``page``) and the cards' panel (``scene``) are made of them;
+docs/memory.md has what they cost in heap and time.
+"""
+
+import displayio
+import terminalio
+
+from british_square.cards import const
+from british_square.layout import TEXT_COLUMNS
+
+_SPACE = const(32)
+_BLANK = b" " * TEXT_COLUMNS  # a row of blanks, as wide as the widest grid's
+# What the text grids compose their lines in, and the terminal's cursor
+# moved (row, column): one of each for all of them.
+_ROW = bytearray(TEXT_COLUMNS)
+_ROW_VIEW = memoryview(_ROW)
+_DIGITS = bytearray(5)
+_DIGITS_VIEW = memoryview(_DIGITS)
+_CURSOR = bytearray(b"\x1b[00;00H")
+
+
+def as_bytes(text):
+    """``text`` (bytes, a memoryview of them, or a string) as something a
+    text grid copies: a string is encoded (made as bytes: never interned)."""
+    return text.encode() if type(text) is str else text
+
+
+class Glyphs:
+    """A font whose glyphs are equal cells of one bitmap (``terminalio.FONT``):
+    the bitmap, a cell's size, the blank's tile, and a terminal (C on a
+    board: ``terminalio.Terminal``) that writes text into a grid of them."""
+
+    def __init__(self, font):
+        self.font = font
+        self.bitmap = font.bitmap
+        self.width, self.height = font.get_bounding_box()[:2]
+        self.tiles = bytearray(95)  # of printable ASCII, from the space
+        for code in range(32, 127):
+            glyph = font.get_glyph(code)
+            self.tiles[code - 32] = glyph.tile_index if glyph is not None else 0
+        self.blank = self.tiles[0]
+
+    def tile(self, code):
+        """The tile of the character ``code`` (a byte; a blank's for one not printable ASCII)."""
+        code -= 32
+        return self.tiles[code] if 0 <= code < 95 else self.blank
+
+    def terminal(self, grid):
+        """A terminal writing into ``grid``: the font's own where it brings
+        one (the desktop's, ``desktop.font``), else CircuitPython's."""
+        make = getattr(self.font, "terminal", None)
+        return make(grid) if make else terminalio.Terminal(grid, self.font)
+
+
+class TextGrid:
+    """``rows`` lines of ``columns`` characters in ``colour``: a tile grid
+    over the font's glyphs (``Glyphs``), on ``background`` or, when it is
+    ``None``, see-through, after ``margin`` blank columns.
+
+    ``shown`` holds what its tiles show, a byte a character. ``set_line``
+    and ``put`` compose a row in Python, copying bytes, and write through
+    the terminal (C) only the run that differs, from its first changed
+    character to its last: displayio redraws just those tiles, and no
+    bitmap is drawn (a label redraws its whole text: 25 ms a 26-column line
+    on a SAMD51). ``clear`` leaves every row to be blanked at ``flush``,
+    unless something is written there first, so a new screen writes only
+    what differs from the last. A background hides what is under the grid
+    from displayio as well as from the eye: a see-through grid over the
+    felt costs the renderer both layers."""
+
+    def __init__(
+        self, glyphs, columns, rows, colour, background=None, margin=0, blank_hides=True, spare=True
+    ):
+        self.glyphs = glyphs
+        self.columns = columns
+        self.rows = rows
+        self.margin = margin
+        self.blank_hides = blank_hides  # hidden while it has no text (else always shown)
+        self.spare = spare
+        palette = displayio.Palette(2)
+        if background is None:
+            palette.make_transparent(0)
+        else:
+            palette[0] = background
+        palette[1] = colour
+        self.palette = palette
+        self.colour = colour
+        # A column more than the text's: a line that fills its columns leaves
+        # the terminal's cursor in the grid, so it never wraps to the next
+        # row (nor, from the last, scrolls the grid). Without one (``spare``
+        # false: the grid must end where its text does) the last column's
+        # tile is set directly instead.
+        self.grid = displayio.TileGrid(
+            glyphs.bitmap,
+            pixel_shader=palette,
+            width=margin + columns + (1 if spare else 0),
+            height=rows,
+            tile_width=glyphs.width,
+            tile_height=glyphs.height,
+            default_tile=glyphs.blank,
+        )
+        self.terminal = glyphs.terminal(self.grid)
+        self.shown = bytearray(_BLANK[:columns] * rows)  # what its tiles show, row after row
+        self.stale = 0  # a bit per row to blank at ``flush`` (``clear``)
+        self.grid.hidden = blank_hides  # no text: displayio skips it
+
+    @property
+    def color(self):
+        return self.colour
+
+    @color.setter
+    def color(self, colour):
+        if colour != self.colour:
+            self.colour = colour
+            self.palette[1] = colour
+
+    def line(self, row):
+        """Row ``row`` as it shows (bytes; blank where ``clear`` left it to be blanked)."""
+        if self.stale >> row & 1:
+            return _BLANK[: self.columns]
+        at = row * self.columns
+        return self.shown[at : at + self.columns]
+
+    def clear(self):
+        """Every row to be blank at ``flush``, unless written before then."""
+        self.stale = (1 << self.rows) - 1
+
+    def set_line(self, row, text=b"", column=0):
+        """Row ``row`` blank but for ``text`` (bytes) from ``column``, cut at the grid's width."""
+        _ROW[:] = _BLANK
+        self._write(row, column, text)
+
+    def put(self, row, column, text):
+        """``text`` (bytes) over row ``row`` from ``column``, cut at the grid's width."""
+        _ROW[:] = _BLANK
+        if not self.stale >> row & 1:
+            at = row * self.columns
+            _ROW[: self.columns] = memoryview(self.shown)[at : at + self.columns]
+        self._write(row, column, text)
+
+    def put_number(self, row, column, value, width):
+        """``value`` (an int, 0 or more) right-aligned in the ``width``
+        columns from ``column`` of row ``row``, blanks before it (its last
+        digits where it is wider). Digits made one by one: no string."""
+        for place in range(width):  # the units first, leftwards (``width``: 5 at most)
+            _DIGITS[width - 1 - place] = 48 + value % 10 if value or not place else _SPACE
+            value //= 10
+        self.put(row, column, _DIGITS_VIEW[:width])
+
+    def flush(self):
+        """Blank the rows ``clear`` left to blank."""
+        stale = self.stale
+        if stale:
+            for row in range(self.rows):
+                if stale >> row & 1:
+                    self.set_line(row)
+
+    def _write(self, row, column, text):
+        """``_ROW`` with ``text`` over it from ``column`` as row ``row``:
+        the run that differs from what shows, written."""
+        columns = self.columns
+        size = min(len(text), columns - column)
+        if size > 0:
+            _ROW[column : column + size] = text if size == len(text) else text[:size]
+        self.stale &= ~(1 << row)
+        shown = self.shown
+        at = row * columns
+        first = 0
+        while first < columns and _ROW[first] == shown[at + first]:
+            first += 1
+        if first == columns:
+            return
+        last = columns - 1
+        while _ROW[last] == shown[at + last]:
+            last -= 1
+        # the cursor to the first change (the terminal counts from 1), the changed run
+        self._move_cursor(row + 1, self.margin + first + 1)
+        if last == columns - 1 and not self.spare:  # the last column: its tile set here
+            self.grid[self.margin + last, row] = self.glyphs.tile(_ROW[last])
+            shown[at + last] = _ROW[last]
+            last -= 1
+        if last >= first:
+            run = _ROW_VIEW[first : last + 1]
+            self.terminal.write(run)
+            shown[at + first : at + last + 1] = run
+        # a grid with no text is hidden: displayio skips it (its background,
+        # if any, is the felt's colour, which shows instead); only a change
+        # is set, since showing a grid that shows redraws all of it
+        hidden = self.blank_hides and shown.count(b" ") == len(shown)
+        if hidden != self.grid.hidden:
+            self.grid.hidden = hidden
+
+    def _move_cursor(self, row, column):
+        """The terminal's cursor to ``row``, ``column`` (from 1; up to 99)."""
+        cursor = _CURSOR
+        cursor[2], cursor[3] = 48 + row // 10, 48 + row % 10
+        cursor[5], cursor[6] = 48 + column // 10, 48 + column % 10
+        self.terminal.write(cursor)
