@@ -128,8 +128,9 @@ def cases():
              "A on New game (a surveyed deal), Start, a step to New game"),
         Case("hint", "a", "start down*{} a b".format(menu_row("Hint")), None,
              "Start, down to Hint, A (the card is picked up, its target lit), B"),
-        Case("won screen, a frame", "a b", "wait:50", 16,
-             "the kings' celebration, one 50 ms frame", game="won", turn_ms=50),
+        Case("won screen, a frame", "a b", "wait:1000", 16,
+             "the kings' celebration, a 50 ms frame: the mean of 20 in a second",
+             1000 // 50, game="won", turn_ms=50),
         Case("a resting turn", "a", "wait:1000", None,
              "the main loop with nothing to do, before its 15 ms sleep: a turn of 50 in a"
              " second of the virtual clock", 1000 // TURN_MS),

@@ -238,10 +238,7 @@ class TextPage:
         ``draw``)."""
         if centred:
             column = max(0, (TEXT_COLUMNS - len(text)) // 2)
-        body = self.body
-        body.set_line(row, text, column)
-        if figure:
-            body.put(row, max(0, TEXT_COLUMNS - len(figure)), figure)
+        self.body.set_line(row, text, column, figure)
         self.dimmed &= ~(1 << row)
 
     def show_lines(self, lines):

@@ -6,8 +6,6 @@ Each draws itself on the text page (``page.TextPage``) and says what its
 keys do. Nothing here allocates sprites: the page is made once, at start-up.
 """
 
-import gc
-
 from british_square import __version__, unload
 from british_square.cards import const
 from british_square.celebration import Celebration
@@ -107,6 +105,7 @@ class Screens(Results):
         self.pending_number = 0
         self.pending_rules = 0
         self.back = SCREEN_MENU
+        self.heap = ""  # About's heap figure, once A has measured it
         self.celebration = Celebration(self.page, app.glow)
 
     def _open(self, screen, handler):
@@ -317,47 +316,45 @@ class Screens(Results):
 
     def about(self):
         """For owners: version, board, heap, NVM, battery and errors caught,
-        also printed to the console; A times the actions (``timing``) and
-        the full-screen redraws a second, to report."""
+        also printed to the console; A times the actions (``timing``), the
+        full-screen redraws a second and the heap, to report."""
         self._open(SCREEN_ABOUT, self._about)
         values = self._about_values()
         self.words.show(self.page, "about", values)
         self.app.console("about: " + ", ".join(str(value) for value in values))
 
     def _about_values(self):
-        """About's values: version, board, heap free, heap in all, NVM, battery, errors, redraws."""
+        """About's values: version, board, heap, NVM, battery, errors, redraws;
+        the heap and the redraws once A has measured them."""
         app = self.app
         facts = app.hardware.facts
         board, nvm, millivolts = facts() if facts else ("-", 0, 0)
-        heap = "no limit"  # CPython's, on the desktop
-        if hasattr(gc, "mem_free"):  # CircuitPython's
-            gc.collect()
-            free = gc.mem_free()
-            heap = "{}K of {}K".format(free // 1024, (free + gc.mem_alloc()) // 1024)
         tenths = app.redraw_tenths
         redraw = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else ""
+        press = "press " + self.words.key("A")
         return (
             __version__,
             board,
-            heap,
+            self.heap or press,
             "{} bytes".format(nvm) if nvm else "none",
             app.battery_text(millivolts) or "none",
             app.store.errors_caught if app.store is not None else 0,  # (``Store.caught``)
-            redraw or "press " + self.words.key("A"),
+            redraw or press,
         )
 
     def _about(self, action):
-        if action == A:  # for owners: time the actions, then the redraws
+        if action == A:  # for owners: time the actions, the redraws, the heap
             try:
                 from british_square import timing
 
-                timing.run(self.app)
+                self.heap = timing.run(self.app)
             except MemoryError:  # the heap in pieces: say so, and play on
                 self.app.console("timing: not enough memory")
             unload("british_square.timing")
             self.app.measure_redraw()
             self.about()
         elif action == B or action == START:
+            self.heap = ""  # measured again next time: the heap moves as the game plays
             self.menu("about")
 
     # ---------------------------------------------- leaving a game in progress

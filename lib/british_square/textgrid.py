@@ -107,6 +107,9 @@ class TextGrid:
         )
         self.terminal = glyphs.terminal(self.grid)
         self.shown = bytearray(_BLANK[:columns] * rows)  # what its tiles show, row after row
+        # a grid as wide as ``_ROW`` compares a row composed in C, whole
+        # (``find`` takes bytes, not a memoryview of fewer)
+        self.whole_rows = columns == len(_ROW)
         self.stale = 0  # a bit per row to blank at ``flush`` (``clear``)
         self.grid.hidden = blank_hides  # no text: displayio skips it
 
@@ -131,10 +134,15 @@ class TextGrid:
         """Every row to be blank at ``flush``, unless written before then."""
         self.stale = (1 << self.rows) - 1
 
-    def set_line(self, row, text=b"", column=0):
-        """Row ``row`` blank but for ``text`` (bytes) from ``column``, cut at the grid's width."""
+    def set_line(self, row, text=b"", column=0, figure=b""):
+        """Row ``row`` blank but for ``text`` (bytes) from ``column`` and
+        ``figure`` (bytes) right-aligned at the row's end, over the text
+        where they meet; cut at the grid's width."""
         _ROW[:] = _BLANK
-        self._write(row, column, text)
+        self._place(column, text)
+        if figure:
+            self._place(max(0, self.columns - len(figure)), figure)
+        self._write(row)
 
     def put(self, row, column, text):
         """``text`` (bytes) over row ``row`` from ``column``, cut at the grid's width."""
@@ -142,7 +150,8 @@ class TextGrid:
         if not self.stale >> row & 1:
             at = row * self.columns
             _ROW[: self.columns] = memoryview(self.shown)[at : at + self.columns]
-        self._write(row, column, text)
+        self._place(column, text)
+        self._write(row)
 
     def put_number(self, row, column, value, width):
         """``value`` (an int, 0 or more) right-aligned in the ``width``
@@ -161,29 +170,33 @@ class TextGrid:
                 if stale >> row & 1:
                     self.set_line(row)
 
-    def _write(self, row, column, text):
-        """``_ROW`` with ``text`` over it from ``column`` as row ``row``:
-        the run that differs from what shows, written."""
-        columns = self.columns
-        size = min(len(text), columns - column)
+    def _place(self, column, text):
+        """``text`` into ``_ROW`` from ``column``, cut at the grid's width."""
+        size = min(len(text), self.columns - column)
         if size > 0:
             _ROW[column : column + size] = text if size == len(text) else text[:size]
+
+    def _write(self, row):
+        """``_ROW`` as row ``row``: the run that differs from what shows, written."""
+        columns, composed = self.columns, _ROW  # a local: each global read is a search
         self.stale &= ~(1 << row)
         shown = self.shown
         at = row * columns
+        if self.whole_rows and shown.find(composed, at, at + columns) == at:
+            return  # as it shows
         first = 0
-        while first < columns and _ROW[first] == shown[at + first]:
+        while first < columns and composed[first] == shown[at + first]:
             first += 1
         if first == columns:
             return
         last = columns - 1
-        while _ROW[last] == shown[at + last]:
+        while composed[last] == shown[at + last]:
             last -= 1
         # the cursor to the first change (the terminal counts from 1), the changed run
         self._move_cursor(row + 1, self.margin + first + 1)
         if last == columns - 1 and not self.spare:  # the last column: its tile set here
-            self.grid[self.margin + last, row] = self.glyphs.tile(_ROW[last])
-            shown[at + last] = _ROW[last]
+            self.grid[self.margin + last, row] = self.glyphs.tile(composed[last])
+            shown[at + last] = composed[last]
             last -= 1
         if last >= first:
             run = _ROW_VIEW[first : last + 1]
