@@ -107,9 +107,6 @@ class TextGrid:
         )
         self.terminal = glyphs.terminal(self.grid)
         self.shown = bytearray(_BLANK[:columns] * rows)  # what its tiles show, row after row
-        # a grid as wide as ``_ROW`` compares a row composed in C, whole
-        # (``find`` takes bytes, not a memoryview of fewer)
-        self.whole_rows = columns == len(_ROW)
         self.stale = 0  # a bit per row to blank at ``flush`` (``clear``)
         self.grid.hidden = blank_hides  # no text: displayio skips it
 
@@ -182,7 +179,9 @@ class TextGrid:
         self.stale &= ~(1 << row)
         shown = self.shown
         at = row * columns
-        if self.whole_rows and shown.find(composed, at, at + columns) == at:
+        # a grid as wide as ``_ROW`` compares the row whole, in C (``find``
+        # takes bytes, not a memoryview of fewer)
+        if columns == len(composed) and shown.find(composed, at, at + columns) == at:
             return  # as it shows
         first = 0
         while first < columns and composed[first] == shown[at + first]:
