@@ -20,27 +20,38 @@ import binascii
 
 from british_square.deal import MAX_DEAL
 from british_square.engine import Game
-from british_square.piles import BRITISH, UNION
+from british_square.piles import BRITISH, UNION, move
 from british_square.store import (
     AUTOPLAY_ACES,
     AUTOPLAY_OFF,
     AUTOPLAY_SAFE,
+    BASE_SHIFT,
     BEST_TIME,
     COUNTED,
     CRC_SIZE,
     FEWEST_MOVES,
     FIELDS,
     FIXED_SIZE,
+    FLAGS_AT,
+    GAME_DEAL,
+    GAME_DONE,
+    GAME_HINTS,
+    GAME_KEPT,
+    GAME_RULES,
+    GAME_SECONDS,
     GAME_SIZE,
     HALF_SEQUENCE,
     HAS_GAME,
     HAS_START,
     HEADER_SIZE,
+    HEIGHT_MASK,
     HINTS,
     HOME_BEST,
     HOME_TOTAL,
     LAST_SEQUENCE,
+    LENGTH_AT,
     MAGIC,
+    MOVE_SIZE,
     NOTICE_EARLIER,
     NOTICE_UNREADABLE,
     OPTION_AUTOPLAY,
@@ -53,12 +64,21 @@ from british_square.store import (
     PAR_REACHED,
     PLAYED,
     RECORD_SIZE,
+    SEQUENCE_AT,
+    SETTING_BRIGHTNESS,
+    SETTING_OPTIONS,
+    SETTING_RULES,
     SETTINGS_SIZE,
     SLOT_B,
+    START_COLUMNS,
+    START_FOUNDATIONS,
+    START_STOCK,
+    START_WASTE,
     STATS_SIZE,
     STREAK,
     STREAK_BEST,
     VERSION,
+    VERSION_AT,
     WINS,
     read_number,
 )
@@ -83,7 +103,7 @@ def load(store):
         if raw is None:
             damaged = True
         else:
-            found.append((read_number(raw, 8, 4), slot, raw))
+            found.append((read_number(raw, SEQUENCE_AT, 4), slot, raw))
     if len(found) == 2 and _newer(found[1][0], found[0][0]):
         found.reverse()
     if found:  # the next save is newer than any whole record here, whatever follows
@@ -116,11 +136,11 @@ def _cut_after(raw, other, blank):
     (each bit as that save has it, or still erased). An erased header says
     yes only where ``raw`` says the other slot held the save before it (else
     ``raw`` is a new board's first save)."""
-    sequence = read_number(raw, 8, 4)
+    sequence = read_number(raw, SEQUENCE_AT, 4)
     if other == blank:
-        return bool(raw[5] & PAIRED)
+        return bool(raw[FLAGS_AT] & PAIRED)
     following = sequence % LAST_SEQUENCE + 1
-    claimed = read_number(other, 8, 4)
+    claimed = read_number(other, SEQUENCE_AT, 4)
     if (claimed & following) == following:
         return True
     return claimed <= LAST_SEQUENCE and _newer(claimed, sequence)
@@ -129,12 +149,12 @@ def _cut_after(raw, other, blank):
 def _whole(store, start, head):
     """The record at ``start`` whose header is ``head`` if it is whole and
     ours (magic, version, length, sequence, CRC), else ``None``."""
-    length = read_number(head, 6, 2)
+    length = read_number(head, LENGTH_AT, 2)
     if (
-        head[0:4] != MAGIC
-        or head[4] != VERSION
+        head[: len(MAGIC)] != MAGIC
+        or head[VERSION_AT] != VERSION
         or not FIXED_SIZE <= length <= RECORD_SIZE
-        or not 0 < read_number(head, 8, 4) <= LAST_SEQUENCE
+        or not 0 < read_number(head, SEQUENCE_AT, 4) <= LAST_SEQUENCE
     ):
         return None
     raw = bytes(store.nvm[start : start + length])
@@ -148,9 +168,10 @@ def _parse(store, raw):
     CRC checked): the game, ``None`` without one, or ``False`` (and
     nothing taken) when anything in it is nonsense."""
     at = HEADER_SIZE
-    rules, options, brightness = raw[at], raw[at + 1], raw[at + 2]
+    rules, options = raw[at + SETTING_RULES], raw[at + SETTING_OPTIONS]
+    brightness = raw[at + SETTING_BRIGHTNESS]
     stats = raw[at + SETTINGS_SIZE : at + SETTINGS_SIZE + STATS_SIZE]
-    flags = raw[5]
+    flags = raw[FLAGS_AT]
     # (brightness: the app takes only the levels its menu offers, else full)
     if rules > UNION or options > OPTIONS_ALL or brightness > 100 or not consistent(stats):
         return False
@@ -169,8 +190,8 @@ def _parse(store, raw):
         except (ValueError, IndexError):  # IllegalMoveError is a ValueError
             return False
         # every value these fields hold is a possible play time and hint count
-        seconds = read_number(raw, at + 3, 3)
-        hints = read_number(raw, at + 6, 2)
+        seconds = read_number(raw, at + GAME_SECONDS, 3)
+        hints = read_number(raw, at + GAME_HINTS, 2)
     elif len(raw) != FIXED_SIZE:
         return False
     s = store.settings
@@ -194,10 +215,10 @@ def _parse(store, raw):
 def _parse_game(raw, at, has_start):
     """The game section at ``at`` replayed into a new ``Game``; ValueError
     for anything that does not fit exactly."""
-    rules = raw[at]
-    deal = read_number(raw, at + 1, 2)
-    count = read_number(raw, at + 8, 2)
-    kept = read_number(raw, at + 10, 2)
+    rules = raw[at + GAME_RULES]
+    deal = read_number(raw, at + GAME_DEAL, 2)
+    count = read_number(raw, at + GAME_DONE, 2)
+    kept = read_number(raw, at + GAME_KEPT, 2)
     # deal 0 is "none": only a game set up from a position has none
     if rules > UNION or count > kept or deal > MAX_DEAL or not (deal or has_start):
         raise ValueError
@@ -206,11 +227,11 @@ def _parse_game(raw, at, has_start):
         game, at = _start_position(raw, at, rules, deal)
     else:
         game = Game.new_deal(deal, rules)
-    if at + 2 * kept + CRC_SIZE != len(raw):
+    if at + MOVE_SIZE * kept + CRC_SIZE != len(raw):
         raise ValueError
     for _ in range(kept):
-        game.play(raw[at] << 8 | raw[at + 1])
-        at += 2
+        game.play(move(raw[at], raw[at + 1]))
+        at += MOVE_SIZE
     for _ in range(kept - count):
         game.undo()
     if game.is_won():  # a game won is no longer in progress: never saved as one
@@ -248,11 +269,11 @@ def _start_position(raw, at, rules, deal):
     from british_square.position import build_game
 
     columns = 4 if rules == BRITISH else 16
-    foundations = list(raw[at : at + 4])
-    stock_count, waste_count = raw[at + 4], raw[at + 5]
-    at += 6
-    heights = [raw[at + c] & 0x1F for c in range(columns)]
-    bases = [raw[at + c] >> 5 for c in range(columns)]
+    foundations = list(raw[at + START_FOUNDATIONS : at + START_FOUNDATIONS + 4])
+    stock_count, waste_count = raw[at + START_STOCK], raw[at + START_WASTE]
+    at += START_COLUMNS
+    heights = [raw[at + c] & HEIGHT_MASK for c in range(columns)]
+    bases = [raw[at + c] >> BASE_SHIFT for c in range(columns)]
     at += columns
     cards = sum(heights) + stock_count + waste_count
     if at + cards > len(raw) or max(raw[at : at + cards] or b"\0") > 51:

@@ -124,13 +124,35 @@ MAGIC = b"BSQ\x1a"
 VERSION = const(1)
 SLOT_B = const(4096)
 RECORD_SIZE = const(1024)
-HEADER_SIZE = const(12)
-SETTINGS_SIZE = const(3)
+# The record's fields (the layout above), each named once: the header's
+# from the record's start, the others' from the start of their section.
+VERSION_AT = const(4)
+FLAGS_AT = const(5)
+LENGTH_AT = const(6)  # 2 bytes
+SEQUENCE_AT = const(8)  # 4 bytes
+HEADER_SIZE = const(SEQUENCE_AT + 4)
+SETTING_RULES = const(0)
+SETTING_OPTIONS = const(1)
+SETTING_BRIGHTNESS = const(2)
+SETTINGS_SIZE = const(SETTING_BRIGHTNESS + 1)
 FIELDS = const(10)
-STATS_SIZE = const(90)  # 3 rule sets x FIELDS x 3 bytes
-GAME_SIZE = const(12)
+STATS_SIZE = const(3 * FIELDS * 3)  # rule sets x fields x 3 bytes
+GAME_RULES = const(0)
+GAME_DEAL = const(1)  # 2 bytes
+GAME_SECONDS = const(3)  # 3 bytes
+GAME_HINTS = const(6)  # 2 bytes
+GAME_DONE = const(8)  # 2 bytes: the moves done
+GAME_KEPT = const(10)  # 2 bytes: the moves kept, done and redo
+GAME_SIZE = const(GAME_KEPT + 2)
+START_FOUNDATIONS = const(0)  # 4 bytes, a suit each
+START_STOCK = const(4)
+START_WASTE = const(5)
+START_COLUMNS = const(6)  # a byte a column: its height | its base << BASE_SHIFT
+BASE_SHIFT = const(5)
+HEIGHT_MASK = const(31)
+MOVE_SIZE = const(2)  # a move: its source, its target
 CRC_SIZE = const(4)
-FIXED_SIZE = const(109)  # HEADER_SIZE + SETTINGS_SIZE + STATS_SIZE + CRC_SIZE
+FIXED_SIZE = const(HEADER_SIZE + SETTINGS_SIZE + STATS_SIZE + CRC_SIZE)
 HAS_GAME = const(1)
 HAS_START = const(2)
 PAIRED = const(4)
@@ -154,8 +176,8 @@ _MOST = const(0xFFFFFF)  # counts saturate here
 # flash wears out long before), but a record we did not write may claim it.
 LAST_SEQUENCE = const(0x3FFFFFFE)
 HALF_SEQUENCE = const(0x1FFFFFFF)
-_MOVE_ROOM = const(451)  # (RECORD_SIZE - FIXED_SIZE - GAME_SIZE) // 2
-_START_MOST = const(126)  # 4 + 2 + 16 columns + 104 cards
+_MOVE_ROOM = const((RECORD_SIZE - FIXED_SIZE - GAME_SIZE) // MOVE_SIZE)  # 451
+_START_MOST = const(START_COLUMNS + 16 + 104)  # 16 columns, 104 cards
 
 # CRC-32 a nibble at a time with the 32-bit register in two 16-bit halves:
 # binascii.crc32 returns a 32-bit int, which a 32-bit CircuitPython boxes on
@@ -329,14 +351,14 @@ class Store:
         buf = self.buffer
         s = self.settings
         at = HEADER_SIZE
-        buf[at] = s.rules
+        buf[at + SETTING_RULES] = s.rules
         options = OPTION_SOUND if s.sound else 0
         if s.autoplay:
             options |= OPTION_AUTOPLAY | (OPTION_SAFE if s.autoplay == AUTOPLAY_SAFE else 0)
         if s.winnable_only:
             options |= OPTION_WINNABLE
-        buf[at + 1] = options | (OPTION_FOUR_COLOURS if s.four_colours else 0)
-        buf[at + 2] = s.brightness
+        buf[at + SETTING_OPTIONS] = options | (OPTION_FOUR_COLOURS if s.four_colours else 0)
+        buf[at + SETTING_BRIGHTNESS] = s.brightness
         at += SETTINGS_SIZE
         buf[at : at + STATS_SIZE] = self.stats.data
         at += STATS_SIZE
@@ -350,11 +372,11 @@ class Store:
             self.slot = 1  # see "what a power cut loses" above
         for i in range(4):
             buf[i] = MAGIC[i]
-        buf[4] = VERSION
-        buf[5] = flags
-        _put(buf, 6, at + CRC_SIZE, 2)
+        buf[VERSION_AT] = VERSION
+        buf[FLAGS_AT] = flags
+        _put(buf, LENGTH_AT, at + CRC_SIZE, 2)
         self.sequence = self.sequence % LAST_SEQUENCE + 1
-        _put(buf, 8, self.sequence, 4)
+        _put(buf, SEQUENCE_AT, self.sequence, 4)
         _crc32_into(buf, at)
         self.paired = False  # until the write is known to be done
         self.nvm[self.slots[self.slot]] = buf
@@ -398,18 +420,19 @@ class Store:
         first = 0
         last = end
         if end > _MOVE_ROOM:  # keep the newest moves, from a start position
-            room = _MOVE_ROOM - (_START_MOST + 1) // 2
+            # the moves that fit beside the largest start position
+            room = _MOVE_ROOM - (_START_MOST + MOVE_SIZE - 1) // MOVE_SIZE
             first = min(count, end - room)
             last = min(end, first + room)
         # A deal is a start only for a game whose history begins at it.
         from_deal = not first and game.deal_number and game is not self.resumed_from_position
         self.dropped = -1 if from_deal else first
-        buf[at] = game.rules
-        _put(buf, at + 1, game.deal_number, 2)
-        _put(buf, at + 3, seconds if seconds < _MOST else _MOST, 3)
-        _put(buf, at + 6, hints if hints < 0xFFFF else 0xFFFF, 2)
-        _put(buf, at + 8, count - first, 2)
-        _put(buf, at + 10, last - first, 2)
+        buf[at + GAME_RULES] = game.rules
+        _put(buf, at + GAME_DEAL, game.deal_number, 2)
+        _put(buf, at + GAME_SECONDS, seconds if seconds < _MOST else _MOST, 3)
+        _put(buf, at + GAME_HINTS, hints if hints < 0xFFFF else 0xFFFF, 2)
+        _put(buf, at + GAME_DONE, count - first, 2)
+        _put(buf, at + GAME_KEPT, last - first, 2)
         at += GAME_SIZE
         if not from_deal:
             at = self._put_start(game, first, at)
@@ -417,7 +440,7 @@ class Store:
             m = game.history_move(i)
             buf[at] = move_source(m)
             buf[at + 1] = move_target(m)
-            at += 2
+            at += MOVE_SIZE
         return at
 
     def _put_start(self, game, first, at):
@@ -429,12 +452,12 @@ class Store:
             game.undo()
         buf = self.buffer
         for suit in range(4):
-            buf[at + suit] = game.foundations[suit]
-        buf[at + 4] = game.stock_count
-        buf[at + 5] = game.waste_count
-        at += 6
+            buf[at + START_FOUNDATIONS + suit] = game.foundations[suit]
+        buf[at + START_STOCK] = game.stock_count
+        buf[at + START_WASTE] = game.waste_count
+        at += START_COLUMNS
         for c in range(game.columns):
-            buf[at] = game.column_height(c) | game.base_count(c) << 5
+            buf[at] = game.column_height(c) | game.base_count(c) << BASE_SHIFT
             at += 1
         for c in range(game.columns):
             for i in range(game.column_height(c)):
