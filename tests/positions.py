@@ -18,7 +18,7 @@ from british_square.desktop.notation import (
 )
 from british_square.engine import Game
 from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_source, move_target, move_text
-from british_square.search import dead_search
+from british_square.search import DeadSearch
 
 RULES = ("british", "american", "union")
 NOT_UNION = ("british", "american")
@@ -50,9 +50,22 @@ def blocked(rules, *columns, **fields):
     return game(rules, *columns, *BLOCKERS[:spare], **fields)
 
 
+def dead_steps(g, budget, every):
+    """The dead test (``DeadSearch``) on ``g`` taken in steps, as the app
+    runs it between frames: ``None`` after each ``every`` new positions,
+    then its verdict. It searches a copy: ``g`` is never touched."""
+    search = DeadSearch(budget)
+    search.start(g)
+    while True:
+        verdict = search.step(every)
+        yield verdict
+        if verdict is not None:
+            return
+
+
 def dead_verdict(g, budget):
-    """``dead_search`` run in one go: its one value is the verdict."""
-    return next(dead_search(g, budget))
+    """The dead test run in one go: its verdict."""
+    return next(dead_steps(g, budget, budget + 1))  # it never looks at more than its budget
 
 
 def text(g):

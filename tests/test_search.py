@@ -1,17 +1,17 @@
 """The dead-position search taken in steps, as the app runs it between frames."""
 
 import pytest
-from positions import dead_verdict, sample_games
+from positions import dead_steps, dead_verdict, sample_games
 
 from british_square.desktop.notation import parse_position, position_text
-from british_square.search import ALIVE, DEAD, UNKNOWN, dead_search
+from british_square.search import ALIVE, DEAD, UNKNOWN
 
 
 @pytest.mark.parametrize("every", [1, 3])
 def test_steps_end_in_the_same_verdict_as_one_go(every):
     for game in sample_games(40):
         before = position_text(game)
-        steps = list(dead_search(game, 60, None, every))
+        steps = list(dead_steps(game, 60, every))
         assert all(step is None for step in steps[:-1])
         assert steps[-1] in (ALIVE, DEAD, UNKNOWN)
         assert steps[-1] == dead_verdict(game, 60)
@@ -21,7 +21,7 @@ def test_steps_end_in_the_same_verdict_as_one_go(every):
 def test_a_long_search_yields_between_positions():
     # 5H shuttles between the two 6H for ever, and nothing can ever go home
     game = parse_position("british KC/5H/6H/6H - - 0,1,0,0")
-    steps = list(dead_search(game, 100, None, 1))
+    steps = list(dead_steps(game, 100, 1))
     assert steps[-1] == DEAD
     assert len(steps) > 1  # it let its caller run in between
 
@@ -29,6 +29,6 @@ def test_a_long_search_yields_between_positions():
 def test_a_suspended_search_leaves_the_copy_not_the_game():
     game = parse_position("british KC/5H/6H/6H - - 0,1,0,0")
     before = position_text(game)
-    search = dead_search(game.copy(), 100, None, 1)
+    search = dead_steps(game.copy(), 100, 1)
     next(search)
     assert position_text(game) == before

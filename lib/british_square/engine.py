@@ -49,6 +49,10 @@ MAX_MOVES = const(306)
 # cannot see: a base card left its column (bit 7), a card went home (its suit, bits 5-6).
 _FROM_BASE = const(0x80)
 _SOURCE_BITS = const(0x1F)
+# ``apply``'s flag is those three bits: ``flag >> FLAG_SHIFT`` is under 8,
+# and nothing of it lies below, where a pile's number fits. A search that
+# keeps its own path packs it so (``search.DeadSearch``).
+FLAG_SHIFT = const(5)
 # The history is kept in chunks of _CHUNK bytes (64 moves), one more as
 # the game grows: a long game on a board then never needs one large block
 # (doubling a single buffer asked for 4 KB at once in a heap left in pieces).
@@ -266,7 +270,8 @@ class Game(Piles):
 
     def apply(self, m: int) -> int:
         """Apply the legal move ``m`` without recording it (for searches, which
-        keep their own path); return the bits ``retract`` needs besides ``m``."""
+        keep their own path); return the bits ``retract`` needs besides ``m``
+        (three, from bit ``FLAG_SHIFT``)."""
         taken = self._take(m >> 8)
         card = taken & 0xFF
         target = m & 0xFF

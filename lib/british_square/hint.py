@@ -156,8 +156,7 @@ class Hinter(DeadSearch):
                 gain = probe.score() - start
                 if gain > best_gain or (gain == best_gain and gain and depth < best_depth):
                     best_gain, best_depth = gain, depth
-                    path = self.path  # its first level: the line's first move (see _down)
-                    best_move = move(path[0] & 0x1F, (path[0] >> 5 | path[1] << 3) & 0x1F)
+                    best_move = self.path_move(0)  # the line's first move
                 moved = True
                 break
             if moved:

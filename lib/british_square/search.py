@@ -11,7 +11,7 @@ until it needs it.
 from array import array
 
 from british_square.cards import const
-from british_square.engine import MAX_MOVES, Game
+from british_square.engine import FLAG_SHIFT, MAX_MOVES, Game
 from british_square.piles import COLUMN_CAPACITY, FOUNDATION, move
 
 # The dead test's verdicts (``DeadSearch.step``).
@@ -164,7 +164,7 @@ class DeadSearch:
         and where the moves after it resume; return the next level."""
         path = self.path
         p = depth * 3
-        level = m >> 8 | (m & 0x1F) << 5 | (flag >> 5) << 10 | next_index << 13
+        level = m >> 8 | (m & 0x1F) << 5 | (flag >> FLAG_SHIFT) << 10 | next_index << 13
         path[p] = level & 0xFF
         path[p + 1] = level >> 8 & 0xFF
         path[p + 2] = level >> 16
@@ -176,28 +176,15 @@ class DeadSearch:
         path = self.path
         p = depth * 3
         level = path[p] | path[p + 1] << 8 | path[p + 2] << 16
-        game.retract((level & 0x1F) << 8 | level >> 5 & 0x1F, (level >> 10 & 7) << 5)
+        game.retract((level & 0x1F) << 8 | level >> 5 & 0x1F, (level >> 10 & 7) << FLAG_SHIFT)
         return level >> 13
 
-    def run(self, game):
-        """The verdict for ``game``, in one go."""
-        self.start(game)
-        return self.step(self.budget + 1)  # it never sees more than its budget
-
-
-def dead_search(game, budget=1000, buffer=None, every=0):
-    """The dead test (``DeadSearch``) as a generator: it yields ``None`` after
-    each ``every`` new positions (never, if 0) and finally its verdict. It
-    searches a copy: ``game`` is never touched."""
-    search = DeadSearch(budget, buffer)
-    search.start(game)
-    while True:
-        verdict = search.step(every or budget + 1)
-        if verdict is not None:
-            yield verdict
-            return
-        yield None
-
+    def path_move(self, depth):
+        """The move noted at level ``depth`` of the path (``_down``'s)."""
+        path = self.path
+        p = depth * 3
+        level = path[p] | path[p + 1] << 8
+        return move(level & 0x1F, level >> 5 & 0x1F)
 
 def safe_move(game, buffer, count):
     """A foundation move among the ``count`` moves in ``buffer`` that no other

@@ -12,7 +12,14 @@ import sys
 from british_square.desktop.notation import position_text
 from british_square.engine import MAX_MOVES, Game
 from british_square.piles import FOUNDATION, RULE_NAMES, move, move_text
-from british_square.search import dead_search
+from british_square.search import DeadSearch
+
+
+def dead_verdict(game, budget):
+    """The board's dead test run in one go (on a copy): its verdict."""
+    test = DeadSearch(budget)
+    test.start(game)
+    return test.step(budget + 1)  # it never looks at more than its budget
 
 
 def policy_move(game, step, number, buffer):
@@ -49,7 +56,7 @@ def playout(number, rules, max_moves, buffer):
     if position_text(game) != start:
         raise AssertionError("undo did not restore deal {}".format(number))
     return "{} {} {} | {} | {} {}".format(
-        RULE_NAMES[rules], number, game.history_end, moves, final, next(dead_search(game, 300))
+        RULE_NAMES[rules], number, game.history_end, moves, final, dead_verdict(game, 300)
     )
 
 

@@ -32,7 +32,7 @@ from british_square.desktop.notation import (
 )
 from british_square.engine import Game
 from british_square.piles import BUILDS_DOWN, BUILDS_UP, RULE_NAMES, move_text, pile_text
-from british_square.search import dead_search
+from british_square.search import DeadSearch
 
 PROG = "python3 -m british_square"
 DESCRIPTION = """\
@@ -206,7 +206,9 @@ def show(game):
     for suit in range(4):
         top = game.foundation_top(suit)
         found.append("{} {}".format(SUITS[suit], "-" if top == NO_CARD else card_name(top)[0]))
-    verdict = next(dead_search(game, 500))  # run in one go: its one value is the verdict
+    test = DeadSearch(500)  # the board's dead test, run in one go (on a copy)
+    test.start(game)
+    verdict = test.step(501)  # it never looks at more than its budget
     lines.append("foundations " + "  ".join(found) + "   dead test: " + DEAD_NAMES[verdict])
     return "\n".join(lines)
 
