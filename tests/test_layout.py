@@ -10,11 +10,14 @@ from british_square.layout import (
     FOUNDATION_PITCH,
     GAP,
     MARK_CELLS,
+    MAX_COLUMNS,
+    MAX_STOPS,
     OVERLAP_STEP,
     SCREEN_H,
     SCREEN_W,
     STRIP_CELLS,
     STRIP_ROW,
+    WASTE_UNDER_SLOT,
     Layout,
 )
 from british_square.piles import STOCK
@@ -131,3 +134,17 @@ def test_a_british_columns_way_is_centred_above_it():
         inked = 2 * sheet.SMALL_W - 1  # its last column blank
         assert abs((2 * x + inked) - (2 * layout.pile_x[c] + CARD_W)) <= 1
         assert layout.strip_y[row] + sheet.SMALL_H < layout.pile_y[c]  # a row of felt between
+
+
+@pytest.mark.parametrize("columns", [4, 16])
+def test_the_layout_owns_the_places_numberings(columns):
+    # its stops, the engine's piles and the scene's sprites: one owner, one count
+    assert MAX_COLUMNS == STOCK  # the engine numbers its piles after the most columns
+    layout = Layout(columns)
+    assert layout.stops <= MAX_STOPS and len(layout.neighbours) == 4 * MAX_STOPS
+    slots = [layout.slot(stop) for stop in range(layout.stops)]
+    assert len(set(slots)) == layout.stops and WASTE_UNDER_SLOT not in slots  # seen, never a stop
+    for stop in range(layout.stops):
+        pile = layout.stop_pile(stop)
+        suit = stop - layout.foundation_stop if stop >= layout.foundation_stop else 0
+        assert layout.pile_stop(pile, suit) == stop

@@ -27,6 +27,20 @@ _PANEL_X = const(100)  # stock, waste, foundations and text on the right
 FOUNDATION_PITCH = const(30)  # room for a mark beside each foundation; six glyph cells
 MARK_CELLS = const(7)  # a row of two foundations' marks, cells 0 and 6
 NO_STOP = const(255)
+# The most columns a layout has (American and Union Square's; the engine's
+# STOCK is numbered after them), and so the most stops: the columns, then
+# the stock, the waste and the four foundations (``Layout``'s stops).
+MAX_COLUMNS = const(16)
+_PANEL_STOPS = const(6)
+MAX_STOPS = const(MAX_COLUMNS + _PANEL_STOPS)
+# The play scene's card sprites, a slot each (``Layout.slot``): a column's
+# top card in the slot of its number, then the stock, the card under the
+# waste's top (seen as the top one moves), the waste and one a foundation.
+STOCK_SLOT = const(MAX_COLUMNS)
+WASTE_UNDER_SLOT = const(MAX_COLUMNS + 1)
+WASTE_SLOT = const(MAX_COLUMNS + 2)
+FOUNDATION_SLOT = const(MAX_COLUMNS + 3)
+SLOTS = const(FOUNDATION_SLOT + 4)
 
 # Text: terminalio.FONT, characters 6 wide and a line 12 tall.
 FONT_W = const(6)
@@ -75,21 +89,21 @@ class Layout:
     nothing that stays."""
 
     def __init__(self, columns):
-        self.pile_x = bytearray(16)  # top-left of each column's first card
-        self.pile_y = bytearray(16)
+        self.pile_x = bytearray(MAX_COLUMNS)  # top-left of each column's first card
+        self.pile_y = bytearray(MAX_COLUMNS)
         self.strip_x = bytearray(4)
         self.strip_y = bytearray(4)
         self.foundation_x = bytearray(4)
         self.foundation_y = bytearray(4)
         self.mark_y = bytearray(2)
-        self.neighbours = bytearray(22 * 4)  # four per stop, 16 columns + 6
+        self.neighbours = bytearray(MAX_STOPS * 4)  # four per stop
         self.arrange(columns)
 
     def arrange(self, columns):
         """Lay out a game of ``columns`` columns."""
         self.columns = columns
         self.british = columns == 4
-        self.stops = columns + 6
+        self.stops = columns + _PANEL_STOPS
         self.stock_stop = columns
         self.waste_stop = columns + 1
         self.foundation_stop = columns + 2  # one per suit from here
@@ -172,6 +186,17 @@ class Layout:
         if stop == self.waste_stop:
             return WASTE
         return FOUNDATION
+
+    def slot(self, stop):
+        """The play scene's card sprite for ``stop``: a column's top card, the
+        stock, the waste or a foundation."""
+        if stop < self.columns:
+            return stop
+        if stop == self.stock_stop:
+            return STOCK_SLOT
+        if stop == self.waste_stop:
+            return WASTE_SLOT
+        return FOUNDATION_SLOT + stop - self.foundation_stop
 
     def pile_stop(self, pile, suit=0):
         """The stop of an engine pile (``suit`` picks the foundation)."""

@@ -16,26 +16,25 @@ from british_square import sheet
 from british_square.cards import NO_CARD, const
 from british_square.layout import (
     BRITISH_ROWS,
+    FOUNDATION_SLOT,
     GAP,
     MARK_CELLS,
+    MAX_COLUMNS,
+    MAX_STOPS,
     PANEL_COLUMNS,
     PANEL_ROWS,
+    SLOTS,
+    STOCK_SLOT,
     STRIP_ROW,
     TEXT_Y,
+    WASTE_SLOT,
+    WASTE_UNDER_SLOT,
 )
 from british_square.piles import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD, NORMAL
 from british_square.textgrid import TextGrid
 
 _HIDDEN = const(255)
-_MAX_COLUMNS = const(16)
-_MAX_STOPS = const(_MAX_COLUMNS + 6)
-# Card sprites: the top card of each column or pile, then the panel's cards.
-_STOCK_SLOT = const(_MAX_COLUMNS)
-_WASTE_UNDER_SLOT = const(_MAX_COLUMNS + 1)
-_WASTE_SLOT = const(_MAX_COLUMNS + 2)
-_FOUNDATION_SLOT = const(_MAX_COLUMNS + 3)  # one per suit
-_SLOTS = const(_MAX_COLUMNS + 7)
 _COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
 # What the panel's text shows (``show_numbers``): the numbers, or a notice.
 PANEL_NUMBERS = const(0)
@@ -103,17 +102,17 @@ class PlayScene:
             self.marks.append(mark)
             self.group.append(mark)
         self.grids = []
-        for slot in range(_SLOTS):
+        for slot in range(SLOTS):
             grid = self._card_grid(sheet.TILE_BLANK)
             grid.hidden = True
             self.grids.append(grid)
-            (self.piles_only if 4 <= slot < _MAX_COLUMNS else self.group).append(grid)
+            (self.piles_only if 4 <= slot < MAX_COLUMNS else self.group).append(grid)
             if slot == 3:
                 self.group.append(self.piles_only)
-        self.slot_x = bytearray(_SLOTS)
-        self.slot_y = bytearray(_SLOTS)
-        self.slot_tile = bytearray(_SLOTS)
-        self.slot_look = bytearray(_SLOTS)
+        self.slot_x = bytearray(SLOTS)
+        self.slot_y = bytearray(SLOTS)
+        self.slot_tile = bytearray(SLOTS)
+        self.slot_look = bytearray(SLOTS)
         # the panel: its words, four lines changed with the rules, a notice or
         # the deal, and right-aligned at their ends the numbers a move
         # changes: one text grid (a tile a character) on the felt's colour,
@@ -130,7 +129,7 @@ class PlayScene:
         self.cursor = self._card_grid(sheet.TILE_CURSOR)
         self.cursor.hidden = True
         self.group.append(self.cursor)
-        self.looks = bytearray(_MAX_STOPS)
+        self.looks = bytearray(MAX_STOPS)
 
     def _card_grid(self, tile):
         return displayio.TileGrid(
@@ -157,18 +156,18 @@ class PlayScene:
     def set_layout(self, layout):
         """Place every sprite for ``layout`` (a new rule set's shape), all empty."""
         self.layout = layout
-        for slot in range(_SLOTS):
-            if slot < _MAX_COLUMNS:
+        for slot in range(SLOTS):
+            if slot < MAX_COLUMNS:
                 column = slot if slot < layout.columns else 0  # else never shown
                 x, y = layout.pile_x[column], layout.pile_y[column]
-            elif slot == _STOCK_SLOT:
+            elif slot == STOCK_SLOT:
                 x, y = layout.stock_x, layout.stock_y
-            elif slot == _WASTE_UNDER_SLOT:
+            elif slot == WASTE_UNDER_SLOT:
                 x, y = layout.waste_under_x, layout.waste_y
-            elif slot == _WASTE_SLOT:
+            elif slot == WASTE_SLOT:
                 x, y = layout.waste_x, layout.waste_y
             else:
-                suit = slot - _FOUNDATION_SLOT
+                suit = slot - FOUNDATION_SLOT
                 x, y = layout.foundation_x[suit], layout.foundation_y[suit]
             grid = self.grids[slot]
             grid.hidden = True
@@ -206,22 +205,10 @@ class PlayScene:
         self.panel.grid.x = layout.text_x
         for i in range(len(self.shown_numbers)):
             self.shown_numbers[i] = -1
-        for stop in range(_MAX_STOPS):
+        for stop in range(MAX_STOPS):
             self.looks[stop] = NORMAL
         self.cursor.hidden = True
         self.dirty = True
-
-    def _slot(self, stop):
-        """The card sprite of ``stop``: a column's top card, the stock, the waste
-        or a foundation."""
-        layout = self.layout
-        if stop < layout.columns:
-            return stop
-        if stop == layout.stock_stop:
-            return _STOCK_SLOT
-        if stop == layout.waste_stop:
-            return _WASTE_SLOT
-        return _FOUNDATION_SLOT + stop - layout.foundation_stop
 
     # -------------------------------------------------------------- drawing
 
@@ -289,13 +276,13 @@ class PlayScene:
             self._show_column(game, pile)
         elif pile == STOCK:
             tile = sheet.TILE_BACK if game.stock_count else sheet.TILE_EMPTY
-            self._put(_STOCK_SLOT, tile, self.looks[layout.stock_stop])
+            self._put(STOCK_SLOT, tile, self.looks[layout.stock_stop])
         elif pile == WASTE:
             under = game.waste_card(1)
-            self._put(_WASTE_UNDER_SLOT, _HIDDEN if under == NO_CARD else FIRST_CARD + under)
+            self._put(WASTE_UNDER_SLOT, _HIDDEN if under == NO_CARD else FIRST_CARD + under)
             top = game.waste_card(0)
             top = sheet.TILE_EMPTY if top == NO_CARD else FIRST_CARD + top
-            self._put(_WASTE_SLOT, top, self.looks[layout.waste_stop])
+            self._put(WASTE_SLOT, top, self.looks[layout.waste_stop])
         elif pile == FOUNDATION:
             for suit in range(4):
                 card = game.foundation_top(suit)
@@ -303,7 +290,7 @@ class PlayScene:
                     tile = sheet.TILE_FOUNDATION + suit
                 else:
                     tile = FIRST_CARD + card
-                self._put(_FOUNDATION_SLOT + suit, tile, self.looks[layout.foundation_stop + suit])
+                self._put(FOUNDATION_SLOT + suit, tile, self.looks[layout.foundation_stop + suit])
                 done = game.foundations[suit]
                 if not done:
                     glyph = sheet.SMALL_FELT  # the empty place shows its suit: an ace next
@@ -395,7 +382,7 @@ class PlayScene:
         if self.looks[stop] == look:
             return
         self.looks[stop] = look
-        slot = self._slot(stop)
+        slot = self.layout.slot(stop)
         if self.slot_tile[slot] != _HIDDEN and self.slot_look[slot] != look:
             self.grids[slot].pixel_shader = self.palettes[look]
             self.slot_look[slot] = look
@@ -409,7 +396,7 @@ class PlayScene:
 
     def show_cursor(self, stop):
         """Frame the playable card (or empty place) of ``stop``."""
-        slot = self._slot(stop)
+        slot = self.layout.slot(stop)
         grid = self.cursor
         x, y = self.slot_x[slot], self.slot_y[slot]
         if grid.hidden or grid.x != x or grid.y != y:
