@@ -41,6 +41,16 @@ WASTE_UNDER_SLOT = const(MAX_COLUMNS + 1)
 WASTE_SLOT = const(MAX_COLUMNS + 2)
 FOUNDATION_SLOT = const(MAX_COLUMNS + 3)
 SLOTS = const(FOUNDATION_SLOT + 4)
+_PANEL_SLOTS = bytes(  # by stop, from the stock's
+    (
+        STOCK_SLOT,
+        WASTE_SLOT,
+        FOUNDATION_SLOT,
+        FOUNDATION_SLOT + 1,
+        FOUNDATION_SLOT + 2,
+        FOUNDATION_SLOT + 3,
+    )
+)
 
 # Text: terminalio.FONT, characters 6 wide and a line 12 tall.
 FONT_W = const(6)
@@ -190,13 +200,7 @@ class Layout:
     def slot(self, stop):
         """The play scene's card sprite for ``stop``: a column's top card, the
         stock, the waste or a foundation."""
-        if stop < self.columns:
-            return stop
-        if stop == self.stock_stop:
-            return STOCK_SLOT
-        if stop == self.waste_stop:
-            return WASTE_SLOT
-        return FOUNDATION_SLOT + stop - self.foundation_stop
+        return stop if stop < self.columns else _PANEL_SLOTS[stop - self.columns]
 
     def pile_stop(self, pile, suit=0):
         """The stop of an engine pile (``suit`` picks the foundation)."""
