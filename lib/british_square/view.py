@@ -116,8 +116,8 @@ class View:
         """Show the text page, for a new screen on it (drawn by ``screens``):
         the whole screen is drawn, even from another screen of text, which
         changes most of the page in several layers whose dirty areas overlap
-        (the title, the body's two columns, the footer); displayio would
-        draw each area whole."""
+        (the title, the body, the footer, the bar); displayio would draw
+        each area whole."""
         self._show(self.page, self.page_root)
 
     def _show(self, layer, root):
