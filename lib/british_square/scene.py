@@ -36,11 +36,11 @@ from british_square.textgrid import TextGrid
 
 _HIDDEN = const(255)
 _COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
-# What the panel's text shows (``show_numbers``): the numbers, or a notice.
-PANEL_NUMBERS = const(0)
-PANEL_STUCK = const(1)  # no card can go home any more
-PANEL_ENDED = const(2)  # the player ended the game
-PANEL_TEXTS = ("panel", "panel_stuck", "panel_over")  # by PANEL_*: the texts of words.txt
+# What the panel's text shows (``show_numbers``), named by its text in
+# words.txt: the numbers, or a notice.
+PANEL_NUMBERS = "panel"
+PANEL_STUCK = "panel_stuck"  # no card can go home any more
+PANEL_ENDED = "panel_over"  # the player ended the game
 # the panel's named lines, each with its number right-aligned at its end:
 # the stock's, the cards home, the moves, the deal's (words.txt's "panel")
 _PANEL_LINES = ("stock", "home", "moves", "deal")
@@ -121,7 +121,7 @@ class PlayScene:
         self.panel = TextGrid(glyphs, PANEL_COLUMNS, PANEL_ROWS, sheet.TEXT_WHITE, felt)
         self.panel.grid.y = TEXT_Y
         self.group.append(self.panel.grid)
-        # stock, score, deal, rules, notice, moves
+        # stock, score, deal, rules, notice (its text's name), moves
         self.shown_numbers = [-1, -1, -1, -1, -1, -1]
         # the panel's rows of the stock, the cards home, the moves and the
         # deal (255: not on this text)
@@ -351,7 +351,7 @@ class PlayScene:
         if shown[3] != game.rules or shown[4] != notice or shown[2] != game.deal_number:
             shown[2], shown[3], shown[4] = game.deal_number, game.rules, notice
             shown[0] = shown[1] = shown[5] = -1
-            self.words.put_lines(panel, PANEL_TEXTS[notice], _PANEL_LINES, rows)
+            self.words.put_lines(panel, notice, _PANEL_LINES, rows)
             deal, at = rows[3], PANEL_COLUMNS - _DEAL_COLUMNS
             if deal != _NO_ROW:
                 if game.deal_number:
