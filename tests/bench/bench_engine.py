@@ -124,8 +124,9 @@ def bench_rules(rules, buffer):
     dead = DeadSearch(200, buffer)  # as the game holds it: made once
     held_bytes, _ = held(lambda: DeadSearch(200, buffer))
 
-    def dead_test():
-        return dead.run(late)
+    def dead_test():  # in one go: it never looks at more than its budget
+        dead.start(late)
+        return dead.step(201)
 
     verdict = ("alive", "dead", "unknown")[dead_test()]
     report_cost(
