@@ -214,9 +214,9 @@ def test_show_puts_each_line_where_it_goes_placeholders_in_order():
     assert (6, "{} in {}", "", True, 0) in page.seen  # at WON_LINE_ROW, under the kings
     assert (7, "{}", "", True, 0) in page.seen  # the best bettered, or "All 104 cards home!"
     grid, rows = Grid(), bytearray(4)
-    words.put_lines(grid, "panel", ("stock", "home", "moves", "deal"), rows)
+    words.put_lines(grid, "panel", (b"stock", b"home", b"moves", b"deal"), rows)
     assert grid.rows_text == ["Stock", "Home", "Moves", "Deal"] and list(rows) == [0, 1, 2, 3]
-    words.put_lines(grid, "panel_stuck", ("stock", "home", "moves", "deal"), rows)
+    words.put_lines(grid, "panel_stuck", (b"stock", b"home", b"moves", b"deal"), rows)
     assert grid.rows_text == ["No more", "moves.", "Home", "Start:menu"]
     assert list(rows) == [255, 2, 255, 255]  # the lines it has not: none
 

@@ -33,6 +33,7 @@ from british_square.layout import (
 from british_square.piles import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
 from british_square.sheet import CARD_H, CARD_W, FIRST_CARD, NORMAL
 from british_square.textgrid import TextGrid
+from british_square.words import NO_ROW
 
 _HIDDEN = const(255)
 _COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
@@ -43,10 +44,9 @@ PANEL_STUCK = "panel_stuck"  # no card can go home any more
 PANEL_ENDED = "panel_over"  # the player ended the game
 # the panel's named lines, each with its number right-aligned at its end:
 # the stock's, the cards home, the moves, the deal's (words.txt's "panel")
-_PANEL_LINES = ("stock", "home", "moves", "deal")
+_PANEL_LINES = (b"stock", b"home", b"moves", b"deal")
 _NUMBER_COLUMNS = const(4)
 _DEAL_COLUMNS = const(5)
-_NO_ROW = const(255)
 
 
 class PlayScene:
@@ -353,7 +353,7 @@ class PlayScene:
             shown[0] = shown[1] = shown[5] = -1
             self.words.put_lines(panel, notice, _PANEL_LINES, rows)
             deal, at = rows[3], PANEL_COLUMNS - _DEAL_COLUMNS
-            if deal != _NO_ROW:
+            if deal != NO_ROW:
                 if game.deal_number:
                     panel.put_number(deal, at, game.deal_number, _DEAL_COLUMNS)
                 else:  # a game from a position
@@ -371,7 +371,7 @@ class PlayScene:
     def _put_number(self, line, value):
         """The number of the panel's ``line`` (of ``_PANEL_LINES``) at its row's end, if on show."""
         row = self.panel_rows[line]
-        if row != _NO_ROW:
+        if row != NO_ROW:
             self.panel.put_number(row, PANEL_COLUMNS - _NUMBER_COLUMNS, value, _NUMBER_COLUMNS)
 
     # ---------------------------------------------------------------- looks

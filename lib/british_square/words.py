@@ -17,6 +17,7 @@ from british_square.cards import const
 FILE = "words.txt"
 LONGEST = const(80)  # bytes in a line of the file, its newline included
 _COMPOSED = const(96)  # bytes of a line composed, its values filled in (more are cut)
+NO_ROW = const(255)  # ``put_lines``: a line the text does not have
 END = b"@end"  # the file's last line: a file without it was cut short
 
 # The first byte of a line: where it goes.
@@ -279,10 +280,10 @@ class Words:
     def put_lines(self, grid, name, lines, rows):
         """Text ``name``'s body lines into ``grid`` (a ``textgrid.TextGrid``),
         a row each from the first, the rows after them blank; the row of
-        each of ``lines`` (names) into ``rows`` (a bytearray; 255 where
-        the text has none)."""
+        each of ``lines`` (names, bytes) into ``rows`` (a bytearray;
+        ``NO_ROW`` where the text has none)."""
         for k in range(len(lines)):
-            rows[k] = 255
+            rows[k] = NO_ROW
         row = 0
         self._begin(name)
         size = self._next()
@@ -291,7 +292,7 @@ class Words:
                 self._compose(size)
                 grid.set_line(row, self._left())
                 for k in range(len(lines)):
-                    if self._named(lines[k].encode()):
+                    if self._named(lines[k]):
                         rows[k] = row
                 row += 1
             size = self._next()
