@@ -72,7 +72,7 @@ def play(hardware, options, game):
     app.run()
     hardware.finish(app)
     hardware.display.root_group = None
-    return app.game
+    return app.table.game
 
 
 # CircuitPython runs code.py as __main__; the guard keeps `import code` (the

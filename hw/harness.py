@@ -43,7 +43,7 @@ def report(vm, app, peak, live):
     """The VM run's report on standard output (tests and ``tools/stress.py``
     read it): presses, the live heap (``-`` unless measuring), the screens
     seen, keypad overflows, turns of the loop, the backlight, the saves."""
-    from british_square.screens import SCREEN_NAMES
+    from british_square.screen_ids import SCREEN_NAMES
 
     seen = " ".join(n for i, n in enumerate(SCREEN_NAMES) if vm.seen >> i & 1)
     text = "presses: {}\ncollection: {}\npeak_live: {}\nlive_at_end: {}\nscreens: {}"

@@ -25,7 +25,7 @@ for it but what a player's keys already do.
 
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, UP, A, B
 from british_square.layout import BODY_ROWS, BODY_Y, NO_STOP, TEXT_LINE
-from british_square.screens import SCREEN_CONFIRM, SCREEN_MENU
+from british_square.screen_ids import SCREEN_CONFIRM, SCREEN_MENU
 from british_square.sheet import CARD_H, CARD_W
 
 LEFT_BUTTON = 1  # pygame's numbers of the mouse buttons
@@ -90,7 +90,7 @@ def dragged(app, start, end):
     ``app``'s cards: from a pile to another place?"""
     if app.on_page:
         return False
-    layout = app.layout
+    layout = app.table.layout
     source = stop_at(layout, *start)
     return source != NO_STOP and stop_at(layout, *end) not in (NO_STOP, source)
 
@@ -132,12 +132,12 @@ class Click:
         if self.goal == "stop":
             if app.on_page:  # the cards went meanwhile
                 return NONE
-            way = step_toward(app.layout, app.cursor, self.target)
+            way = step_toward(app.table.layout, app.table.cursor, self.target)
             if way != NONE:
                 return way
-            if app.cursor != self.target:
+            if app.table.cursor != self.target:
                 return NONE
-            if self.double and app.held == self.target:  # the first click picked it up
+            if self.double and app.table.held == self.target:  # the first click picked it up
                 self.goal = "home"  # put back, then B sends it home
                 return B
             return self._last(A)
@@ -163,11 +163,11 @@ class Click:
         the cards), "row" (a menu row), "key" (an action) or "done" (nothing)."""
         if self.button == RIGHT_BUTTON:
             self.target = B
-            return "key" if app.on_page or app.held != NO_STOP else "done"
+            return "key" if app.on_page or app.table.held != NO_STOP else "done"
         if self.button != LEFT_BUTTON:
             return "done"
         if not app.on_page:
-            self.target = stop_at(app.layout, self.x, self.y)
+            self.target = stop_at(app.table.layout, self.x, self.y)
             return "stop" if self.target != NO_STOP else "done"
         screens = app.screens
         if screens.current == SCREEN_MENU:

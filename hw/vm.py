@@ -88,7 +88,7 @@ class Hardware(ScriptPlayer):
         self.measuring = bool(os.getenv("BSQ_MEASURE_LIVE"))
         self.peak = 0  # the most heap live between presses (measuring only)
         self.presses = 0
-        self.seen = 0  # a bit per screen (screens.SCREEN_NAMES)
+        self.seen = 0  # a bit per screen (screen_ids.SCREEN_NAMES)
         self.key_of = bytearray(9)  # the key number of each action
         for key, action in enumerate(KEY_ACTIONS):
             self.key_of[action] = key

@@ -9,6 +9,7 @@ import sys
 import types
 
 import pytest
+from app_harness import shown
 from conftest import HW, ROOT
 from keypad_fakes import FakeEvent, FakeKeys
 from ui_runs import CODE, load_code_py
@@ -268,7 +269,7 @@ def test_window_mode_keyboard_and_quit(monkeypatch, tmp_path):
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE))  # A: play
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     app.run()  # returns at the window's close
-    assert not app.on_page  # it got to the cards before closing
+    assert shown(app) == "play"  # it got to the cards before closing
     hardware.finish(app)  # the signals as they were
 
 

@@ -17,11 +17,12 @@ from app_harness import (
     menu_choose,
     page_text,
     press,
+    shown,
     wait,
 )
 from words_text import body
 
-from british_square import results, screens
+from british_square import screen_ids
 from british_square.app import App
 from british_square.controls import (
     DIGIT_0,
@@ -90,12 +91,12 @@ def make_app():
 
 def panel(app):
     """The panel's words, a line each, the number at a line's end and the blanks cut."""
-    return [re.sub(r" +[0-9-]+$", "", line) for line in lines(app.scene.panel)]
+    return [re.sub(r" +[0-9-]+$", "", line) for line in lines(app.table.scene.panel)]
 
 
 def panel_number(app, row):
     """The number at the end of the panel's row ``row`` ("" for none)."""
-    return lines(app.scene.panel)[row][PANEL_COLUMNS - 4 :].strip()
+    return lines(app.table.scene.panel)[row][PANEL_COLUMNS - 4 :].strip()
 
 
 # ---------------------------------------------------------------- screens
@@ -103,9 +104,9 @@ def panel_number(app, row):
 
 def test_title_then_the_cards(make_app):
     app = make_app(Game.new_deal(7))
-    assert app.screens.current == screens.SCREEN_TITLE and "Deal 7 British" in page_text(app)
+    assert shown(app) == "title" and "Deal 7 British" in page_text(app)
     press(app, A)
-    assert not app.on_page and app.view.shown is app.scene
+    assert shown(app) == "play" and app.view.shown is app.table.scene
 
 
 def test_help_says_what_fills_a_space_in_each_rule_set(make_app):
@@ -115,7 +116,7 @@ def test_help_says_what_fills_a_space_in_each_rule_set(make_app):
         app = make_app(Game.new_deal(3, rules))
         press(app, A)
         menu_choose(app, "Help")
-        assert app.screens.current == screens.SCREEN_HELP
+        assert shown(app) == "help"
         assert space[line] in page_text(app)
         assert space[1 - line] not in page_text(app)
         press(app, RIGHT)  # the marks: a gap in British columns, counts on piles
@@ -139,7 +140,7 @@ def test_the_menu_scrolls_to_its_last_row(make_app):
 
 def played(app, moves):
     for m in moves:
-        app.play(m)
+        app.table.make_move(m)
 
 
 @pytest.mark.parametrize("item", ["New game", "Restart deal"])
@@ -147,93 +148,97 @@ def test_leaving_a_game_with_moves_asks_first(make_app, item):
     app = make_app(Game.new_deal(7))
     press(app, A)
     played(app, [move(STOCK, WASTE)] * 3)
-    before = position_text(app.game)
+    before = position_text(app.table.game)
     menu_choose(app, item)
-    assert app.screens.current == screens.SCREEN_CONFIRM
+    assert shown(app) == "confirm"
     # each question says what its yes does: a restart leaves the moves to redo
     asked = "Abandon this game?" if item == "New game" else "Restart this deal?"
     assert asked in page_text(app)
     if item == "Restart deal":
         assert "the 3 moves you made\nstay, to redo." in page_text(app)
     press(app, B)  # no: back to the menu, the game as it was
-    assert app.screens.current == screens.SCREEN_MENU and position_text(app.game) == before
+    assert shown(app) == "menu" and position_text(app.table.game) == before
     press(app, A)
-    assert app.screens.current == screens.SCREEN_CONFIRM
+    assert shown(app) == "confirm"
     press(app, A)  # yes
-    assert not app.on_page and app.game.history_count == 0
+    assert shown(app) == "play" and app.table.game.history_count == 0
     if item == "Restart deal":
-        assert position_text(app.game) == position_text(Game.new_deal(7))
+        assert position_text(app.table.game) == position_text(Game.new_deal(7))
 
 
 def test_a_game_without_moves_is_left_without_asking(make_app):
     app = make_app(Game.new_deal(7))
     press(app, A)
     menu_choose(app, "New game")
-    assert not app.on_page and app.game.deal_number != 0
+    assert shown(app) == "play" and app.table.game.deal_number != 0
 
 
 def test_a_new_deal_of_the_same_rules_is_dealt_in_place_and_counted_once(make_app):
     app = make_app(Game.new_deal(7))
     press(app, A)
-    game = app.game
+    game = app.table.game
     played(app, [move(STOCK, WASTE)] * 3)
     app.hints_used = 1
     menu_choose(app, "New game")
     press(app, A)  # yes: abandon it
     # the same game's arrays, a new deal (no new game made mid-game, in a heap in pieces)
-    assert app.game is game and game.deal_number != 7 and game.history_count == 0
+    assert app.table.game is game and game.deal_number != 7 and game.history_count == 0
     assert position_text(game) == position_text(Game.new_deal(game.deal_number))
     assert app.stats.get(BRITISH, PLAYED) == 1 and app.hints_used == 0
     menu_choose(app, "New game")  # no move made: left without asking, not counted
-    assert app.game is game and app.stats.get(BRITISH, PLAYED) == 1
+    assert app.table.game is game and app.stats.get(BRITISH, PLAYED) == 1
     menu_choose(app, "Rules: ")
     press(app, RIGHT, A)  # American: a game of its own
-    assert app.game is not game and app.game.rules == AMERICAN and app.game.columns == 16
+    assert (
+        app.table.game is not game
+        and app.table.game.rules == AMERICAN
+        and app.table.game.columns == 16
+    )
 
 
 def test_other_rules_and_a_typed_deal_ask_too(make_app):
     app = make_app(Game.new_deal(7))
     press(app, A)
-    app.play(move(STOCK, WASTE))
+    app.table.make_move(move(STOCK, WASTE))
     menu_choose(app, "Rules: ")
     press(app, RIGHT, A)
-    assert app.screens.current == screens.SCREEN_CONFIRM
+    assert shown(app) == "confirm"
     press(app, B)
-    assert app.screens.current == screens.SCREEN_RULES and app.game.rules == BRITISH
+    assert shown(app) == "rules" and app.table.game.rules == BRITISH
     press(app, B, *[UP] * (MENU.index("Rules: ") - MENU.index("Deal number")), A)
-    assert app.screens.current == screens.SCREEN_DEAL
+    assert shown(app) == "deal"
     press(app, UP, A)  # deal 8
-    assert app.screens.current == screens.SCREEN_CONFIRM
+    assert shown(app) == "confirm"
     press(app, A)
-    assert app.game.deal_number == 8 and not app.on_page
+    assert app.table.game.deal_number == 8 and shown(app) == "play"
 
 
 def test_restart_returns_to_the_position_a_game_started_from(make_app):
     start = "british 5H/6H/8S/9S - - 0,0,0,0"
     app = make_app(parse_position(start))
     press(app, A)
-    app.play(move(0, 1))  # 5H onto 6H
+    app.table.make_move(move(0, 1))  # 5H onto 6H
     menu_choose(app, "Restart deal")
     press(app, A)  # yes
-    assert position_text(app.game) == start  # not deal 1
-    assert app.game.redo() == move(0, 1)  # the moves are kept to redo
+    assert position_text(app.table.game) == start  # not deal 1
+    assert app.table.game.redo() == move(0, 1)  # the moves are kept to redo
 
 
 def test_end_game_scores_the_game_as_it_stands(make_app):
     app = make_app(parse_position("union 2C/AC/9S/" + "/".join("-" * 13) + " - - 0,0,0,0"))
     press(app, A)
-    app.play(move(1, FOUNDATION))  # the 9S waits for eight spades: nothing certain
+    app.table.make_move(move(1, FOUNDATION))  # the 9S waits for eight spades: nothing certain
     menu_choose(app, "End game")
-    assert app.screens.current == screens.SCREEN_CONFIRM and "End this game?" in page_text(app)
+    assert shown(app) == "confirm" and "End this game?" in page_text(app)
     press(app, A)
-    assert app.outcome == OUTCOME_ENDED and app.screens.current == results.SCREEN_OVER
+    assert app.table.outcome == OUTCOME_ENDED and shown(app) == "over"
     assert "Cards home: 1 of 104" in page_text(app)
     press(app, B)  # the board, to look at
-    before = position_text(app.game)
+    before = position_text(app.table.game)
     press(app, A, B, SELECT)
-    assert position_text(app.game) == before  # nothing moves in a game that is over
+    assert position_text(app.table.game) == before  # nothing moves in a game that is over
     menu_choose(app, "New game")  # and leaving it asks nothing
-    assert app.outcome == OUTCOME_PLAYING and app.game.deal_number
+    assert app.table.outcome == OUTCOME_PLAYING and app.table.game.deal_number
 
 
 def test_deal_numbers_outside_the_range_are_refused(make_app):
@@ -244,25 +249,25 @@ def test_deal_numbers_outside_the_range_are_refused(make_app):
     press(app, LEFT, LEFT, LEFT, LEFT, UP, UP, UP, UP, UP, UP)  # 91999
     assert app.screens.entry.number == 91999
     press(app, A)
-    assert app.screens.current == screens.SCREEN_DEAL and "Only deals 1 to 31999" in page_text(app)
-    assert app.game.deal_number == 31999
+    assert shown(app) == "deal" and "Only deals 1 to 31999" in page_text(app)
+    assert app.table.game.deal_number == 31999
     press(app, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN)  # 01999
     press(app, A)
-    assert app.game.deal_number == 1999 and not app.on_page
+    assert app.table.game.deal_number == 1999 and shown(app) == "play"
 
 
 def test_a_deal_number_is_typed_straight_in_on_a_keyboard(make_app):
     app = make_app(Game.new_deal(2519))
     press(app, A)
-    app.play(move(STOCK, WASTE))
+    app.table.make_move(move(STOCK, WASTE))
     press(app, DIGIT_0 + 1)  # from the cards: the entry opens with the digit typed
-    assert app.screens.current == screens.SCREEN_DEAL and app.screens.entry.number == 1
+    assert shown(app) == "deal" and app.screens.entry.number == 1
     press(app, DIGIT_0 + 7, A)  # 17, and the game in progress is asked about
-    assert app.screens.current == screens.SCREEN_CONFIRM
+    assert shown(app) == "confirm"
     press(app, B)  # no: back to the entry, the number as typed
-    assert app.screens.current == screens.SCREEN_DEAL and app.screens.entry.number == 17
+    assert shown(app) == "deal" and app.screens.entry.number == 17
     press(app, A, A)
-    assert app.game.deal_number == 17 and not app.on_page
+    assert app.table.game.deal_number == 17 and shown(app) == "play"
     press(app, START, A, *[DIGIT_0 + d for d in (3, 1, 9, 9, 9, 4)])  # a sixth digit starts again
     assert app.screens.entry.number == 4
     press(app, UP, DIGIT_0 + 2)  # a key between: a digit starts a new number
@@ -273,24 +278,24 @@ def test_the_desktops_direct_keys_do_what_their_menu_rows_do(make_app):
     app = make_app(Game.new_deal(1))
     press(app, A)
     press(app, HINT)  # from the cards: the hint at once (a deal: the stock lit)
-    assert app.hints_used == 1 and app.scene.looks[app.layout.stock_stop] == TARGET
+    assert app.hints_used == 1 and app.table.scene.looks[app.table.layout.stock_stop] == TARGET
     press(app, A, SELECT, REDO)  # the deal, undone, redone
-    assert app.game.history_count == 1 and not app.on_page
+    assert app.table.game.history_count == 1 and shown(app) == "play"
     press(app, RESTART)  # the question, and B goes back to the cards
-    assert app.screens.current == screens.SCREEN_CONFIRM and "Restart this deal?" in page_text(app)
+    assert shown(app) == "confirm" and "Restart this deal?" in page_text(app)
     press(app, B)
-    assert not app.on_page and app.game.history_count == 1
+    assert shown(app) == "play" and app.table.game.history_count == 1
     press(app, RESTART, A)
-    assert app.game.history_count == 0 and app.game.history_end == 1
+    assert app.table.game.history_count == 0 and app.table.game.history_end == 1
     press(app, START, NEW_GAME)  # from the menu: asked, B back to the menu
-    assert app.screens.current == screens.SCREEN_CONFIRM
+    assert shown(app) == "confirm"
     press(app, B)
-    assert app.screens.current == screens.SCREEN_MENU
+    assert shown(app) == "menu"
     press(app, RIGHT, NEW_GAME, A)
-    assert app.game.deal_number != 1 and not app.on_page
+    assert app.table.game.deal_number != 1 and shown(app) == "play"
     menu_choose(app, "Help")  # a screen of its own takes its keys only
     press(app, HINT, DIGIT_0 + 5)
-    assert app.screens.current == screens.SCREEN_HELP and app.hints_used == 0  # a new game
+    assert shown(app) == "help" and app.hints_used == 0  # a new game
 
 
 def test_deal_zero_is_refused(make_app):
@@ -298,7 +303,7 @@ def test_deal_zero_is_refused(make_app):
     press(app, A)
     menu_choose(app, "Deal number")
     press(app, DOWN, A)  # 00000
-    assert app.screens.current == screens.SCREEN_DEAL and app.game.deal_number == 1
+    assert shown(app) == "deal" and app.table.game.deal_number == 1
 
 
 # ------------------------------------------------------- the end of a game
@@ -309,31 +314,31 @@ def test_no_more_moves_is_a_notice_beside_the_cards_and_play_goes_on(make_app):
     # card can ever reach a foundation: the dead test says so, in steps
     app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
     press(app, A)
-    app.play(move(WASTE, FOUNDATION))
-    assert app.outcome == OUTCOME_PLAYING and app.probing
+    app.table.make_move(move(WASTE, FOUNDATION))
+    assert app.table.outcome == OUTCOME_PLAYING and app.table.probing
     wait(app, 200)
-    assert app.outcome == OUTCOME_STUCK and app.screens.current == results.SCREEN_OVER
+    assert app.table.outcome == OUTCOME_STUCK and shown(app) == "over"
     text = page_text(app)
     assert text.split("\n")[:2] == ["Game over", "No card can go home now."]
     assert "Cards home: 1 of 104" in text and "1 move in 0:00" in text
     press(app, B)  # back to the cards, which stay in sight
-    assert not app.on_page and panel(app)[:2] == ["No more", "moves."]
-    app.play(move(1, 2))  # play on: still no more moves
+    assert shown(app) == "play" and panel(app)[:2] == ["No more", "moves."]
+    app.table.make_move(move(1, 2))  # play on: still no more moves
     wait(app, 200)
-    assert app.outcome == OUTCOME_STUCK
+    assert app.table.outcome == OUTCOME_STUCK
     press(app, SELECT, SELECT)  # undo both: the ace is back on the waste
-    assert app.outcome == OUTCOME_PLAYING and panel(app)[0] == "Stock"
+    assert app.table.outcome == OUTCOME_PLAYING and panel(app)[0] == "Stock"
 
 
 def test_game_over_is_counted_as_it_shows_and_once(make_app):
     app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
     press(app, A)
-    app.play(move(WASTE, FOUNDATION))
+    app.table.make_move(move(WASTE, FOUNDATION))
     wait(app, 200)  # Game over: "New best: 1 home!", and the statistics agree at once
-    assert app.screens.current == results.SCREEN_OVER and "New best: 1 home!" in page_text(app)
+    assert shown(app) == "over" and "New best: 1 home!" in page_text(app)
     assert app.stats.get(BRITISH, PLAYED) == 1 and app.stats.get(BRITISH, HOME_BEST) == 1
     press(app, B, SELECT)  # undo, play on: the same game, counted as it was
-    app.play(move(WASTE, FOUNDATION))
+    app.table.make_move(move(WASTE, FOUNDATION))
     wait(app, 200)
     menu_choose(app, "New game")
     press(app, A)
@@ -344,10 +349,10 @@ def test_auto_play_offers_aces_then_safe_cards_each_applied_at_once(make_app):
     # clubs are home up to the king and on their way down: the other king of
     # clubs is safe to send; the ace of spades starts a foundation
     app = make_app(parse_position("british KC/5H/6H/6H - AS 13,0,0,0"))
-    game = app.game
+    game = app.table.game
     press(app, A)
     menu_choose(app, "Auto-play: ")  # off to aces: the ace goes home from the menu
-    assert app.settings.autoplay == AUTOPLAY_ACES and app.screens.current == screens.SCREEN_MENU
+    assert app.settings.autoplay == AUTOPLAY_ACES and shown(app) == "menu"
     assert "Auto-play: aces" in page_text(app)
     assert game.waste_count == 0 and game.score() == 14 and game.column_height(0) == 1
     press(app, A)  # to safe cards: the king goes too
@@ -363,8 +368,8 @@ def test_safe_cards_auto_play_follows_every_move(make_app):
     app = make_app(parse_position("british 5H/6H/KC/- - - 13,0,0,0"), autoplay=True)
     app.settings.autoplay = AUTOPLAY_SAFE
     press(app, A)
-    app.play(move(0, 1))  # a move: then the king of clubs goes home by itself
-    assert app.game.column_height(2) == 0 and app.game.score() == 14
+    app.table.make_move(move(0, 1))  # a move: then the king of clubs goes home by itself
+    assert app.table.game.column_height(2) == 0 and app.table.game.score() == 14
 
 
 def test_menu_rows_that_would_do_nothing_are_dimmed(make_app):
@@ -380,7 +385,7 @@ def test_menu_rows_that_would_do_nothing_are_dimmed(make_app):
     assert max(len(lines(page.body)[row]) for row in rows) == DIM_COLUMNS
     assert [lines(page.body)[row].strip() for row in rows] == ["Undo", "Redo"]
     press(app, B)
-    app.play(move(STOCK, WASTE))
+    app.table.make_move(move(STOCK, WASTE))
     press(app, START)  # a move to undo: Redo alone is dim
     assert page.dimmed == 1 << rows[1]
     press(app, B, SELECT, START)  # undone: a move to redo, none to undo
@@ -407,11 +412,13 @@ def test_the_panel_writes_only_the_lines_that_change(make_app):
     """A move rewrites the digits that changed, never the words; stuck and
     back, the words change, and the numbers come back."""
     app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
-    scene = app.scene
+    scene = app.table.scene
     press(app, A)
     before = lines(scene.panel)
     counts = written(scene.panel)
-    app.play(move(WASTE, FOUNDATION))  # the cards home and the moves change; the stock does not
+    app.table.make_move(
+        move(WASTE, FOUNDATION)
+    )  # the cards home and the moves change; the stock does not
     after = lines(scene.panel)
     assert counts == [4]  # two lines, each the cursor moved to its one changed digit and that digit
     assert [a == b for a, b in zip(before, after)] == [True, False, False, True]
@@ -448,15 +455,15 @@ def test_a_menu_step_moves_the_bar_and_writes_no_text(make_app):
 def test_text_grids_show_their_lines_in_the_fonts_cells(make_app):
     app = make_app(Game.new_deal(7))
     press(app, A)
-    app.screens.stats(BRITISH)
+    app.screens.results.statistics(BRITISH)
     page = app.view.page
     tiles = page.body.grid
     line = lines(page.body)[1]  # "Won", its figure at the row's end
     # the terminal puts each character's glyph in its cell of the row, after
     # the blank column at the screen's left edge
-    shown = [tiles[1 + x, 1] for x in range(len(line))]
+    drawn = [tiles[1 + x, 1] for x in range(len(line))]
     glyphs = page.body.terminal.font
-    assert shown == [glyphs.get_glyph(ord(c)).tile_index for c in line]
+    assert drawn == [glyphs.get_glyph(ord(c)).tile_index for c in line]
     assert len(line) == TEXT_COLUMNS and line.startswith("Won ")
     app.screens.help(0)
     assert not page.body.grid.hidden and lines(page.title)[0].strip() == "Help: keys"
@@ -466,25 +473,25 @@ def test_a_dead_verdict_while_a_refused_drop_flashes(make_app):
     # issue 8's crash: the dead test ended while a refused drop still flashed red
     app = make_app(parse_position("american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"))
     press(app, A, B)  # B: 5H cannot go home: it flashes
-    assert app.flash_stop != NO_STOP
+    assert app.table.flash_stop != NO_STOP
     wait(app, 400)
-    assert app.flash_stop == NO_STOP and app.scene.looks[0] == NORMAL
+    assert app.table.flash_stop == NO_STOP and app.table.scene.looks[0] == NORMAL
 
 
 def test_leaving_the_cards_ends_a_flash_and_a_held_card(make_app):
     app = make_app(parse_position("british 5H/6H/8S/9S - - 0,0,0,0"))
     press(app, A, B)  # refused: flashing
     press(app, A)  # pick up the 5H (flash over)
-    assert app.held != NO_STOP
+    assert app.table.held != NO_STOP
     press(app, START)
-    assert app.flash_stop == NO_STOP and app.held == NO_STOP
-    assert all(look == NORMAL for look in app.scene.looks)
+    assert app.table.flash_stop == NO_STOP and app.table.held == NO_STOP
+    assert all(look == NORMAL for look in app.table.scene.looks)
 
 
 def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
     app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
     press(app, A, B)
-    assert app.outcome == OUTCOME_WON and app.screens.current == results.SCREEN_WON
+    assert app.table.outcome == OUTCOME_WON and shown(app) == "won"
     from british_square.layout import (
         BODY_Y,
         KINGS_BOTTOM,
@@ -503,20 +510,20 @@ def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
         for king in app.view.page.cards:
             assert KINGS_TOP <= king.y <= KINGS_BOTTOM and 0 <= king.x <= 140
     press(app, B)
-    assert not app.on_page
-    before = position_text(app.game)
+    assert shown(app) == "play"
+    before = position_text(app.table.game)
     press(app, SELECT)
-    assert position_text(app.game) == before  # a won game stays won
+    assert position_text(app.table.game) == before  # a won game stays won
 
 
 def test_the_loop_rests_only_when_nothing_timed_is_under_way(make_app):
     app = make_app(parse_position("american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"))
-    assert app.on_page and app.resting()  # the title: nothing moves
+    assert shown(app) != "play" and app.resting()  # the title: nothing moves
     press(app, A)
-    assert app.probing and not app.resting()  # the dead test runs a step a turn
+    assert app.table.probing and not app.resting()  # the dead test runs a step a turn
     wait(app, 400)
-    assert not app.probing and app.resting()
-    assert app.screens.current == results.SCREEN_OVER  # no card can go home: game over
+    assert not app.table.probing and app.resting()
+    assert shown(app) == "over"  # no card can go home: game over
     press(app, B)  # back to the cards
     press(app, B)  # refused: the flash must end on time
     assert not app.resting()
@@ -551,10 +558,10 @@ def test_the_backlight_dims_after_a_minute_and_the_waking_press_does_nothing_els
     wait(app, 1_000)
     assert app.dimmed and app.levels == [5]
     press(app, A)  # on the title, A would show the cards: it only wakes the screen
-    assert app.on_page and app.screens.current == screens.SCREEN_TITLE
+    assert shown(app) != "play" and shown(app) == "title"
     assert not app.dimmed and app.levels == [5, 100]
     press(app, A)
-    assert not app.on_page
+    assert shown(app) == "play"
     wait(app, 30_000)
     press(app, RIGHT)  # a press starts the minute again
     wait(app, 59_000)
@@ -573,7 +580,7 @@ def test_the_brightness_setting_cycles_and_is_kept_when_dimming(make_app):
     wait(app, 60_000)
     assert app.levels[-1] == 5  # dimmed below the setting
     press(app, B)
-    assert app.levels[-1] == 30 and app.screens.current == screens.SCREEN_MENU
+    assert app.levels[-1] == 30 and shown(app) == "menu"
 
 
 def test_the_title_shows_the_battery_and_warns_when_it_is_low(make_app):
@@ -623,7 +630,7 @@ def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):
     press(app, A)
     menu_choose(app, "About")
     text = page_text(app)
-    assert app.screens.current == screens.SCREEN_ABOUT
+    assert shown(app) == "about"
     for words in ("British Square 0.1.0", "PyGamer", "NVM 8192 bytes", "Battery 4.00 V"):
         assert words in text
     assert "Redraw press A" in text
@@ -642,9 +649,9 @@ def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):
     assert "Heap free no limit" in page_text(app)  # CPython's: no board's heap to count
     out = capsys.readouterr().out
     assert "about: 0.1.0, PyGamer" in out and "timing: cursor move: " in out
-    assert app.screens.current == screens.SCREEN_ABOUT
+    assert shown(app) == "about"
     press(app, B)
-    assert app.screens.current == screens.SCREEN_MENU
+    assert shown(app) == "menu"
     press(app, A)  # About again: its heap measured again when asked, as the game moves it
     assert "Heap free press A" in page_text(app)
 
@@ -654,9 +661,14 @@ def test_the_about_screens_timing_prints_each_action_and_leaves_the_game_as_it_w
 ):
     app = make_app(Game.new_deal(5))
     press(app, A)
-    app.play(move(STOCK, WASTE))  # a move, to take back and play again
-    app.cursor = app.layout.pile_stop(2)
-    before = (position_text(app.game), app.game.history_end, app.cursor, app.seconds)
+    app.table.make_move(move(STOCK, WASTE))  # a move, to take back and play again
+    app.table.cursor = app.table.layout.pile_stop(2)
+    before = (
+        position_text(app.table.game),
+        app.table.game.history_end,
+        app.table.cursor,
+        app.seconds,
+    )
     menu_choose(app, "About")
     clock = app.clock
 
@@ -675,33 +687,43 @@ def test_the_about_screens_timing_prints_each_action_and_leaves_the_game_as_it_w
     ]  # fmt: skip
     assert all(line.split(": ")[-1] != "-" for line in timed[1:-1])  # each timed
     assert timed[-1].startswith("timing: heap free")
-    assert (position_text(app.game), app.game.history_end, app.cursor, app.seconds) == before
-    assert app.screens.current == screens.SCREEN_ABOUT
+    assert (
+        position_text(app.table.game),
+        app.table.game.history_end,
+        app.table.cursor,
+        app.seconds,
+    ) == before
+    assert shown(app) == "about"
 
 
 def test_a_hint_picks_up_the_card_and_lights_where_it_goes(make_app):
     app = make_app(parse_position("british 7C/AH/KD/5S - - 0,0,0,0"))
     press(app, A)
     menu_choose(app, "Hint")
-    assert not app.on_page and app.hints_used == 1
-    layout = app.layout
-    assert app.held == layout.pile_stop(1) and app.cursor == layout.pile_stop(FOUNDATION, 2)
-    assert app.scene.looks[app.held] == SELECTED and app.scene.looks[app.cursor] == TARGET
+    assert shown(app) == "play" and app.hints_used == 1
+    layout = app.table.layout
+    assert app.table.held == layout.pile_stop(1) and app.table.cursor == layout.pile_stop(
+        FOUNDATION, 2
+    )
+    assert (
+        app.table.scene.looks[app.table.held] == SELECTED
+        and app.table.scene.looks[app.table.cursor] == TARGET
+    )
     press(app, A)  # plays the hinted move: the ace home
-    assert app.game.foundations[2] == 1 and app.held == NO_STOP
+    assert app.table.game.foundations[2] == 1 and app.table.held == NO_STOP
 
 
 def test_a_hint_to_deal_lights_the_stock_and_a_deals(make_app):
     app = make_app(Game.new_deal(1))  # a British deal's first move is a deal
     press(app, A)
     menu_choose(app, "Hint")
-    assert not app.on_page and app.hints_used == 1
-    layout, looks = app.layout, app.scene.looks
+    assert shown(app) == "play" and app.hints_used == 1
+    layout, looks = app.table.layout, app.table.scene.looks
     # the stock lit green under the cursor, nothing picked up, the waste unlit
-    assert app.held == NO_STOP and app.cursor == layout.pile_stop(STOCK)
-    assert looks[app.cursor] == TARGET and looks[layout.pile_stop(WASTE)] == NORMAL
+    assert app.table.held == NO_STOP and app.table.cursor == layout.pile_stop(STOCK)
+    assert looks[app.table.cursor] == TARGET and looks[layout.pile_stop(WASTE)] == NORMAL
     press(app, A)
-    assert app.game.stock_count == 87 and app.game.waste_count == 1
+    assert app.table.game.stock_count == 87 and app.table.game.waste_count == 1
     assert not any(looks)  # the hint is out once it is played
 
 
@@ -710,17 +732,21 @@ def test_b_puts_a_hint_to_deal_out(make_app):
     press(app, A)
     menu_choose(app, "Hint")
     press(app, B)
-    assert not any(app.scene.looks) and app.game.stock_count == 88 and app.game.waste_count == 0
+    assert (
+        not any(app.table.scene.looks)
+        and app.table.game.stock_count == 88
+        and app.table.game.waste_count == 0
+    )
 
 
 def test_a_hint_that_finds_nothing_says_so_and_changes_nothing(make_app):
     app = make_app(parse_position("british KC/KD/KH/JS - - 0,0,0,0"))
     press(app, A)
-    before = position_text(app.game)
+    before = position_text(app.table.game)
     menu_choose(app, "Hint")
-    assert app.on_page and app.screens.current == screens.SCREEN_MENU
+    assert shown(app) != "play" and shown(app) == "menu"
     assert "Hint: nothing found" in page_text(app)
-    assert position_text(app.game) == before and app.hints_used == 0
+    assert position_text(app.table.game) == before and app.hints_used == 0
     press(app, B, START)  # the menu again: the notice is gone
     assert "nothing found" not in page_text(app)
 
@@ -729,13 +755,13 @@ def test_a_hint_borrows_the_dead_test_and_gives_it_back(make_app):
     # stock out and the dead test running: the hint stops it, then it starts again
     app = make_app(parse_position("american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"))
     press(app, A)
-    assert app.probing
+    assert app.table.probing
     menu_choose(app, "Hint")
-    assert app.probing  # started again, from the start
-    if app.on_page:
+    assert app.table.probing  # started again, from the start
+    if shown(app) != "play":
         press(app, B)  # nothing found: back to the cards, where the dead test runs
     wait(app, 400)
-    assert not app.probing
+    assert not app.table.probing
 
 
 def test_the_won_screen_says_the_moves_the_time_and_the_best_bettered(make_app):
@@ -758,7 +784,7 @@ def test_the_won_screen_says_the_moves_the_time_and_the_best_bettered(make_app):
 def test_game_over_says_why_the_moves_the_time_and_a_new_best(make_app):
     app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
     press(app, A)
-    app.play(move(WASTE, FOUNDATION))
+    app.table.make_move(move(WASTE, FOUNDATION))
     wait(app, 200)  # the dead test: no card can go home
     text = page_text(app)
     assert "No card can go home now." in text and "New best: 1 home!" in text
@@ -768,14 +794,14 @@ def test_game_over_says_why_the_moves_the_time_and_a_new_best(make_app):
     press(app, A)  # no question: the game is over already
     assert "You ended the game." in page_text(app) and "New best: 1 home!" in page_text(app)
     press(app, A)  # A: a new deal
-    assert not app.on_page and app.game.history_count == 0
+    assert shown(app) == "play" and app.table.game.history_count == 0
     assert app.stats.get(BRITISH, HOME_BEST) == 1
 
 
 def test_the_menu_says_the_games_moves_and_time(make_app):
     app = make_app(Game.new_deal(5, UNION))
     press(app, A)
-    app.play(app.game.moves()[0])
+    app.table.make_move(app.table.game.moves()[0])
     wait(app, 61_500)  # the screen dims at a minute, and play time stops with it
     press(app, A)  # wake
     press(app, START)
@@ -785,34 +811,34 @@ def test_the_menu_says_the_games_moves_and_time(make_app):
 def test_finish_is_offered_once_the_rest_is_certain_and_plays_it_out(make_app):
     app = make_app(parse_position("british 3C/2C/-/- - AC 23,26,26,26"))
     press(app, A, B)  # the cards; 3C home: the 2C and the AC can follow in any order
-    assert app.screens.current == results.SCREEN_FINISH
+    assert shown(app) == "finish"
     assert "All 2 cards left can" in page_text(app)
     press(app, A)  # finish: back on the cards, a card home every 150 ms
-    assert not app.on_page and app.finishing and not app.resting()
+    assert shown(app) == "play" and app.table.finishing and not app.resting()
     wait(app, 10)
-    assert app.game.score() == 103 and app.finishing  # the first at once
+    assert app.table.game.score() == 103 and app.table.finishing  # the first at once
     wait(app, 300)
-    assert app.outcome == OUTCOME_WON and app.screens.current == results.SCREEN_WON
-    assert not app.finishing and "3 moves in 0:00" in page_text(app)
+    assert app.table.outcome == OUTCOME_WON and shown(app) == "won"
+    assert not app.table.finishing and "3 moves in 0:00" in page_text(app)
 
 
 def test_finish_declined_is_not_offered_again_and_a_press_stops_it(make_app):
     app = make_app(parse_position("british 4C/3C/2C/- - AC 22,26,26,26"))
     press(app, A, B)  # 4C home: the rest is certain
     press(app, B)  # play them myself
-    assert not app.on_page and not app.finishing
+    assert shown(app) == "play" and not app.table.finishing
     press(app, RIGHT, B)  # 3C home: no second offer
-    assert not app.on_page and app.game.score() == 102
+    assert shown(app) == "play" and app.table.game.score() == 102
     app.restart()  # the same deal again: offered again, and a press stops it
     press(app, B)
-    assert app.screens.current == results.SCREEN_FINISH
+    assert shown(app) == "finish"
     press(app, A)
     wait(app, 10)
     press(app, LEFT)  # stops Finish, and does nothing else
-    assert not app.finishing and app.cursor == 0
-    score = app.game.score()
+    assert not app.table.finishing and app.table.cursor == 0
+    score = app.table.game.score()
     wait(app, 1000)
-    assert app.game.score() == score < 104
+    assert app.table.game.score() == score < 104
 
 
 def test_par_is_on_the_title_and_the_game_over_screen(make_app):
@@ -823,7 +849,7 @@ def test_par_is_on_the_title_and_the_game_over_screen(make_app):
     assert "Par: {} cards home".format(par(0, deal)) in page_text(app)
     press(app, A)
     menu_choose(app, "Hint")
-    if app.on_page:
+    if shown(app) != "play":
         press(app, B)  # nothing found: back to the cards
     app.hints_used = 1
     menu_choose(app, "End game")
@@ -844,7 +870,7 @@ def test_winnable_deals_only_deals_what_the_solver_won(make_app):
     press(app, B)
     for _ in range(5):
         menu_choose(app, "New game")
-        assert app.game.rules == UNION and par(UNION, app.game.deal_number) == 104
+        assert app.table.game.rules == UNION and par(UNION, app.table.game.deal_number) == 104
 
 
 def test_a_new_game_is_a_deal_with_par_and_british_winnable_only_says_none(make_app):
@@ -859,7 +885,7 @@ def test_a_new_game_is_a_deal_with_par_and_british_winnable_only_says_none(make_
     assert app.heard[-1:] == [BUZZ]  # refused
     press(app, B)
     menu_choose(app, "New game")
-    assert 0 < par(BRITISH, app.game.deal_number) < 104
+    assert 0 < par(BRITISH, app.table.game.deal_number) < 104
 
 
 # ------------------------------------------------------- sound and lights
@@ -877,7 +903,7 @@ def test_each_press_sounds_what_it_did(make_app):
     assert app.heard == [CHIME, BUZZ]
     press(app, SELECT)  # undo
     assert app.heard == [CHIME, BUZZ, CLICK]
-    app.cursor = app.layout.stock_stop
+    app.table.cursor = app.table.layout.stock_stop
     press(app, A)  # a card dealt from the stock
     assert app.heard[-1] == CLICK and len(app.heard) == 4
 
@@ -921,3 +947,13 @@ def test_the_lights_follow_brightness_and_go_dark_when_the_screen_dims(make_app)
     assert app.glowed[-1][1] == 30
     wait(app, 60_000)  # a minute without a press: the screen dims
     assert app.dimmed and app.glowed[-1][1] == 0  # percent 0: dark
+
+
+def test_each_screen_has_one_number_and_the_name_of_its_number():
+    numbers = {
+        name: value for name, value in vars(screen_ids).items() if name.startswith("SCREEN_")
+    }
+    numbers.pop("SCREEN_NAMES")
+    assert sorted(numbers.values()) == list(range(len(screen_ids.SCREEN_NAMES)))
+    for name, number in numbers.items():
+        assert screen_ids.SCREEN_NAMES[number] == name[len("SCREEN_") :].lower()

@@ -109,6 +109,8 @@ def test_the_game_tree_rewrites_cleanly_and_drops_every_shared_constant():
         assert text.count("\n") == texts[path][1].count("\n"), path
     layout = out["lib/british_square/layout.py"]
     assert "\nCARD_W" not in layout and "GAP = const(" not in layout.replace("_GAP = const(", "")
+    # the screens' numbering is constants only: a board's modules never load it
+    assert not [path for path, text in out.items() if "british_square.screen_ids import" in text]
 
 
 def test_a_rewrite_that_leaves_a_private_name_reached_is_refused(tmp_path, monkeypatch):

@@ -9,7 +9,7 @@ player's hand would make them, played by the window's own loop."""
 import sys
 
 import pytest
-from app_harness import MENU, page_text
+from app_harness import MENU, page_text, shown
 from conftest import HW
 
 from british_square.controls import NONE
@@ -24,7 +24,6 @@ from british_square.layout import (
     Layout,
 )
 from british_square.piles import AMERICAN, BRITISH, STOCK, WASTE, move, move_source, move_target
-from british_square.screens import SCREEN_CONFIRM, SCREEN_DEAL, SCREEN_MENU
 from british_square.sheet import CARD_H, CARD_W, NORMAL, TARGET
 from british_square.table import OUTCOME_ENDED
 
@@ -120,7 +119,7 @@ def on_the_cards(app):
     """Past the title, by the keyboard (Z is A)."""
     key("z")
     run(app)
-    assert not app.on_page
+    assert shown(app) == "play"
 
 
 # ------------------------------------------------------------ where a click lands
@@ -158,22 +157,22 @@ def test_the_cursor_finds_its_way_from_every_stop_to_every_other(columns):
 def test_a_click_on_a_card_picks_it_up_and_a_click_on_a_lit_place_puts_it_down(window):
     app = window(parse_position(HEARTS))
     on_the_cards(app)
-    layout, game = app.layout, app.game
+    layout, game = app.table.layout, app.table.game
     click(*card_at(layout, game, 1))  # 5H
     run(app)
-    assert app.held == 1 and app.cursor == 1
-    assert app.scene.looks[2] == TARGET  # onto 6H: lit green
+    assert app.table.held == 1 and app.table.cursor == 1
+    assert app.table.scene.looks[2] == TARGET  # onto 6H: lit green
     assert game.history_count == 0
     click(*card_at(layout, game, 2))
     run(app)
     assert game.history_count == 1 and game.column_height(2) == 2
-    assert app.held == NO_STOP and app.cursor == 2
+    assert app.table.held == NO_STOP and app.table.cursor == 2
 
 
 def test_a_click_on_a_foundation_sends_the_held_card_home(window):
     app = window(parse_position(HEARTS))
     on_the_cards(app)
-    layout, game = app.layout, app.game
+    layout, game = app.table.layout, app.table.game
     click(*card_at(layout, game, 0))  # AH
     click(*card_at(layout, game, layout.foundation_stop + HEARTS_HOME))
     run(app)
@@ -184,7 +183,7 @@ def test_a_click_on_a_foundation_sends_the_held_card_home(window):
 def test_clicks_play_a_move_between_any_two_piles_of_a_deal(window, rules):
     app = window(Game.new_deal(10, rules))  # deal 10: British has two such moves
     on_the_cards(app)
-    game, layout = app.game, app.layout
+    game, layout = app.table.game, app.table.layout
     moves = [
         m for m in game.moves() if move_source(m) < game.columns and move_target(m) < game.columns
     ]
@@ -199,21 +198,21 @@ def test_clicks_play_a_move_between_any_two_piles_of_a_deal(window, rules):
 def test_the_window_redraws_once_a_click_not_once_a_step_of_the_cursor(window):
     app = window(Game.new_deal(10, AMERICAN))
     on_the_cards(app)
-    layout, game = app.layout, app.game
+    layout, game = app.table.layout, app.table.game
     far = layout.foundation_stop + 3  # from the first pile: seven steps
     redraws = []
     refresh = app.view.refresh
-    app.view.refresh = lambda: redraws.append(app.cursor) or refresh()
+    app.view.refresh = lambda: redraws.append(app.table.cursor) or refresh()
     click(*card_at(layout, game, far))
     run(app)
-    assert app.cursor == far and redraws[1:] == [far]  # the loop's first, then the click's
+    assert app.table.cursor == far and redraws[1:] == [far]  # the loop's first, then the click's
 
 
 def test_a_click_on_the_stock_deals(window):
     app = window(parse_position(WITH_STOCK))
     on_the_cards(app)
-    game = app.game
-    click(*card_at(app.layout, game, app.layout.stock_stop))
+    game = app.table.game
+    click(*card_at(app.table.layout, game, app.table.layout.stock_stop))
     run(app)
     assert game.stock_count == 0 and game.played() == [move(STOCK, WASTE)]
 
@@ -221,14 +220,14 @@ def test_a_click_on_the_stock_deals(window):
 def test_a_right_click_puts_the_held_card_back_and_otherwise_moves_nothing(window):
     app = window(parse_position(HEARTS))
     on_the_cards(app)
-    layout, game = app.layout, app.game
+    layout, game = app.table.layout, app.table.game
     click(*card_at(layout, game, 1))
     run(app)
-    assert app.held == 1
+    assert app.table.held == 1
     click(10, 120, button=3)  # anywhere
     run(app)
-    assert app.held == NO_STOP and game.history_count == 0
-    assert all(look == NORMAL for look in app.scene.looks[: layout.stops])
+    assert app.table.held == NO_STOP and game.history_count == 0
+    assert all(look == NORMAL for look in app.table.scene.looks[: layout.stops])
     click(10, 120, button=3)  # nothing held: B would send AH home; a right click does not
     run(app)
     assert game.history_count == 0 and game.column_height(0) == 1
@@ -237,28 +236,28 @@ def test_a_right_click_puts_the_held_card_back_and_otherwise_moves_nothing(windo
 def test_a_click_on_nothing_or_on_a_dimmed_screen_does_nothing_else(window):
     app = window(parse_position(HEARTS))
     on_the_cards(app)
-    layout, game = app.layout, app.game
+    layout, game = app.table.layout, app.table.game
     click(99, 60)  # between the tableau and the panel
     run(app)
-    assert app.held == NO_STOP and app.cursor == 0
+    assert app.table.held == NO_STOP and app.table.cursor == 0
     app.dimmed = True
     click(*card_at(layout, game, 1))
     run(app)
-    assert not app.dimmed and app.held == NO_STOP  # awake: the next click plays
+    assert not app.dimmed and app.table.held == NO_STOP  # awake: the next click plays
     click(*card_at(layout, game, 1))
     run(app)
-    assert app.held == 1
+    assert app.table.held == 1
 
 
 def test_clicks_and_keys_play_in_the_order_they_came(window):
     app = window(parse_position(HEARTS))
     on_the_cards(app)
-    layout, game = app.layout, app.game
+    layout, game = app.table.layout, app.table.game
     click(*card_at(layout, game, 1))  # 5H up, then X (B) puts it back, then 6H up
     key("x")
     click(*card_at(layout, game, 2))
     run(app)
-    assert app.held == 2 and app.scene.looks[1] == TARGET
+    assert app.table.held == 2 and app.table.scene.looks[1] == TARGET
 
 
 # ---------------------------------------------------------------- the menu
@@ -273,18 +272,18 @@ def test_a_click_on_a_menu_row_chooses_it_and_a_right_click_goes_back(window):
     on_the_cards(app)
     key("escape")  # Esc is Start: the menu
     run(app)
-    assert app.screens.current == SCREEN_MENU
+    assert shown(app) == "menu"
     rows = app.words.rows("menu")
     deal = app.words.row("menu", "deal")
     click(60, row_y(deal))
     run(app)
-    assert app.screens.current == SCREEN_DEAL
+    assert shown(app) == "deal"
     click(60, 60, button=3)  # B: back to the menu, on Deal number
     run(app)
-    assert app.screens.current == SCREEN_MENU and app.screens.row == deal
+    assert shown(app) == "menu" and app.screens.row == deal
     click(60, row_y(app.words.row("menu", "back")))
     run(app)
-    assert not app.on_page
+    assert shown(app) == "play"
     key("escape")  # the menu scrolled to its last row: a click there ends the game
     for _ in range(rows - 1):
         key("down")
@@ -292,33 +291,35 @@ def test_a_click_on_a_menu_row_chooses_it_and_a_right_click_goes_back(window):
     assert app.screens.top > 0
     click(60, row_y(app.words.row("menu", "end") - app.screens.top))
     run(app)
-    assert app.outcome == OUTCOME_ENDED  # no move made: nothing to ask
+    assert app.table.outcome == OUTCOME_ENDED  # no move made: nothing to ask
 
 
 def test_the_question_before_a_game_is_left_takes_no_left_click(window):
     app = window(parse_position(WITH_STOCK))
     on_the_cards(app)
-    click(*card_at(app.layout, app.game, app.layout.stock_stop))  # a move: a game to lose
+    click(
+        *card_at(app.table.layout, app.table.game, app.table.layout.stock_stop)
+    )  # a move: a game to lose
     key("escape")
     run(app)
     click(60, row_y(app.words.row("menu", "new")))
     run(app)
-    assert app.screens.current == SCREEN_CONFIRM
+    assert shown(app) == "confirm"
     for y in range(0, SCREEN_H, 6):
         click(80, y)
     run(app)
-    assert app.screens.current == SCREEN_CONFIRM and app.game.history_count == 1
+    assert shown(app) == "confirm" and app.table.game.history_count == 1
     click(80, 60, button=3)  # no, back to it
     run(app)
-    assert app.screens.current == SCREEN_MENU and app.game.history_count == 1
+    assert shown(app) == "menu" and app.table.game.history_count == 1
 
 
 def test_a_click_on_the_title_plays(window):
     app = window(parse_position(HEARTS))
-    assert app.on_page
+    assert shown(app) != "play"
     click(80, 60)
     run(app)
-    assert not app.on_page
+    assert shown(app) == "play"
 
 
 # ----------------------------------------------------------- the keys' names
@@ -369,12 +370,12 @@ def test_each_key_the_screens_name_does_what_its_button_does(window):
 def test_a_double_click_on_a_card_sends_it_home(window):
     app = window(parse_position(HEARTS))
     on_the_cards(app)
-    layout, game = app.layout, app.game
+    layout, game = app.table.layout, app.table.game
     click(*card_at(layout, game, 0))  # AH: picked up by the first click
     click(*card_at(layout, game, 0))  # and home by the second
     run(app)
     assert game.foundations[HEARTS_HOME] == 1 and game.column_height(0) == 0
-    assert app.held == NO_STOP and not any(app.scene.looks)
+    assert app.table.held == NO_STOP and not any(app.table.scene.looks)
 
 
 def test_two_clicks_apart_in_time_are_two_clicks(window, monkeypatch):
@@ -383,11 +384,11 @@ def test_two_clicks_apart_in_time_are_two_clicks(window, monkeypatch):
     monkeypatch.setattr(desktop, "DOUBLE_CLICK_MS", -1)  # no second is soon enough
     app = window(parse_position(HEARTS))
     on_the_cards(app)
-    layout, game = app.layout, app.game
+    layout, game = app.table.layout, app.table.game
     click(*card_at(layout, game, 0))
     click(*card_at(layout, game, 0))  # picked up, put back
     run(app)
-    assert game.history_count == 0 and app.held == NO_STOP
+    assert game.history_count == 0 and app.table.held == NO_STOP
 
 
 def test_a_card_dragged_to_a_lit_place_and_let_go_is_put_down_there(window):
@@ -395,13 +396,13 @@ def test_a_card_dragged_to_a_lit_place_and_let_go_is_put_down_there(window):
 
     app = window(parse_position(HEARTS))
     on_the_cards(app)
-    layout, game = app.layout, app.game
+    layout, game = app.table.layout, app.table.game
     start, end = card_at(layout, game, 1), card_at(layout, game, 2)  # 5H onto 6H
     post(pygame.MOUSEBUTTONDOWN, pos=(start[0] * SCALE, start[1] * SCALE), button=1)
     post(pygame.MOUSEMOTION, pos=(end[0] * SCALE, end[1] * SCALE), rel=(1, 1), buttons=(1, 0, 0))
     post(pygame.MOUSEBUTTONUP, pos=(end[0] * SCALE, end[1] * SCALE), button=1)
     run(app)
-    assert game.history_count == 1 and game.column_height(2) == 2 and app.held == NO_STOP
+    assert game.history_count == 1 and game.column_height(2) == 2 and app.table.held == NO_STOP
 
 
 def test_the_direct_keys_play_and_plus_and_minus_size_the_window(window):
@@ -411,16 +412,16 @@ def test_the_direct_keys_play_and_plus_and_minus_size_the_window(window):
     on_the_cards(app)
     key("h")  # hint: a British deal's first move is a deal, the stock lit
     run(app)
-    assert app.hints_used == 1 and app.cursor == app.layout.stock_stop
+    assert app.hints_used == 1 and app.table.cursor == app.table.layout.stock_stop
     key("z")
     key("u")
     key("y")  # dealt, undone, redone
     run(app)
-    assert app.game.history_count == 1
+    assert app.table.game.history_count == 1
     for name in ("1", "7"):  # a deal number typed straight in
         key(name)
     run(app)
-    assert app.screens.current == SCREEN_DEAL and app.screens.entry.number == 17
+    assert shown(app) == "deal" and app.screens.entry.number == 17
     key("escape")
     run(app)
     assert pygame.display.get_surface().get_size() == (SCREEN_W * SCALE, SCREEN_H * SCALE)

@@ -7,7 +7,7 @@ import importlib
 import random
 
 import pytest
-from app_harness import Clock, FakeHardware, menu_choose, page_text, press, wait
+from app_harness import Clock, FakeHardware, menu_choose, page_text, press, shown, wait
 from nvm_records import (
     BAD_STOCK,
     BLOCK,
@@ -21,7 +21,7 @@ from nvm_records import (
 )
 from words_text import body
 
-from british_square import results, screens, sheet
+from british_square import sheet
 from british_square.app import BRIGHTNESS_LEVELS, App
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, START, UP, A, B
 from british_square.desktop.notation import parse_position
@@ -89,8 +89,8 @@ def play_some(app, count, seed=0):
     """``count`` legal moves (the first listed, turn about with undo)."""
     buffer = bytearray(612)
     for i in range(count):
-        n = app.game.legal_moves(buffer)
-        app.play(move(buffer[2 * (i % n)], buffer[2 * (i % n) + 1]))
+        n = app.table.game.legal_moves(buffer)
+        app.table.make_move(move(buffer[2 * (i % n)], buffer[2 * (i % n) + 1]))
 
 
 def later(app, ms):
@@ -114,34 +114,34 @@ def test_a_fresh_board_offers_the_rule_sets_then_how_to_play_then_a_new_game(boo
     app = boot(nvm)
     # the very first start: the three rule sets, each with what to expect,
     # the bar on Union Square, the one most often won
-    assert app.screens.current == screens.SCREEN_FIRST
-    shown = page_text(app)
-    assert shown.startswith("Choose a game\nBritish Square\nno deal won: ~15 home\nAmerican")
-    assert "Union Square\n99.99% can be won" in shown
+    assert shown(app) == "first"
+    text = page_text(app)
+    assert text.startswith("Choose a game\nBritish Square\nno deal won: ~15 home\nAmerican")
+    assert "Union Square\n99.99% can be won" in text
     assert app.view.page.bar.text.strip() == b"Union Square"
     press(app, UP)  # the bar only: American
     assert app.view.page.bar.text.strip() == b"American"
     wait(app, 1000)
     assert nvm.writes == 0  # nothing to keep while it shows
     press(app, A)  # American, dealt: then the help's first page, once
-    assert app.game.rules == AMERICAN and app.settings.rules == AMERICAN
-    assert app.game.history_count == 0 and app.on_page
-    assert app.screens.current == screens.SCREEN_HELP
-    shown = page_text(app)
-    assert HELP_KEYS in shown and shown.endswith("\n" + TITLE_WORDS[-1])  # "Any key: go on"
+    assert app.table.game.rules == AMERICAN and app.settings.rules == AMERICAN
+    assert app.table.game.history_count == 0 and shown(app) != "play"
+    assert shown(app) == "help"
+    text = page_text(app)
+    assert HELP_KEYS in text and text.endswith("\n" + TITLE_WORDS[-1])  # "Any key: go on"
     press(app, B)
-    assert app.screens.current == screens.SCREEN_TITLE
+    assert shown(app) == "title"
     assert "A: {}".format(TITLE_WORDS[0]) in page_text(app) and "American" in page_text(app)
     wait(app, 20)
     assert nvm.writes == 1  # the help was shown: kept at once, the session's first rest
     again = boot(nvm)  # power off and on
-    assert again.screens.current == screens.SCREEN_TITLE  # a board with a record
+    assert shown(again) == "title"  # a board with a record
     assert again.settings.rules == AMERICAN  # the choice kept
     assert "A: {}".format(TITLE_WORDS[0]) in page_text(again)
     # and the help is in the menu, as ever, its keys its own
     press(again, A)
     menu_choose(again, "Help")
-    assert again.screens.current == screens.SCREEN_HELP
+    assert shown(again) == "help"
     assert page_text(again).endswith("\n" + "</> page  B: back")
 
 
@@ -149,7 +149,7 @@ def test_a_fresh_board_offers_the_rule_sets_then_how_to_play_then_a_new_game(boo
 def test_the_first_starts_choice_deals_its_rule_set(boot, rules):
     app = boot(CountingNVM())
     press(app, *[DOWN] * (rules + 1), A)  # the bar starts on Union Square: down wraps
-    assert app.game.rules == rules and app.screens.current == screens.SCREEN_HELP
+    assert app.table.game.rules == rules and shown(app) == "help"
 
 
 @pytest.mark.parametrize("key", [A, START, LEFT, RIGHT])
@@ -158,16 +158,16 @@ def test_any_key_goes_on_from_the_first_starts_help(boot, key):
     app = boot(nvm)
     press(app, A)  # Union Square
     press(app, key)
-    assert app.screens.current == screens.SCREEN_TITLE
+    assert shown(app) == "title"
     press(app, A)
-    assert not app.on_page  # the new game, from the title as ever
+    assert shown(app) == "play"  # the new game, from the title as ever
 
 
 def test_the_first_starts_help_shows_again_if_the_power_goes_before_a_key(boot):
     nvm = CountingNVM()
     boot(nvm)
     again = boot(nvm)  # off while it showed: nothing kept, nothing seen for sure
-    assert again.screens.current == screens.SCREEN_FIRST and nvm.writes == 0
+    assert shown(again) == "first" and nvm.writes == 0
 
 
 def test_a_game_named_at_start_up_is_past_the_first_start(boot):
@@ -175,13 +175,13 @@ def test_a_game_named_at_start_up_is_past_the_first_start(boot):
     # and once it has kept a record, the board is past its first start
     nvm = CountingNVM()
     app = boot(nvm, Game.new_deal(11))
-    assert app.screens.current == screens.SCREEN_TITLE
+    assert shown(app) == "title"
     press(app, A)
     play_some(app, 1)
     press(app, START)
     wait(app, 20)
     assert nvm.writes == 1
-    assert boot(nvm).screens.current == screens.SCREEN_TITLE
+    assert shown(boot(nvm)) == "title"
 
 
 def test_leaving_the_cards_saves_and_power_on_resumes_exactly(boot):
@@ -190,7 +190,7 @@ def test_leaving_the_cards_saves_and_power_on_resumes_exactly(boot):
     press(app, A)
     play_some(app, 40)
     for _ in range(5):
-        app.undo()  # a redo tail, kept too
+        app.table.undo()  # a redo tail, kept too
     wait(app, 3000)  # three seconds of play, counted
     app.hints_used = 2
     assert nvm.writes == 0  # never per move
@@ -198,23 +198,23 @@ def test_leaving_the_cards_saves_and_power_on_resumes_exactly(boot):
     wait(app, 20)
     assert nvm.writes == 1
     again = boot(nvm)  # power off and on
-    assert same_game(again.game, app.game) and again.game.deal_number == 11
+    assert same_game(again.table.game, app.table.game) and again.table.game.deal_number == 11
     assert again.seconds == 3 and again.hints_used == 2 and again.settings.rules == UNION
     assert "A: {}".format(TITLE_WORDS[1]) in page_text(again)  # continue
     press(again, A)
-    assert again.game.redo() is not None  # the redo tail came back
+    assert again.table.game.redo() is not None  # the redo tail came back
 
 
 def test_a_game_over_is_not_resumed_but_its_statistics_are_kept(boot):
     nvm = CountingNVM()
     app = boot(nvm, parse_position(NEAR_WIN))
     press(app, A, B)  # the last card home: won
-    assert app.screens.current == results.SCREEN_WON
+    assert shown(app) == "won"
     wait(app, 20)
     assert nvm.writes == 1  # the end of a game is a rest point
     again = boot(nvm)
     assert again.stats.get(BRITISH, WINS) == 1 and again.stats.get(BRITISH, PLAYED) == 1
-    assert again.game.history_end == 0  # a new deal, not the game that was won
+    assert again.table.game.history_end == 0  # a new deal, not the game that was won
     assert "A: {}".format(TITLE_WORDS[0]) in page_text(again)
 
 
@@ -225,16 +225,16 @@ def test_games_count_once_when_won_ended_or_left_after_a_move(boot):
     stats = app.stats
     assert stats.get(BRITISH, PLAYED) == 1 and stats.get(BRITISH, STREAK) == 1
     assert stats.get(BRITISH, FEWEST_MOVES) == 1 and stats.get(BRITISH, HOME_BEST) == 104
-    app.undo()  # and won again: still one game
-    app.play(move(0, FOUNDATION))
+    app.table.undo()  # and won again: still one game
+    app.table.make_move(move(0, FOUNDATION))
     assert stats.get(BRITISH, PLAYED) == 1 and stats.get(BRITISH, WINS) == 1
     app.new_deal(5, BRITISH)  # nothing moved: not a game yet
     app.new_deal(6, BRITISH)
     assert stats.get(BRITISH, PLAYED) == 1
-    app.play(move(16, 17))  # a deal from the stock: now it counts when left
+    app.table.make_move(move(16, 17))  # a deal from the stock: now it counts when left
     app.new_deal(7, BRITISH)
     assert stats.get(BRITISH, PLAYED) == 2 and stats.get(BRITISH, STREAK) == 0
-    app.play(move(16, 17))
+    app.table.make_move(move(16, 17))
     app.hints_used = 3
     menu_choose(app, "End game")
     press(app, A)  # yes: ended, counted as played and not won
@@ -248,7 +248,7 @@ def test_the_statistics_screen_shows_each_rule_set(boot):
     press(app, A, B)  # won: 1 played, 1 won
     press(app, B)  # from the celebration to the cards
     menu_choose(app, "Statistics")
-    assert app.screens.current == results.SCREEN_STATS
+    assert shown(app) == "stats"
     text = page_text(app)
     assert "Statistics: British" in text
     rows = text.splitlines()
@@ -261,7 +261,7 @@ def test_the_statistics_screen_shows_each_rule_set(boot):
     press(app, LEFT, LEFT)
     assert "Statistics: Union" in page_text(app)
     press(app, B)
-    assert app.screens.current == screens.SCREEN_MENU
+    assert shown(app) == "menu"
 
 
 def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
@@ -325,10 +325,10 @@ def test_no_save_per_move_and_two_hours_of_play_keep_to_the_rate_limit(boot):
     press(app, A)
     for _minute in range(120):  # a move every two seconds, the menu once a minute
         for _ in range(30):
-            if app.game.stock_count:
-                app.play(move(16, 17))
+            if app.table.game.stock_count:
+                app.table.make_move(move(16, 17))
             else:
-                app.undo()
+                app.table.undo()
             later(app, 2000)
         press(app, START)
         later(app, 100)
@@ -342,12 +342,12 @@ def test_a_pause_saves_once_the_interval_has_passed(boot):
     nvm = CountingNVM()
     app = boot(nvm, Game.new_deal(2, AMERICAN))
     press(app, A)
-    app.play(move(16, 17))
+    app.table.make_move(move(16, 17))
     press(app, START, B)
     wait(app, 20)
     assert nvm.writes == 1
     pass_time(app, MIN_INTERVAL_S * 1000)
-    app.play(move(16, 17))
+    app.table.make_move(move(16, 17))
     wait(app, (PAUSE_S - 1) * 1000)
     assert nvm.writes == 1  # still playing
     wait(app, 2000)
@@ -379,7 +379,7 @@ def test_a_damaged_save_says_so_and_starts_a_new_game(boot):
     nvm[SLOT_B + 40] ^= 0xFF  # a bit flip in the one record (a new board's first is in B)
     again = boot(nvm)
     assert TITLE_WORDS[2] in page_text(again)  # "Saved game unreadable"
-    assert again.game.history_end == 0
+    assert again.table.game.history_end == 0
 
 
 def test_a_save_between_two_steps_of_the_dead_test_leaves_its_verdict(boot):
@@ -387,14 +387,17 @@ def test_a_save_between_two_steps_of_the_dead_test_leaves_its_verdict(boot):
     # not the save's record buffer (it once was: a save then spoilt a step)
     position = "american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"
     app = boot(CountingNVM(), parse_position(position))
-    assert app.move_buffer is not app.store.buffer and len(app.move_buffer) == 2 * MAX_MOVES
+    assert (
+        app.table.move_buffer is not app.store.buffer
+        and len(app.table.move_buffer) == 2 * MAX_MOVES
+    )
     press(app, A)
-    assert app.probing
-    app.dead_test.step(1)
+    assert app.table.probing
+    app.table.hinter.step(1)
     app.save()  # fills the shared buffer with the record
     verdict = None
     while verdict is None:
-        verdict = app.dead_test.step(2)
+        verdict = app.table.hinter.step(2)
     check = Hinter(200)  # the same test in one go, on a buffer of its own
     check.start(parse_position(position))
     assert verdict == check.step(201)
@@ -413,7 +416,7 @@ def check_fresh_start_then_a_good_save(app, nvm):
     """A new game, nothing of the record taken, the title saying so; then
     the first save writes a record that loads whole and newest."""
     assert TITLE_WORDS[2] in page_text(app)  # "Saved game unreadable"
-    assert app.game.history_end == 0 and app.seconds == 0 and app.hints_used == 0
+    assert app.table.game.history_end == 0 and app.seconds == 0 and app.hints_used == 0
     assert app.stats.data == bytes(STATS_SIZE) and app.settings.rules == BRITISH
     assert (
         app.settings.brightness == BRIGHTNESS_LEVELS[0]
@@ -425,7 +428,7 @@ def check_fresh_start_then_a_good_save(app, nvm):
     press(app, START)  # the session's first rest point: saved at once
     wait(app, 20)
     store, game = kept(nvm)
-    assert store.notice == 0 and same_game(game, app.game)
+    assert store.notice == 0 and same_game(game, app.table.game)
 
 
 @pytest.mark.parametrize("name", sorted(NONSENSE) + [START_32767, BAD_STOCK, UNION_AS_AMERICAN])
@@ -442,7 +445,7 @@ def test_deal_32767_behind_a_start_position_cannot_stop_the_rules_screen(boot):
     press(app, A)
     menu_choose(app, "Rules: ")
     press(app, RIGHT, A, A)
-    assert app.game.rules == AMERICAN and 1 <= app.game.deal_number <= 31999
+    assert app.table.game.rules == AMERICAN and 1 <= app.table.game.deal_number <= 31999
 
 
 def caught_once(app, capsys, doing, error):
@@ -452,7 +455,7 @@ def caught_once(app, capsys, doing, error):
     lines = capsys.readouterr().out.splitlines()
     assert [line for line in lines if "error" in line] == ["error: {}: {}".format(doing, error)]
     assert app.store.errors_caught == 1
-    if app.on_page:  # the title, or the menu on its first row (back): A shows the cards
+    if shown(app) != "play":  # the title, or the menu on its first row (back): A shows the cards
         press(app, A)
     menu_choose(app, "About")
     assert "Errors caught 1" in page_text(app).splitlines()
@@ -545,7 +548,7 @@ def test_a_write_the_nvm_refuses_leaves_the_game_going(boot, error, capsys):
     play_some(app, 1)
     pass_time(app, MIN_INTERVAL_S * 1000)
     store, game = kept(nvm)
-    assert nvm.tries == 3 and same_game(game, app.game) and store.notice == 0
+    assert nvm.tries == 3 and same_game(game, app.table.game) and store.notice == 0
 
 
 # -------------------------------------------------------------- a day of play
@@ -580,14 +583,14 @@ def a_session(app, minutes, rng, battery=None, low_from=None):
     while app.clock.now < end:
         if low_from is not None and app.clock.now - start >= low_from * 60_000:
             battery[0] = 3400
-        n = app.game.legal_moves(buffer) if not app.on_page else 0
-        if n and app.outcome in (
+        n = app.table.game.legal_moves(buffer) if shown(app) == "play" else 0
+        if n and app.table.outcome in (
             OUTCOME_PLAYING,
             OUTCOME_STUCK,
         ):  # else it waits for the menu's new deal
             plays = [i for i in range(n) if buffer[2 * i] != STOCK] or list(range(n))
             i = rng.choice(plays)
-            app.play(move(buffer[2 * i], buffer[2 * i + 1]))
+            app.table.make_move(move(buffer[2 * i], buffer[2 * i + 1]))
             app.last_press = app.now  # the press that made it
         play_on(rng.randint(2000, 8000), step=500)
         if rng.random() < 0.02:
@@ -677,5 +680,5 @@ def test_the_loader_and_the_file_check_are_let_go_before_the_sprites_are_made(bo
     monkeypatch.setattr(app_module, "View", view)
     nvm = CountingNVM()
     boot(nvm).save()
-    assert boot(nvm).game is not None  # a save was read
+    assert boot(nvm).table.game is not None  # a save was read
     assert held == []

@@ -31,7 +31,7 @@ from ui_runs import board_tree, kept_game, keys_file, position_line, reported
 from british_square.desktop.notation import position_text
 from british_square.engine import Game
 from british_square.piles import UNION
-from british_square.screens import SCREEN_NAMES
+from british_square.screen_ids import SCREEN_NAMES
 
 sys.path.insert(0, str(ROOT / "tools"))
 from stress import Sessions  # noqa: E402

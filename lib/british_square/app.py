@@ -1,5 +1,6 @@
 """A player's session: the loop, the screens, the settings, the saves and
-the statistics; what a press does on the cards is ``table.Table``'s.
+the statistics; the game in play, and what a press does on the cards, are
+``table.Table``'s.
 
 Data flows one way: an action (from a board adapter) becomes an engine move,
 the move names the piles it touched, the scene redraws those piles, and the
@@ -12,24 +13,16 @@ import gc
 
 from british_square import unload
 from british_square.cards import const
-from british_square.controls import HINT, NONE, QUIT, ticks_diff
+from british_square.controls import HINT, NONE, QUIT, START, ticks_diff
 from british_square.deal import random_deal
 from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
-from british_square.layout import NO_STOP, Layout
 from british_square.par import par, random_par_deal, random_won_deal
 from british_square.save_policy import SavePolicy
-from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.screens import Screens
-from british_square.sheet import NORMAL
+from british_square.sounds import FANFARE
 from british_square.store import AUTOPLAY_ACES, AUTOPLAY_NAMES, Settings, Stats
-from british_square.table import (
-    OUTCOME_ENDED,
-    OUTCOME_PLAYING,
-    OUTCOME_STUCK,
-    OUTCOME_WON,
-    Table,
-)
+from british_square.table import OUTCOME_ENDED, OUTCOME_WON, Table
 from british_square.view import View
 
 # Once the stock is out, the dead test looks at up to DEAD_BUDGET positions
@@ -47,8 +40,10 @@ _LOW_BATTERY_MV = const(3500)  # a LiPo cell this low is nearly empty
 _REDRAW_MS = const(3000)  # the About screen's redraw benchmark runs this long
 
 
-class App(Table):
-    """One player session on one machine, driven by its actions.
+class App:
+    """One player session on one machine, driven by its actions: the table
+    (``table``: the game in play on the cards) and the screens (``screens``)
+    are its parts, each told what it needs.
 
     ``hardware`` is the machine's adapter: its display, actions, clock,
     font, backlight, speaker, lights and key names (docs/architecture.md,
@@ -83,12 +78,11 @@ class App(Table):
         gc.collect()
         # One scratch buffer for the legal moves, the dead test and the hint:
         # each fills it within one call and keeps nothing there between two.
-        self.move_buffer = bytearray(2 * MAX_MOVES)
+        move_buffer = bytearray(2 * MAX_MOVES)
         # the dead test, and the hint between two of its runs: one table for
         # both, its blocks found before the sprites and labels cut the heap up
-        self.dead_test = Hinter(DEAD_BUDGET, self.move_buffer)
+        hinter = Hinter(DEAD_BUDGET, move_buffer)
         self.view = View(hardware.display, self.words, hardware.font)
-        self.scene = self.view.scene
         self.ticks_ms = hardware.ticks_ms
         self.now = self.ticks_ms()
         self.redraw_tenths = 0  # full redraws a second, in tenths, once measured
@@ -104,20 +98,8 @@ class App(Table):
         self.last_tick = self.now
         self.hints_used = 0  # in this game
         self.bettered = 0  # the records this game bettered (``Stats.add_game``), once counted
-        self.probing = False  # the dead test is under way
-        self.finishing = False  # Finish is sending the cards home, one by one
-        self.finish_offered = False  # this game: Finish was offered (once)
-        self.finish_due = 0
-        self.layout = Layout(4)  # arranged for each game's columns (start_game)
-        self.cursor = 0
-        self.held = NO_STOP
-        self.lit = False  # a hint lit the stock: a deal (the next move puts it out)
-        self.flash_stop = NO_STOP
-        self.flash_look = NORMAL
-        self.flash_until = 0
-        self.outcome = OUTCOME_PLAYING
         self.on_page = True  # a screen of ``screens`` shows, not the cards
-        self.game = None
+        self.table = Table(self, self.view.scene, hinter, move_buffer)
         self.screens = Screens(self)
         self.take_settings(autoplay)
         resumed = game is None and saved is not None and self.start_saved(saved, autoplay)
@@ -173,26 +155,28 @@ class App(Table):
             self.dimmed = False
             self.set_backlight(self.settings.brightness)
             return
-        if self.finishing:  # a press stops Finish: the player plays on
-            self.finishing = False
+        if self.table.stop_finish():  # the press does nothing else: the player plays on
             return
         if action >= HINT:  # a desktop's direct key
             from british_square.shortcuts import shortcut
 
             if not self.on_page:
-                self.end_flash()
+                self.table.end_flash()
             shortcut(self.screens, action)
         elif self.on_page:
             self.screens.handle(action)
         else:
-            self.end_flash()
-            self.play_action(action)
+            self.table.end_flash()
+            if action == START:
+                self.screens.menu()
+            else:
+                self.table.press(action)
 
     def resting(self):
         """Nothing timed is under way (a flash, the dead test, Finish, the celebration)."""
         if self.on_page:
             return not self.screens.celebration.on
-        return self.flash_stop == NO_STOP and not (self.probing or self.finishing)
+        return self.table.resting()
 
     def tick(self, now):
         """Timed changes: the backlight dimming, the end of a flash, a step of
@@ -210,18 +194,14 @@ class App(Table):
         if self.on_page:
             self.screens.tick(now)
             return
-        if not self.dimmed and self.outcome != OUTCOME_ENDED and self.outcome != OUTCOME_WON:
+        outcome = self.table.outcome
+        if not self.dimmed and outcome != OUTCOME_ENDED and outcome != OUTCOME_WON:
             # play time: the cards on show, lit (a turn counts a second at most)
             self.play_ms += min(elapsed, 1000)
             if self.play_ms >= 1000:
                 self.play_ms -= 1000
                 self.seconds += 1
-        if self.flash_stop != NO_STOP and ticks_diff(now, self.flash_until) >= 0:
-            self.end_flash()
-        if self.probing:
-            self.probe_dead()
-        if self.finishing:
-            self.finish_step(now)
+        self.table.tick(now)
 
     def set_backlight(self, percent):
         """The backlight at ``percent``, where the machine has one."""
@@ -242,12 +222,14 @@ class App(Table):
         settings = self.settings
         settings.autoplay = (settings.autoplay + 1) % len(AUTOPLAY_NAMES)
         self.setting_changed()
-        self.autoplay_now()
+        self.table.autoplay_now()
 
     def toggle(self, name):
         """Turn the on-off setting ``name`` (a ``store.Settings`` attribute) over."""
         settings = self.settings
         setattr(settings, name, not getattr(settings, name))
+        if name == "four_colours":
+            self.view.colour_suits(settings.four_colours)
         self.setting_changed()
 
     def beep(self, effect):
@@ -285,6 +267,18 @@ class App(Table):
         text = "{}.{:02d} V".format(millivolts // 1000, millivolts % 1000 // 10)
         return "low: " + text if millivolts < _LOW_BATTERY_MV else text
 
+    def owner_facts(self, unmeasured):
+        """About's facts of the machine: the board, the NVM, the battery, the
+        errors caught (``Store.caught``) and the full redraws a second
+        (``unmeasured`` until ``measure_redraw``), as About says them."""
+        facts = self.hardware.facts
+        board, nvm, millivolts = facts() if facts else ("-", 0, 0)
+        tenths = self.redraw_tenths
+        redraws = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else unmeasured
+        nvm = "{} bytes".format(nvm) if nvm else "none"
+        errors = self.store.errors_caught if self.store is not None else 0
+        return board, nvm, self.battery_text(millivolts) or "none", errors, redraws
+
     def measure_redraw(self):
         """Full-screen redraws a second over the real display bus, for
         ``_REDRAW_MS`` (the loop waits; the keypad queues presses)."""
@@ -316,9 +310,7 @@ class App(Table):
             self.start_game(saved)
         except Exception as error:  # MemoryError too
             store.caught("starting the save", error, self.console)
-            self.game = None
-            self.probing = False
-            self.dead_test.game = None
+            self.table.drop_game()
             shown = self.settings.brightness
             store.forget()
             self.stats = store.stats
@@ -332,9 +324,9 @@ class App(Table):
     def save(self):
         """Keep the settings, the statistics and the game in progress (none
         once it is over, or before its first move) in the store, now."""
-        store = self.store
+        store, table = self.store, self.table
         try:
-            game = self.game if self.in_progress() else None
+            game = table.game if table.in_progress() else None
             store.save(game, self.seconds, self.hints_used, self.counted)
         except (OSError, RuntimeError) as error:  # the NVM refused the write: play goes on
             store.caught("saving", error, self.console)
@@ -357,7 +349,7 @@ class App(Table):
         over (Game over shows), or when another takes its place after a move
         was made. A game played on after Game over (undo) stays counted as
         it was then."""
-        game = self.game
+        game = self.table.game
         if self.counted or not game.history_end:
             return
         self.counted = True
@@ -366,7 +358,7 @@ class App(Table):
         self.bettered = self.stats.add_game(
             game.rules,
             score,
-            self.outcome == OUTCOME_WON,
+            self.table.outcome == OUTCOME_WON,
             game.history_count,
             self.seconds,
             found and score >= found,
@@ -379,7 +371,8 @@ class App(Table):
         """Make ``game`` the one played: a new game (a deal, other rules, the
         saved one), or with ``restart`` this one again from its start."""
         if not restart:
-            if self.game is not None and self.game is not game:
+            played = self.table.game
+            if played is not None and played is not game:
                 self.count_game()  # left after a move: played, and not won
             self.counted = False
             self.bettered = 0
@@ -387,24 +380,8 @@ class App(Table):
             self.play_ms = 0
             self.hints_used = 0
         self.note_change()
-        self.game = game
         self.settings.rules = game.rules
-        self.probing = False
-        self.finishing = self.finish_offered = False
-        self.held = NO_STOP
-        self.lit = False
-        self.flash_stop = NO_STOP
-        self.cursor = 0
-        layout = self.layout
-        if layout is not self.scene.layout or layout.columns != game.columns:
-            layout.arrange(game.columns)
-            self.scene.set_layout(layout)
-        else:
-            self.scene.clear_looks()
-        self.outcome = OUTCOME_PLAYING
-        self.check_end()
-        self.scene.show_game(game, self.panel())
-        self.scene.show_cursor(self.cursor)
+        self.table.start(game)
 
     def random_deal(self, rules):
         """A deal number for a new game: one with par under ``rules`` (so
@@ -415,22 +392,21 @@ class App(Table):
 
     def new_random_deal(self):
         """A new deal under the rules in play (``random_deal``)."""
-        rules = self.game.rules
+        rules = self.table.game.rules
         self.new_deal(self.random_deal(rules), rules)
 
     def new_deal(self, number, rules):
         """Deal ``number`` (1-31999) under ``rules`` and show it."""
         self.count_game()  # the game left
-        self.probing = False
         # The game and the dead test's copy of it are kept for a deal of the
         # same rules, dealt again in place rather than made again mid-game in
         # a heap in pieces; for other rules the old one is let go before the
         # new one is made, so that the two are never on the heap together.
-        game = self.game
+        game = self.table.game
         if game.rules == rules:
             game.deal(number)
         else:
-            self.game = game = self.dead_test.game = None
+            self.table.drop_game()
             gc.collect()
             game = Game.new_deal(number, rules)
         self.start_game(game)
@@ -439,7 +415,7 @@ class App(Table):
     def restart(self):
         """Back to the start of this game (a deal, or a position it began from):
         every move taken back, and left to redo."""
-        game = self.game
+        game = self.table.game
         while game.undo() is not None:
             pass
         self.start_game(game, restart=True)
@@ -447,27 +423,20 @@ class App(Table):
 
     def end_game(self):
         """End the game where it stands: its score is the cards home now."""
-        self.outcome = OUTCOME_ENDED
-        self.probing = False
+        self.table.end()
         self.count_game()
         self.rest()
-        self.scene.show_numbers(self.game, PANEL_ENDED)
-        self.screens.over()
+        self.screens.results.over()
 
-    def in_progress(self):
-        """Would leaving this game throw away moves the player made? (asked before
-        a new deal, a restart or other rules)."""
-        return self.game.history_end > 0 and self.outcome in (OUTCOME_PLAYING, OUTCOME_STUCK)
-
-    def leave_play(self):
-        """A screen of ``screens`` is to show: if the cards were on show, a
-        flash or a held card ends here."""
-        if self.on_page:
-            return
-        self.on_page = True
-        self.end_flash()
-        self.cancel()
-        self.rest()
+    def show_page(self):
+        """Show the text page, for a screen of ``screens``: if the cards were
+        on show, a flash or a held card ends here."""
+        if not self.on_page:
+            self.on_page = True
+            self.table.end_flash()
+            self.table.cancel()
+            self.rest()
+        self.view.show_page()
 
     def show_play(self):
         """Back to the cards."""
@@ -475,10 +444,35 @@ class App(Table):
         self.screens.leave()
         self.view.show_play()
 
-    def panel(self):
-        """What the panel says: its numbers, or a notice instead (``scene.PANEL_*``)."""
-        if self.outcome == OUTCOME_STUCK:
-            return PANEL_STUCK
-        if self.outcome == OUTCOME_ENDED:
-            return PANEL_ENDED
-        return PANEL_NUMBERS
+    def hint(self):
+        """A hint, shown on the cards (``Table.hint``) and counted among the
+        game's; False when the search found nothing useful."""
+        if not self.table.hint():
+            return False
+        self.hints_used += 1
+        self.show_play()
+        return True
+
+    # ------------------------------------------------- told by the table
+
+    def decided(self):
+        """The table found the game won or stuck (``Table.outcome``): it is
+        counted, and Won or Game over shows. Stuck while another screen is on
+        show (a game dealt stuck, auto-play switched on from the menu), only
+        the panel says so. Game over's B goes back to the cards, where the
+        player may still move or undo."""
+        won = self.table.outcome == OUTCOME_WON
+        if self.on_page and not won:
+            return
+        self.count_game()  # what the screen says is in the statistics now
+        self.rest()
+        if won:
+            self.beep(FANFARE)
+            self.screens.results.won()
+        else:
+            self.screens.results.over()
+
+    def offer_finish(self):
+        """The table found the rest certain: Finish is offered."""
+        self.rest()
+        self.screens.results.offer_finish()

@@ -34,7 +34,7 @@ class RuleChoice:
         elif action == A:
             screens, rules = self.screens, self.rules
             app = screens.app
-            if rules != app.game.rules:  # no move made yet: nothing to ask
+            if rules != app.table.game.rules:  # no move made yet: nothing to ask
                 app.new_deal(app.random_deal(rules), rules)
             screens.help(0, first=True)  # its handler takes the keys: this goes
             unload("british_square.first_start")

@@ -1,15 +1,17 @@
-"""The screens of a game's results, a base of ``screens.Screens``: Won,
-Game over, Finish (the rest is certain) and the statistics kept.
+"""A game's results on the text page: Won, Game over, Finish (the rest is
+certain) and the statistics kept.
 
-Each draws itself on the text page as the other screens do (``_open``,
-``menu`` and the rest are ``Screens``'); what a game bettered comes from
-``store.Stats.add_game`` (``App.bettered``).
+``Results`` opens each of these screens on the page of ``screens.Screens``
+and takes its keys, from the session's figures: the game in play and its
+outcome (``table.Table``), the time, the hints, what the game bettered
+(``store.Stats.add_game``) and the statistics.
 """
 
-from british_square.cards import const
 from british_square.controls import LEFT, RIGHT, START, A, B
 from british_square.layout import SCREEN_W, WON_BIG_Y
 from british_square.par import par
+from british_square.piles import RULE_NAMES
+from british_square.screen_ids import SCREEN_FINISH, SCREEN_OVER, SCREEN_STATS, SCREEN_WON
 from british_square.sheet import TEXT_WHITE
 from british_square.store import (
     BEST_TIME,
@@ -24,30 +26,31 @@ from british_square.store import (
 )
 from british_square.table import OUTCOME_ENDED
 
-# The screens drawn here, among ``screens.SCREEN_NAMES``.
-SCREEN_WON = const(6)
-SCREEN_OVER = const(7)
-SCREEN_STATS = const(10)
-SCREEN_FINISH = const(11)
-
 
 class Results:
-    """Won, Game over, Finish and Statistics (a base of ``screens.Screens``)."""
+    """Won, Game over, Finish and the statistics, for ``screens`` (a
+    ``screens.Screens``: its page and words, ``open`` and ``menu``, its
+    celebration) and its session, ``screens.app``."""
+
+    def __init__(self, screens):
+        self.screens = screens
+        self.rules = 0  # the statistics: the rule set on show
 
     # ----------------------------------------------------------- statistics
 
-    def stats(self, rules):
+    def statistics(self, rules):
         """The statistics of a rule set, a table: what each row counts, its
         figure right-aligned beside it; left and right show the others."""
-        self._open(SCREEN_STATS, self._stats)
-        self.choice = rules
-        kept = self.app.stats
+        self.screens.open(SCREEN_STATS, self._statistics)
+        self.rules = rules
+        words = self.screens.words
+        kept = self.screens.app.stats
         count = kept.get
         won = count(rules, WINS)
         seconds = count(rules, BEST_TIME)
         tenths = kept.average_home_tenths(rules)
         values = (
-            self.rules_name(rules),
+            rules_name(words, rules),
             count(rules, PLAYED),
             b"%d (%d%%)" % (won, kept.percent_won(rules)),
             count(rules, HOME_BEST),
@@ -57,26 +60,27 @@ class Results:
             clock_text(seconds) if seconds else b"-",
             b"%d, %d" % (count(rules, PAR_REACHED), count(rules, HINTS)),
         )
-        self.words.show(self.page, "stats", values)
+        words.show(self.screens.page, "stats", values)
 
-    def _stats(self, action):
+    def _statistics(self, action):
         if action == LEFT or action == RIGHT:
-            self.stats((self.choice + (1 if action == RIGHT else 2)) % 3)
+            self.statistics((self.rules + (1 if action == RIGHT else 2)) % 3)
         elif action in (A, B, START):
-            self.menu("stats")
+            self.screens.menu("stats")
 
     # ------------------------------------------------------------- the end
 
     def won(self):
-        """The celebration (``celebration.Celebration``) under "You won!",
-        until a key: the moves and the time, and the best it bettered."""
-        self._open(SCREEN_WON, self._end)
-        app, page, words = self.app, self.page, self.words
+        """You won, and the celebration under it until a key: the moves and
+        the time, and the best the game bettered."""
+        screens = self.screens
+        screens.open(SCREEN_WON, self._end)
+        app, page, words = screens.app, screens.page, screens.words
+        game, kept, bettered = app.table.game, app.stats, app.bettered
         page.place_big(0, SCREEN_W // 2, WON_BIG_Y)
         page.footer.color = TEXT_WHITE
-        bettered = app.bettered
-        found = par(app.game.rules, app.game.deal_number)
-        if app.stats.get(app.game.rules, WINS) == 1 and bettered:
+        found = par(game.rules, game.deal_number)
+        if kept.get(game.rules, WINS) == 1 and bettered:
             said = words.line("end_words", "first")
         elif bettered & (1 << FEWEST_MOVES) and bettered & (1 << BEST_TIME):
             said = words.line("end_words", "moves_time")
@@ -85,21 +89,22 @@ class Results:
         elif bettered & (1 << BEST_TIME):
             said = words.line("end_words", "time")
         elif bettered & (1 << STREAK_BEST):
-            said = words.line("end_words", "streak", (app.stats.get(app.game.rules, STREAK),))
+            said = words.line("end_words", "streak", (kept.get(game.rules, STREAK),))
         elif 0 < found < 104:
             said = words.line("end_words", "par_beaten", (found,))
         else:
             said = words.line("end_words", "won_all")
-        words.show(page, "won", (moves_text(app.game.history_count), clock_text(app.seconds), said))
-        self.celebration.start(app.now)
+        words.show(page, "won", (moves_text(game.history_count), clock_text(app.seconds), said))
+        screens.celebration.start(app.now)
 
     def over(self):
         """The game is over where it stands, and why (no card can go home,
         or the player ended it): the cards home against par, the moves, the
         time and the hints, a new best, and A for a new deal."""
-        self._open(SCREEN_OVER, self._end)
-        app, words = self.app, self.words
-        game = app.game
+        self.screens.open(SCREEN_OVER, self._end)
+        app, words = self.screens.app, self.screens.words
+        table = app.table
+        game = table.game
         score = game.score()
         found = par(game.rules, game.deal_number)
         if not found:
@@ -108,7 +113,7 @@ class Results:
             said = b"%d, reached!" % found
         else:
             said = b"%d cards home" % found
-        why = words.line("end_words", "ended" if app.outcome == OUTCOME_ENDED else "stuck")
+        why = words.line("end_words", "ended" if table.outcome == OUTCOME_ENDED else "stuck")
         best = app.bettered & (1 << HOME_BEST)  # counted as Game over shows
         best = words.line("end_words", "home", (score,)) if best else b""
         values = (
@@ -120,34 +125,42 @@ class Results:
             app.hints_used,
             best,
             deal_text(game),
-            self.rules_name(game.rules),
+            rules_name(words, game.rules),
         )
-        words.show(self.page, "over", values)
-
-    def finish(self):
-        """Every card left can go home, whatever the order: A plays it out
-        (``Table.finish``), B leaves it to the player."""
-        self._open(SCREEN_FINISH, self._finish)
-        self.page.footer.color = TEXT_WHITE
-        self.words.show(self.page, "finish", (self.app.game.cards_left(),))
-
-    def _finish(self, action):
-        if action == A:
-            self.app.finish()
-        elif action == B or action == START:
-            self.app.show_play()
+        words.show(self.screens.page, "over", values)
 
     def _end(self, action):
-        app = self.app
+        app = self.screens.app
         if action == A:
             app.new_random_deal()  # the game is over: nothing to lose
         elif action == B:
             app.show_play()
         elif action == START:
-            self.menu()
+            self.screens.menu()
+
+    def offer_finish(self):
+        """Every card left can go home, whatever the order: A plays it out
+        (``Table.start_finish``), B leaves it to the player."""
+        self.screens.open(SCREEN_FINISH, self._finish)
+        page = self.screens.page
+        page.footer.color = TEXT_WHITE
+        self.screens.words.show(page, "finish", (self.screens.app.table.game.cards_left(),))
+
+    def _finish(self, action):
+        app = self.screens.app
+        if action == A:  # back to the cards, to watch the rest go home
+            app.show_play()
+            app.table.start_finish(app.now)
+        elif action == B or action == START:
+            app.show_play()
 
 
 # The words below are bytes, as the text page copies them (``words``).
+
+
+def rules_name(words, rules):
+    """The name of rule set ``rules`` as the player reads it."""
+    return words.line("rule_names", RULE_NAMES[rules])
 
 
 def clock_text(seconds):

@@ -1,6 +1,6 @@
 """The screens besides the cards: title, menu, deal number, rules, help,
-About, and the question before a game in progress is thrown away (the end
-of a game and the statistics are ``results.Results``, its base).
+About, the question before a game in progress is thrown away, and a game's
+results (Won, Game over, Finish and the statistics, drawn by ``results``).
 
 Each draws itself on the text page (``page.TextPage``) and says what its
 keys do. Nothing here allocates sprites: the page is made once, at start-up.
@@ -22,12 +22,18 @@ from british_square.layout import (
     TITLE_BIG_Y,
 )
 from british_square.par import par, won_deal_count
-from british_square.piles import RULE_NAMES, UNION
-from british_square.results import (
-    Results,
-    clock_text,
-    deal_text,
-    moves_text,
+from british_square.piles import UNION
+from british_square.results import Results, clock_text, deal_text, moves_text, rules_name
+from british_square.screen_ids import (
+    SCREEN_ABOUT,
+    SCREEN_CONFIRM,
+    SCREEN_DEAL,
+    SCREEN_FIRST,
+    SCREEN_HELP,
+    SCREEN_MENU,
+    SCREEN_PLAY,
+    SCREEN_RULES,
+    SCREEN_TITLE,
 )
 from british_square.sheet import (
     FIRST_CARD,
@@ -40,22 +46,6 @@ from british_square.sheet import (
 )
 from british_square.sounds import BUZZ
 from british_square.store import AUTOPLAY_NAMES
-
-# The screens, as ``Screens.current`` names them (SCREEN_NAMES for people);
-# those of a game's results (6, 7, 10, 11) are ``results``'.
-SCREEN_PLAY = const(0)
-SCREEN_TITLE = const(1)
-SCREEN_MENU = const(2)
-SCREEN_DEAL = const(3)
-SCREEN_RULES = const(4)
-SCREEN_HELP = const(5)
-SCREEN_CONFIRM = const(8)
-SCREEN_ABOUT = const(9)
-SCREEN_FIRST = const(12)
-SCREEN_NAMES = (
-    "play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about", "stats",
-    "finish", "first",
-)  # fmt: skip
 
 # The texts of words.txt some screens pick from: by rule set, by the save's
 # notice (store.NOTICE_*), and the help's marks with the glyph beside each.
@@ -81,9 +71,14 @@ ASK_RULES = const(3)  # deal ``pending_number`` under ``pending_rules``
 ASK_END = const(4)
 
 
-class Screens(Results):
-    """The screen on show when it is not the cards, for ``app`` (an ``App``);
-    the results of a game and the statistics are ``Results``'."""
+class Screens:
+    """The screen on show when it is not the cards, for ``app`` (an ``app.App``).
+
+    Of the session the screens read the game in play (``app.table``), the
+    settings, the statistics and the game's record (``seconds``,
+    ``hints_used``, ``bettered``); they act through its methods (a new
+    deal, a restart, the end of a game, the hint, Finish, the settings'
+    changes, back to the cards), and About asks it for the machine's facts."""
 
     def __init__(self, app):
         self.app = app
@@ -97,6 +92,7 @@ class Screens(Results):
         self.idle_rows = ()  # the menu rows of IDLE_LINES, once a menu has shown
         self.on_off_words = ()  # ``on_off``'s, once read
         self.entry = DealEntry(self)  # the deal number entry
+        self.results = Results(self)  # Won, Game over, Finish and the statistics
         self.choice = 0  # rules: the rule set on show
         self.help_page = 0
         self.no_hint = False  # the last hint asked for found nothing: the menu says so
@@ -108,14 +104,13 @@ class Screens(Results):
         self.heap = ""  # About's heap figure, once A has measured it
         self.celebration = Celebration(self.page, app.glow)
 
-    def _open(self, screen, handler):
+    def open(self, screen, handler):
         """Clear the page for ``screen``, whose keys ``handler`` takes."""
-        self.app.leave_play()
+        self.app.show_page()
         self.leave()  # the screen on show goes, and a celebration with it
         self.current = screen
         self.handler = handler
         self.page.clear()
-        self.app.view.show_page()
 
     def leave(self):
         """The screen on show goes (the cards are back, or another screen opens)."""
@@ -136,9 +131,9 @@ class Screens(Results):
         """The game's name, its deal and par, and what A does: play, or
         continue the game kept from last time; ``notice`` (``store.NOTICE_*``)
         says in place of par that a save could not be read whole."""
-        self._open(SCREEN_TITLE, self._title)
+        self.open(SCREEN_TITLE, self._title)
         app = self.app
-        page, game, words = self.page, app.game, self.words
+        page, game, words = self.page, app.table.game, self.words
         for row in range(2):
             page.place_big(row, SCREEN_W // 2, TITLE_BIG_Y + TITLE_BIG_PITCH * row)
         for suit in range(4):
@@ -151,8 +146,8 @@ class Screens(Results):
             found = b"Par: %d cards home" % found if found else b""
         battery = app.battery_text()
         battery = "Battery " + battery if battery else b""
-        play = words.line("title_words", "continue" if app.in_progress() else "play")
-        values = (found, battery, deal_text(game), self.rules_name(game.rules), play)
+        play = words.line("title_words", "continue" if app.table.in_progress() else "play")
+        values = (found, battery, deal_text(game), rules_name(self.words, game.rules), play)
         words.show(page, "title", values)
 
     def _title(self, action):
@@ -167,7 +162,7 @@ class Screens(Results):
         """The menu, the bar behind its row named ``line`` (words.txt's "menu"),
         the game's moves and time in its title; the rows scroll when there
         are more than the page holds."""
-        self._open(SCREEN_MENU, self._menu)
+        self.open(SCREEN_MENU, self._menu)
         self.no_hint = False
         self._choose(self.words.row("menu", line))
 
@@ -183,10 +178,10 @@ class Screens(Results):
         settings = app.settings
         hint = b": nothing found" if self.no_hint else b""
         values = (
-            moves_text(app.game.history_count),  # the title: moves and time, while it pauses
+            moves_text(app.table.game.history_count),  # the title: moves and time, while it pauses
             clock_text(app.seconds),
             hint,
-            self.rules_name(settings.rules),
+            rules_name(self.words, settings.rules),
             self.words.line("autoplay_modes", AUTOPLAY_NAMES[settings.autoplay]),
             self.winnable_text(settings.rules),
             settings.brightness,
@@ -197,7 +192,7 @@ class Screens(Results):
         # rows that would do nothing now are dimmed (found in the file once)
         if not self.idle_rows:
             self.idle_rows = tuple(self.words.row("menu", line) for line in IDLE_LINES)
-        game = app.game
+        game = app.table.game
         idle = (not game.history_count, game.history_end == game.history_count)
         for k in range(len(IDLE_LINES)):
             shown = self.idle_rows[k] - self.top
@@ -215,10 +210,6 @@ class Screens(Results):
         """The hint found nothing: the menu stays, and its Hint row says so."""
         self.no_hint = True
         self._choose(self.row)
-
-    def rules_name(self, rules):
-        """The name of rule set ``rules`` as the player reads it (bytes)."""
-        return self.words.line("rule_names", RULE_NAMES[rules])
 
     def on_off(self, flag):
         """The words "on" or "off" as words.txt has them (bytes): read once
@@ -260,7 +251,7 @@ class Screens(Results):
             return
         row = self.row
         line = self.words.name_of_row("menu", row)
-        game = app.game
+        game = app.table.game
         if line == "back":
             app.show_play()
         elif line == "new":
@@ -271,15 +262,15 @@ class Screens(Results):
             self.ask(ASK_RESTART, SCREEN_MENU)
         elif line == "undo":
             app.show_play()
-            app.undo()
+            app.table.undo()
         elif line == "redo":
             app.show_play()
-            app.redo()
+            app.table.redo()
         elif line == "hint":
             if not app.hint():
                 self.say_no_hint()
         elif line == "rules":
-            self.rules(app.game.rules)
+            self.rules(game.rules)
         elif line == "autoplay":
             app.next_autoplay()  # applied at once: a card may go home, or the game end
             if self.current == SCREEN_MENU:
@@ -298,16 +289,15 @@ class Screens(Results):
             self._choose(row)
         elif line == "suits":
             app.toggle("four_colours")
-            app.view.colour_suits(app.settings.four_colours)
             self._choose(row)
         elif line == "help":
             self.help(0)
         elif line == "stats":
-            self.stats(app.game.rules)
+            self.results.statistics(game.rules)
         elif line == "about":
             self.about()
         elif line == "end":
-            if app.in_progress():
+            if app.table.in_progress():
                 self.ask(ASK_END, SCREEN_MENU)
             else:
                 app.end_game()
@@ -318,29 +308,12 @@ class Screens(Results):
         """For owners: version, board, heap, NVM, battery and errors caught,
         also printed to the console; A times the actions (``timing``), the
         full-screen redraws a second and the heap, to report."""
-        self._open(SCREEN_ABOUT, self._about)
-        values = self._about_values()
+        self.open(SCREEN_ABOUT, self._about)
+        press = "press " + self.words.key("A")  # the heap and the redraws, until measured
+        board, nvm, battery, errors, redraws = self.app.owner_facts(press)
+        values = (__version__, board, self.heap or press, nvm, battery, errors, redraws)
         self.words.show(self.page, "about", values)
         self.app.console("about: " + ", ".join(str(value) for value in values))
-
-    def _about_values(self):
-        """About's values: version, board, heap, NVM, battery, errors, redraws;
-        the heap and the redraws once A has measured them."""
-        app = self.app
-        facts = app.hardware.facts
-        board, nvm, millivolts = facts() if facts else ("-", 0, 0)
-        tenths = app.redraw_tenths
-        redraw = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else ""
-        press = "press " + self.words.key("A")
-        return (
-            __version__,
-            board,
-            self.heap or press,
-            "{} bytes".format(nvm) if nvm else "none",
-            app.battery_text(millivolts) or "none",
-            app.store.errors_caught if app.store is not None else 0,  # (``Store.caught``)
-            redraw or press,
-        )
 
     def _about(self, action):
         if action == A:  # for owners: time the actions, the redraws, the heap
@@ -367,11 +340,11 @@ class Screens(Results):
         self.pending_rules = rules
         self.back = back
         app = self.app
-        if what != ASK_END and not app.in_progress():
+        if what != ASK_END and not app.table.in_progress():
             self._do_pending()
             return
-        self._open(SCREEN_CONFIRM, self._confirm)
-        page, game = self.page, app.game
+        self.open(SCREEN_CONFIRM, self._confirm)
+        page, game = self.page, app.table.game
         page.footer.color = TEXT_WHITE
         text = "confirm_abandon"
         if what == ASK_END:
@@ -390,7 +363,7 @@ class Screens(Results):
         if what == ASK_RANDOM:
             app.new_random_deal()
         elif what == ASK_DEAL:
-            app.new_deal(self.pending_number, app.game.rules)
+            app.new_deal(self.pending_number, app.table.game.rules)
         elif what == ASK_RESTART:
             app.restart()
         elif what == ASK_RULES:
@@ -417,14 +390,14 @@ class Screens(Results):
     def deal(self, number, digit=4, typed=False):
         """The deal number entry (``deal_entry.DealEntry``) at ``number``, the
         mark under ``digit``; ``typed``: the number is being typed on a keyboard."""
-        self._open(SCREEN_DEAL, self.entry.handle)
+        self.open(SCREEN_DEAL, self.entry.handle)
         self.entry.show(number, digit, typed)
 
     # ---------------------------------------------------------------- rules
 
     def rules(self, rules):
         """What a rule set is like, in plain words; left and right show the others."""
-        self._open(SCREEN_RULES, self._rules)
+        self.open(SCREEN_RULES, self._rules)
         self.choice = rules
         self.words.show(self.page, RULES_TEXTS[rules])
 
@@ -436,7 +409,7 @@ class Screens(Results):
             self.ask(
                 ASK_RULES,
                 SCREEN_RULES,
-                app.game.deal_number or app.random_deal(self.choice),
+                app.table.game.deal_number or app.random_deal(self.choice),
                 self.choice,
             )
         elif action == B or action == START:
@@ -449,9 +422,9 @@ class Screens(Results):
         where the machine's adapter has one (``help_page``: the desktop's keys
         and mouse) a page of its own; ``first``: the first page on a new
         board's first start, before the title, which any key goes on to."""
-        self._open(SCREEN_HELP, self._first_start if first else self._help)
+        self.open(SCREEN_HELP, self._first_start if first else self._help)
         self.help_page = number
-        page, game, words = self.page, self.app.game, self.words
+        page, game, words = self.page, self.app.table.game, self.words
         if number == 0:
             words.show(page, "help_keys_union" if game.rules == UNION else "help_keys", draw=False)
             if first:
@@ -487,5 +460,5 @@ class Screens(Results):
         from british_square.first_start import RuleChoice
 
         choice = RuleChoice(self)
-        self._open(SCREEN_FIRST, choice.handle)
+        self.open(SCREEN_FIRST, choice.handle)
         choice.show()

@@ -4,14 +4,8 @@ never loads this module (``App.handle`` imports it at the first such key).
 """
 
 from british_square.controls import DIGIT_0, HINT, NEW_GAME, REDO
-from british_square.screens import (
-    ASK_RANDOM,
-    ASK_RESTART,
-    SCREEN_DEAL,
-    SCREEN_MENU,
-    SCREEN_PLAY,
-    SCREEN_TITLE,
-)
+from british_square.screen_ids import SCREEN_DEAL, SCREEN_MENU, SCREEN_PLAY, SCREEN_TITLE
+from british_square.screens import ASK_RANDOM, ASK_RESTART
 from british_square.sounds import BUZZ
 
 
@@ -38,7 +32,7 @@ def shortcut(screens, action):
     elif action == REDO:
         if app.on_page:
             app.show_play()
-        app.redo()
+        app.table.redo()
     else:  # New game, Restart deal: asked first, and B goes back where the key was
         back = SCREEN_MENU if current == SCREEN_MENU else SCREEN_PLAY
         screens.ask(ASK_RANDOM if action == NEW_GAME else ASK_RESTART, back)

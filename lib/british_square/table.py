@@ -1,22 +1,21 @@
 """The cards on show and what a press does to them: the cursor, the held
-card, moves, undo and redo, the hint, the dead test and the flashes.
+card, moves, undo and redo, the hint, the dead test, Finish and the flashes.
 
-``Table`` is the part of ``app.App`` that plays on the cards; the app holds
-the state both read (the game, the layout, the scene, the cursor, the held
-card, the outcome) and the rest of the session (the loop, the screens, the
-settings and the saves).
+``Table`` owns the game in play and all of its state on the cards; the rest
+of the session (the loop, the screens, the settings, the saves and the
+statistics) is ``app.App``'s, which it asks for the little listed on the class.
 """
 
 from british_square.cards import NO_CARD, const
-from british_square.controls import RIGHT, SELECT, START, A, B, ticks_add, ticks_diff
+from british_square.controls import RIGHT, SELECT, A, B, ticks_add, ticks_diff
 from british_square.engine import STATUS_LOST, IllegalMoveError
 from british_square.hint import NO_HINT
-from british_square.layout import NO_STOP
+from british_square.layout import NO_STOP, Layout
 from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_source, move_target
-from british_square.scene import PANEL_STUCK
+from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.search import DEAD, safe_move
 from british_square.sheet import REFUSED, SELECTED, TARGET
-from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
+from british_square.sounds import BUZZ, CHIME, CLICK
 from british_square.store import AUTOPLAY_SAFE
 
 _FLASH_MS = const(180)  # a refused drop shows red this long
@@ -26,7 +25,7 @@ _FINISH_MS = const(150)  # Finish sends a card home this often: the player can f
 # on a SAMD51).
 PROBE_STEP = const(2)
 
-# Where a game stands, as the player sees it (``App.outcome``).
+# Where a game stands, as the player sees it (``Table.outcome``).
 OUTCOME_PLAYING = const(0)
 OUTCOME_WON = const(1)
 OUTCOME_STUCK = const(2)  # no move can bring a card home (the player may still move, or undo)
@@ -34,14 +33,98 @@ OUTCOME_ENDED = const(3)  # the player chose End game: scored as it stood, no mo
 
 
 class Table:
-    """What a press does on the cards (a base of ``app.App``)."""
+    """The game in play on ``scene`` (a ``scene.PlayScene``), for ``session``.
 
-    def play_action(self, action):
+    ``hinter`` (a ``hint.Hinter``) runs the dead test and the hint, and
+    ``move_buffer`` is the scratch the moves are listed in (both made before
+    the sprites, for the heap's sake). The table asks its session (an
+    ``app.App``) for only this: ``now``, the turn's ticks; ``settings``, for
+    auto-play; ``beep(effect)``; ``note_change()``, a move worth keeping;
+    ``decided()``, the game was just won or found stuck (``outcome`` says
+    which); and ``offer_finish()``, the rest is certain."""
+
+    def __init__(self, session, scene, hinter, move_buffer):
+        self.session = session
+        self.scene = scene
+        self.hinter = hinter
+        self.move_buffer = move_buffer
+        self.game = None  # the game in play (``start``)
+        self.layout = Layout(4)  # arranged for each game's columns
+        self.cursor = 0  # the stop under the cursor
+        self.held = NO_STOP  # the stop whose card is picked up
+        self.lit = False  # a hint lit the stock: a deal (the next move puts it out)
+        self.flash_stop = NO_STOP  # a refused stop shown red until ``flash_until``
+        self.flash_look = 0  # and the look it goes back to
+        self.flash_until = 0
+        self.outcome = OUTCOME_PLAYING
+        self.probing = False  # the dead test is under way
+        self.finishing = False  # Finish is sending the cards home, one by one
+        self.finish_offered = False  # this game: Finish was offered (once)
+        self.finish_due = 0
+
+    def start(self, game):
+        """Play ``game`` from where it stands, shown afresh: nothing held or lit."""
+        self.game = game
+        self.probing = False
+        self.finishing = self.finish_offered = False
+        self.held = NO_STOP
+        self.lit = False
+        self.flash_stop = NO_STOP
+        self.cursor = 0
+        layout, scene = self.layout, self.scene
+        if layout is not scene.layout or layout.columns != game.columns:
+            layout.arrange(game.columns)
+            scene.set_layout(layout)
+        else:
+            scene.clear_looks()
+        self.outcome = OUTCOME_PLAYING
+        self.check_end()
+        scene.show_game(game, self.panel())
+        scene.show_cursor(self.cursor)
+
+    def drop_game(self):
+        """Let the game, and the dead test's copy of it, go (before another is
+        made, so that the two are never on the heap together)."""
+        self.game = self.hinter.game = None
+        self.probing = False
+
+    def end(self):
+        """End the game where it stands (End game): its score is the cards home now."""
+        self.outcome = OUTCOME_ENDED
+        self.probing = False
+        self.scene.show_numbers(self.game, PANEL_ENDED)
+
+    def in_progress(self):
+        """Would leaving this game throw away moves the player made? (asked before
+        a new deal, a restart or other rules)."""
+        return self.game.history_end > 0 and self.outcome in (OUTCOME_PLAYING, OUTCOME_STUCK)
+
+    def panel(self):
+        """What the panel says: its numbers, or a notice instead (``scene.PANEL_*``)."""
+        if self.outcome == OUTCOME_STUCK:
+            return PANEL_STUCK
+        if self.outcome == OUTCOME_ENDED:
+            return PANEL_ENDED
+        return PANEL_NUMBERS
+
+    def resting(self):
+        """Nothing timed is under way on the cards (a flash, the dead test, Finish)."""
+        return self.flash_stop == NO_STOP and not (self.probing or self.finishing)
+
+    def tick(self, now):
+        """The end of a flash, a step of the dead test or of Finish, when due."""
+        if self.flash_stop != NO_STOP and ticks_diff(now, self.flash_until) >= 0:
+            self.end_flash()
+        if self.probing:
+            self.probe_dead()
+        if self.finishing:
+            self.finish_step(now)
+
+    def press(self, action):
+        """Do what the button ``action`` means on the cards."""
         if action <= RIGHT:
             self.cursor = self.layout.neighbour(self.cursor, action)
             self.scene.show_cursor(self.cursor)
-        elif action == START:
-            self.screens.menu()
         elif self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_WON:
             self.refuse(self.cursor)  # the game is over: look, but nothing moves
         elif action == A:
@@ -107,20 +190,18 @@ class Table:
         scene.set_look(stop, SELECTED)
 
     def hint(self):
-        """A hint: back on the cards, the card the search suggests moving is
-        picked up and the place it should go is lit with the cursor on it, so
-        A plays it and B puts it back; for a deal the stock is lit, under the
-        cursor. False, and nothing changes, when the search found nothing useful."""
+        """A hint: the card the search suggests moving is picked up and the
+        place it should go is lit with the cursor on it, so A plays it and B
+        puts it back; for a deal the stock is lit, under the cursor. False,
+        and nothing changes, when the search found nothing useful."""
         game, layout = self.game, self.layout
         if self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_WON:
             return False
         self.probing = False  # the hint borrows the dead test's table
-        m = self.dead_test.suggest(game)
+        m = self.hinter.suggest(game)
         self.check_end()  # and the dead test starts again where it was needed
         if m == NO_HINT:
             return False
-        self.hints_used += 1
-        self.show_play()
         self.cancel()
         source, target = move_source(m), move_target(m)
         if source == STOCK:  # a deal: the stock lit, A on it deals
@@ -145,23 +226,23 @@ class Table:
     def try_move(self, m, stop):
         """Play ``m`` if the engine allows it, else flash ``stop``: that did nothing."""
         try:
-            self.play(m)
+            self.make_move(m)
         except IllegalMoveError:
             self.refuse(stop)
 
-    def play(self, m):
+    def make_move(self, m):
         """Play ``m`` (``IllegalMoveError`` if it is not legal here) and show its effects."""
         self.game.play(m)
-        self.beep(CHIME if move_target(m) == FOUNDATION else CLICK)
+        self.session.beep(CHIME if move_target(m) == FOUNDATION else CLICK)
         self.cancel()
         self.changed(m)
-        if self.settings.autoplay:
+        if self.session.settings.autoplay:
             self.auto_play()
         self.check_end(True)
 
     def autoplay_now(self):
         """Auto-play was switched on: what it takes goes home at once, as after a move."""
-        if self.settings.autoplay and self.outcome == OUTCOME_PLAYING:
+        if self.session.settings.autoplay and self.outcome == OUTCOME_PLAYING:
             count = self.game.history_count
             self.auto_play()
             if self.game.history_count != count:
@@ -171,7 +252,7 @@ class Table:
         """Redraw the two piles a move (or its undo) touched, the numbers and the cursor."""
         scene, game = self.scene, self.game
         self.probing = False  # it was about the position before
-        self.note_change()
+        self.session.note_change()
         scene.show_pile(game, move_source(m))
         scene.show_pile(game, move_target(m))
         scene.show_numbers(game, self.panel())
@@ -184,14 +265,14 @@ class Table:
             return
         if self.outcome == OUTCOME_STUCK:
             self.outcome = OUTCOME_PLAYING  # perhaps no longer: looked at again below
-        self.beep(CLICK)
+        self.session.beep(CLICK)
         self.changed(m)
         self.check_end()
 
     def redo(self):
         m = self.game.redo()
         if m is not None:
-            self.beep(CLICK)
+            self.session.beep(CLICK)
             self.changed(m)
             self.check_end()
 
@@ -214,7 +295,7 @@ class Table:
         game = self.game
         if game.stock_count:
             return False  # a deal is a choice
-        test = self.dead_test
+        test = self.hinter
         test.start(game)
         probe = test.game
         m = self.home_move(probe)
@@ -223,12 +304,18 @@ class Table:
             m = self.home_move(probe)
         return probe.is_won()
 
-    def finish(self):
-        """Play the rest out: a card home every ``_FINISH_MS`` (``finish_step``),
-        until the game is won or a press stops it."""
-        self.show_play()
+    def start_finish(self, now):
+        """Play the rest out: a card home every ``_FINISH_MS`` from ``now``
+        (``finish_step``), until the game is won or a press stops it."""
         self.finishing = True
-        self.finish_due = self.now
+        self.finish_due = now
+
+    def stop_finish(self):
+        """Stop Finish (a press does): was it under way?"""
+        if not self.finishing:
+            return False
+        self.finishing = False
+        return True
 
     def finish_step(self, now):
         """The next card home, when it is due."""
@@ -239,7 +326,7 @@ class Table:
         if m == NO_HINT:  # the player undid or moved before it began: nothing to send
             self.finishing = False
             return
-        self.play(m)
+        self.make_move(m)
         if self.outcome != OUTCOME_PLAYING:
             self.finishing = False
 
@@ -251,7 +338,7 @@ class Table:
         nothing can be built on an ace that its foundation could not take as
         well. Other cards might still be wanted in the tableau, and stay."""
         game = self.game
-        safe = self.settings.autoplay == AUTOPLAY_SAFE
+        safe = self.session.settings.autoplay == AUTOPLAY_SAFE
         buffer = self.move_buffer
         moved = True
         while moved:
@@ -285,28 +372,24 @@ class Table:
             if self.outcome != OUTCOME_WON:
                 self.outcome = OUTCOME_WON
                 self.finishing = False
-                self.count_game()
-                self.rest()
-                self.beep(FANFARE)
-                self.screens.won()
+                self.session.decided()
             return
         self.outcome = OUTCOME_PLAYING
         if moved and not (self.finishing or self.finish_offered) and self.finish_certain():
             self.finish_offered = True  # once a game: B says the player plays it out
             self.probing = False
-            self.rest()
-            self.screens.finish()
+            self.session.offer_finish()
             return
         if not game.stock_count:
             if game.status(self.move_buffer) == STATUS_LOST:
                 self.set_stuck()
             else:
-                self.dead_test.start(game)
+                self.hinter.start(game)
                 self.probing = True
 
     def probe_dead(self):
         """One step of the dead test; "no more moves" when it proves the game dead."""
-        verdict = self.dead_test.step(PROBE_STEP)
+        verdict = self.hinter.step(PROBE_STEP)
         if verdict is None:
             return
         self.probing = False
@@ -314,29 +397,26 @@ class Table:
             self.set_stuck()
 
     def set_stuck(self):
-        """No card can go home any more: the panel says so, and when it came
-        of a move on the cards, the game is counted and Game over says why
-        (B: back to the cards, where the player may still move them or undo)."""
+        """No card can go home any more: the panel says so, and the session
+        says what follows (``decided``)."""
         self.outcome = OUTCOME_STUCK
         self.scene.show_numbers(self.game, PANEL_STUCK)
-        if not self.on_page:
-            self.count_game()  # what Game over says is in the statistics now
-            self.rest()
-            self.screens.over()
+        self.session.decided()
 
     # -------------------------------------------------------------- flashes
 
     def refuse(self, stop):
         """Flash ``stop`` red for a moment: that did nothing."""
         self.end_flash()
-        self.beep(BUZZ)
+        self.session.beep(BUZZ)
         scene = self.scene
         self.flash_stop = stop
         self.flash_look = scene.looks[stop]
-        self.flash_until = ticks_add(self.now, _FLASH_MS)
+        self.flash_until = ticks_add(self.session.now, _FLASH_MS)
         scene.set_look(stop, REFUSED)
 
     def end_flash(self):
+        """The flash (``refuse``) ends: the stop looks as it did."""
         if self.flash_stop != NO_STOP:
             self.scene.set_look(self.flash_stop, self.flash_look)
             self.flash_stop = NO_STOP

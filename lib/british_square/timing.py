@@ -79,7 +79,8 @@ def run(app):
     app.view.refresh()
     figures.append(("cursor move", _timed(app, _presses(app, RIGHT, LEFT))))
     # Select's undo, then the menu's redo: -1 while there is no move to take back
-    undo_redo = _timed(app, (app.undo, app.redo)) if app.game.history_count else -1
+    table = app.table
+    undo_redo = _timed(app, (table.undo, table.redo)) if table.game.history_count else -1
     figures.append(("undo, redo", undo_redo))
     say = app.console  # the serial console, or the desktop's standard error
     say("timing: ms a press, the mean of {} (refresh included)".format(_REPEATS))

@@ -91,7 +91,7 @@ def main():
     app.handle(A)
     note("play")
     for _ in range(30):  # some play: deal from the stock
-        app.play(16 << 8 | 17)
+        app.table.make_move(16 << 8 | 17)
     note("play, 30 cards dealt")
     app.handle(START_BUTTON)
     note("menu")
@@ -107,7 +107,7 @@ def main():
         screens.rules(rules)
         note("rules {}".format(rules))
     for rules in range(3):
-        screens.stats(rules)
+        screens.results.statistics(rules)
         note("statistics {}".format(rules))
     screens.about()
     note("about")
@@ -115,17 +115,17 @@ def main():
     note("deal number")
     screens.ask(0, 2)  # "Abandon this game?" before a new deal
     note("confirm")
-    screens.won()
+    screens.results.won()
     app.beep(FANFARE)
     for _ in range(20):  # the tune's notes, the lights' frames
         app.tick(ticks_ms())
         speaker.step()
     note("won")
-    screens.over()
+    screens.results.over()
     note("game over")
     app.show_play()
-    while app.game.stock_count:
-        app.play(16 << 8 | 17)
+    while app.table.game.stock_count:
+        app.table.make_move(16 << 8 | 17)
     for _ in range(200):  # the dead test runs, a step per turn
         app.tick(ticks_ms())
     note("play, stock out, dead test")

@@ -60,11 +60,11 @@ def move_redraw_sample(app, m):
     display = app.view.display
 
     def sample_ns():
-        app.play(m)
+        app.table.make_move(m)
         t0 = now_ns()
         display.refresh()
         taken = now_ns() - t0
-        app.undo()
+        app.table.undo()
         display.refresh()
         return taken
 
@@ -117,7 +117,7 @@ def main():
     )
 
     full = measure_sample(full_redraw_sample(display, app.view.root))
-    m = typical_move(app.game)
+    m = typical_move(app.table.game)
     moved = measure_sample(move_redraw_sample(app, m))
     note = "refresh after move {} / full redraw (<= 0.25)".format(move_name(m))
     spread = max(moved.spread, full.spread)
@@ -128,7 +128,7 @@ def main():
     app.start_game(Game.new_deal(10))
     app.show_play()
     display.refresh()
-    column_move = typical_move(app.game)
+    column_move = typical_move(app.table.game)
     moved = measure_sample(move_redraw_sample(app, column_move))
     note = "refresh after move {} / full redraw (<= 0.25)".format(move_name(column_move))
     spread = max(moved.spread, full.spread)
@@ -163,13 +163,13 @@ def main():
     report_cost(BENCH, "press_cursor", measure(cursor_pair).per(2), "a cursor step, Python only")
 
     # a move as the player makes it: pick up, walk to the target, drop; then undo
-    source_stop = app.layout.pile_stop(m >> 8)
-    target_stop = app.layout.pile_stop(m & 0xFF)
+    source_stop = app.table.layout.pile_stop(m >> 8)
+    target_stop = app.table.layout.pile_stop(m & 0xFF)
 
     def move_cycle():
-        app.cursor = source_stop
+        app.table.cursor = source_stop
         app.handle(A)
-        app.cursor = target_stop
+        app.table.cursor = target_stop
         app.handle(A)
         app.handle(SELECT)
 
@@ -211,7 +211,7 @@ def main():
 
     # the dead test once the stock is out: the loop runs it a step per turn
     for rules in (BRITISH, UNION):
-        step, steps, alloc = probe_step_cost(rules, app.move_buffer)
+        step, steps, alloc = probe_step_cost(rules, app.table.move_buffer)
         note = "heap one loop turn of the dead test allocates (0)"
         report(BENCH, "dead_probe_step_alloc_" + RULE_NAMES[rules], alloc, "bytes", note)
         note = "one loop turn of the dead test ({} positions); loop turns to its verdict: {}"
