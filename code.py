@@ -26,7 +26,7 @@ def main(argv):
         sys.modules.pop("options")  # not held while the game runs: a board has none
     else:
         hardware, options, game = machine({}), {}, None  # the game kept in NVM, or a new deal
-    game = play(hardware, options, game)
+    game = run_session(hardware, options, game)
     status = getattr(hardware, "status", 0)  # the desktop's: what stopped the game
     if not argv and sys.implementation.name != "cpython":
         return status  # a board never gets here; the VM, run as a board, reports its run
@@ -57,7 +57,7 @@ def machine(options):
     return __import__(board_module()).Hardware(options)
 
 
-def play(hardware, options, game):
+def run_session(hardware, options, game):
     """Play ``game`` (``None``: the one the adapter's NVM keeps, else a new
     deal) until the adapter is finished; the game as it ended."""
     from british_square.app import App
@@ -70,7 +70,7 @@ def play(hardware, options, game):
     app = App(hardware, store, game, "autoplay" in options)
     hardware.started(app)
     app.run()
-    hardware.finish(app)
+    hardware.stopped(app)
     hardware.display.root_group = None
     return app.table.game
 

@@ -364,7 +364,7 @@ class MixerSpeaker:
         fanfare = b"".join(at_rate(waves[CHIME], rate) for rate in TUNE)
         self.sounds.append(pygame.mixer.Sound(buffer=fanfare))
 
-    def play(self, effect):
+    def sound(self, effect):
         self.played.append(effect)
         if self.sounds is not None:
             self.sounds[effect].play()
@@ -445,7 +445,7 @@ class Hardware:
         self.backlight_level = 100
         self.font = SheetFont()  # Blinka's terminalio.FONT laid out as the board's
         self.speaker = MixerSpeaker()
-        self.sound = self.speaker.play
+        self.sound = self.speaker.sound
         # a window has no NeoPixels: the calls are counted and the last kept, to test
         self.glows = 0
         self.last_glow = None
@@ -507,7 +507,7 @@ class Hardware:
         self.app = app
         self.actions.app = app  # where the mouse's clicks land
 
-    def finish(self, app):
+    def stopped(self, app):
         """After the loop: the final screenshot; the signals as they were."""
         if self.final_shot:
             self.write_shot(self.final_shot)

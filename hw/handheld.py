@@ -47,7 +47,7 @@ class Handheld:
         self.speaker = self.sound = None
         if Speaker is not None:
             self.speaker = Speaker(board.SPEAKER, board.SPEAKER_ENABLE)
-            self.sound = self.speaker.play
+            self.sound = self.speaker.sound
         self.lights = Lights(board.NEOPIXEL).glow
 
     def idle(self, resting):
@@ -61,5 +61,5 @@ class Handheld:
     def started(self, app):
         pass
 
-    def finish(self, app):
+    def stopped(self, app):
         pass

@@ -30,7 +30,7 @@ class Speaker:
         self.tune = 0  # notes of the tune still to play
         self.busy = False
 
-    def play(self, effect):
+    def sound(self, effect):
         """Start ``effect`` now, cutting short whatever plays."""
         self.enable.value = True
         self.busy = True

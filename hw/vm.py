@@ -137,7 +137,7 @@ class Hardware(ScriptPlayer):
         self.keys.release(key)
         return self.buttons.poll(now)
 
-    def finish(self, app):
+    def stopped(self, app):
         peak = live = "-"
         if self.measuring:
             gc.collect()

@@ -59,7 +59,7 @@ class FakeHardware:
     def started(self, app):
         pass
 
-    def finish(self, app):
+    def stopped(self, app):
         pass
 
 

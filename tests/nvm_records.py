@@ -6,6 +6,7 @@ the store writes them, and the nonsense a record may hold behind a good CRC.
 import binascii
 import random
 
+from british_square.desktop.games import legal_moves
 from british_square.desktop.notation import position_text
 from british_square.engine import MAX_MOVES, Game
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
@@ -182,7 +183,7 @@ def v1_record_game():
 
     game = Game.new_deal(113, AMERICAN)
     for i in range(6):
-        moves = game.moves()
+        moves = legal_moves(game)
         game.play(moves[i % len(moves)])
     game.undo()
     return game
@@ -194,7 +195,7 @@ def started_after(deal, rules=BRITISH, actions=80, seed=0):
     rng = random.Random(seed)
     played = Game.new_deal(deal, rules)
     for _ in range(actions):
-        moves = played.moves()
+        moves = legal_moves(played)
         deals = [m for m in moves if m == move(STOCK, WASTE)]
         others = [m for m in moves if m not in deals]
         # deal a third of the time, so the stock and the waste both have cards
@@ -208,7 +209,7 @@ def start_body(game, moves=3):
     """A valid body holding ``game`` from its start position (its deal named)
     after ``moves`` more moves."""
     for _ in range(moves):
-        game.play(game.moves()[0])
+        game.play(legal_moves(game)[0])
     store = Store(PagedFlash())
     store.resumed_from_position = game
     store.save(game, 1, 0)

@@ -9,6 +9,7 @@ with the engine it checks.
 import random
 from collections import Counter
 
+from british_square.desktop.games import copy_game, legal_moves
 from british_square.desktop.notation import (
     parse_move,
     parse_position,
@@ -78,7 +79,7 @@ def legal(g, token):
 
 
 def legal_texts(g):
-    return [move_text(m) for m in g.moves()]
+    return [move_text(m) for m in legal_moves(g)]
 
 
 def play(g, *tokens):
@@ -115,7 +116,7 @@ def playout(g, choices, greedy=False):
     before it is pushed, and ``None`` at the end. ``greedy`` picks among the
     foundation moves whenever there are some."""
     for choice in choices:
-        moves = g.moves()
+        moves = legal_moves(g)
         if not moves:
             break
         home = [m for m in moves if move_target(m) == FOUNDATION] if greedy else []
@@ -134,7 +135,7 @@ def sample_games(count=40, steps=150, seed=7):
         choices = [rng.randrange(1000) for _ in range(steps)]
         for step, _ in enumerate(playout(g, choices, greedy=i % 2)):
             if step % 10 == 0:
-                out.append(g.copy())
+                out.append(copy_game(g))
     return out
 
 

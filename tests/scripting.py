@@ -13,6 +13,7 @@ from pathlib import Path
 
 from words_text import body
 
+from british_square.desktop.games import copy_game, legal_moves
 from british_square.engine import Game, IllegalMoveError
 from british_square.layout import Layout
 from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_source, move_target
@@ -99,7 +100,7 @@ class ScriptWriter:
 
     def shot(self, name):
         self.words.append("shot:" + name)
-        self.snapshots[name] = self.game.copy()
+        self.snapshots[name] = copy_game(self.game)
 
     def play_some(self, count):
         """Play ``count`` moves a simple player would choose (see ``simple_move``)."""
@@ -159,9 +160,9 @@ def finish_certain(game):
     brings every card home?"""
     if game.stock_count:
         return False
-    trial = game.copy()
+    trial = copy_game(game)
     while True:
-        home = [m for m in trial.moves() if move_target(m) == FOUNDATION]
+        home = [m for m in legal_moves(trial) if move_target(m) == FOUNDATION]
         if not home:
             return trial.is_won()
         trial.push(home[0])
@@ -170,7 +171,7 @@ def finish_certain(game):
 def simple_move(game, last=None):
     """A card home if one can go, else a tableau move that does not just undo
     ``last``, else a deal; ``None`` when nothing is left."""
-    moves = game.moves()
+    moves = legal_moves(game)
     if not moves:
         return None
     back = None if last is None else move(move_target(last), move_source(last))

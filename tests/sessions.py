@@ -33,6 +33,7 @@ from pathlib import Path
 from ui_runs import kept_game
 from words_text import body
 
+from british_square.desktop.games import copy_game, legal_moves
 from british_square.engine import Game
 from british_square.piles import AMERICAN, BRITISH, UNION, move, move_source, move_target
 
@@ -137,7 +138,7 @@ def session_game(seed):
         game = Game.new_deal(WIN_DEAL, AMERICAN)
     else:
         game = Game.new_deal(1 + seed * 7919 % 31999, RULES.index(kind))
-    game.play(game.moves()[0])
+    game.play(legal_moves(game)[0])
     game.undo()
     return game
 
@@ -167,7 +168,7 @@ def long_game(rules, deal, moves):
                 game.play(there)
                 there, back = back, there
             break
-        choices = game.moves()
+        choices = legal_moves(game)
         if not choices:
             raise ValueError("deal {} of rules {} ends first".format(deal, rules))
         game.play(rng.choice(choices))
@@ -176,10 +177,10 @@ def long_game(rules, deal, moves):
 
 def _two_way_move(game):
     """A move of a card between two columns that can then go straight back, or 0."""
-    for m in game.moves():
+    for m in legal_moves(game):
         source, target = move_source(m), move_target(m)
         if source < game.columns and target < game.columns:
-            trial = game.copy()
+            trial = copy_game(game)
             trial.play(m)
             if trial.is_legal(move(target, source)):
                 return m

@@ -270,7 +270,7 @@ def test_window_mode_keyboard_and_quit(monkeypatch, tmp_path):
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     app.run()  # returns at the window's close
     assert shown(app) == "play"  # it got to the cards before closing
-    hardware.finish(app)  # the signals as they were
+    hardware.stopped(app)  # the signals as they were
 
 
 @pytest.mark.parametrize("name", ["pygamer", "pybadge"])
@@ -335,7 +335,7 @@ def test_the_desktop_mixer_plays_the_boards_waves_or_stays_silent(monkeypatch):
         lengths = [round(sound.get_length() * 1000) for sound in speaker.sounds]
         assert lengths == [15, 50, 60, 296]  # click, chime an octave up, buzz, the tune
         for effect in (CLICK, CHIME, BUZZ, FANFARE):
-            speaker.play(effect)
+            speaker.sound(effect)
         assert speaker.played == [CLICK, CHIME, BUZZ, FANFARE]
     finally:
         pygame.mixer.quit()
@@ -345,7 +345,7 @@ def test_the_desktop_mixer_plays_the_boards_waves_or_stays_silent(monkeypatch):
 
     monkeypatch.setattr(pygame.mixer, "init", no_device)
     silent = desktop.MixerSpeaker()
-    silent.play(CHIME)  # nothing to play it on: kept, and no error
+    silent.sound(CHIME)  # nothing to play it on: kept, and no error
     assert silent.sounds is None and silent.played == [CHIME]
 
 

@@ -40,6 +40,7 @@ from british_square.controls import (
     A,
     B,
 )
+from british_square.desktop.games import legal_moves
 from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import Game
 from british_square.layout import (
@@ -801,7 +802,7 @@ def test_game_over_says_why_the_moves_the_time_and_a_new_best(make_app):
 def test_the_menu_says_the_games_moves_and_time(make_app):
     app = make_app(Game.new_deal(5, UNION))
     press(app, A)
-    app.table.make_move(app.table.game.moves()[0])
+    app.table.make_move(legal_moves(app.table.game)[0])
     wait(app, 61_500)  # the screen dims at a minute, and play time stops with it
     press(app, A)  # wake
     press(app, START)

@@ -17,6 +17,7 @@ from positions import sample_games
 from refusals import refused
 
 from british_square.desktop.cli import main, seconds_argument
+from british_square.desktop.games import legal_moves
 from british_square.desktop.notation import move_dict, parse_move, parse_position, position_text
 from british_square.desktop.solver import VERDICTS
 from british_square.engine import Game
@@ -96,7 +97,7 @@ def test_play_names_which_move_of_the_list_is_illegal():
     game = parse_position(position)
     for text in ("SW", "SW"):
         game.play(parse_move(text, game))
-    legal = [move_text(m) for m in game.moves()]
+    legal = [move_text(m) for m in legal_moves(game)]
     illegal = next(text for text in ("aF", "bF", "cF", "dF", "Wa") if text not in legal)
     result = cli("play", position, "SW", "SW", illegal, "SW")
     assert refused(result, "move 3 of 4: illegal move '{}'".format(illegal))

@@ -10,6 +10,7 @@ the stock and the waste low, where the check's ways out look deepest.
 
 from positions import layout
 
+from british_square.desktop.games import copy_game
 from british_square.desktop.notation import parse_position, position_text
 from british_square.desktop.solver import LOST, WON, cannot_win, dead_ends, search, solve_plain
 from british_square.desktop.winnable import winnable_layout, winnable_walk
@@ -51,7 +52,7 @@ def test_a_layout_built_winnable_is_a_full_deal_its_line_wins():
         assert game.score() == 0 and game.stock_count == 88 and game.waste_count == 0
         assert list(game.height) == [4, 4, 4, 4] and list(game.base) == [4, 4, 4, 4]
         assert not cannot_win(game)
-        replay = game.copy()
+        replay = copy_game(game)
         for m in line:
             replay.play(m)
         assert replay.is_won()

@@ -295,7 +295,7 @@ def test_a_signal_ends_a_game_in_a_window_as_closing_it_does(monkeypatch, tmp_pa
         window_idle(resting)
 
     hardware.idle = idle
-    game = load_code_py().play(hardware, {"deal": 5}, Game.new_deal(5))
+    game = load_code_py().run_session(hardware, {"deal": 5}, Game.new_deal(5))
     assert hardware.status == 128 + number and len(turns) <= 102
     assert game.history_count == 1 and signal.getsignal(number) == before
     from british_square.resume import load

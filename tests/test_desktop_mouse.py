@@ -13,6 +13,7 @@ from app_harness import MENU, page_text, shown
 from conftest import HW
 
 from british_square.controls import NONE
+from british_square.desktop.games import legal_moves, played_moves
 from british_square.desktop.notation import parse_position
 from british_square.engine import Game
 from british_square.layout import (
@@ -65,7 +66,7 @@ def window(monkeypatch, tmp_path):
 
     yield start
     for hardware in made:
-        hardware.finish(hardware.app)
+        hardware.stopped(hardware.app)
     displayio.release_displays()
 
 
@@ -185,14 +186,16 @@ def test_clicks_play_a_move_between_any_two_piles_of_a_deal(window, rules):
     on_the_cards(app)
     game, layout = app.table.game, app.table.layout
     moves = [
-        m for m in game.moves() if move_source(m) < game.columns and move_target(m) < game.columns
+        m
+        for m in legal_moves(game)
+        if move_source(m) < game.columns and move_target(m) < game.columns
     ]
     assert moves, "a deal with a move between two piles"
     source, target = move_source(moves[-1]), move_target(moves[-1])
     click(*card_at(layout, game, source))
     click(*card_at(layout, game, target))
     run(app)
-    assert game.played() == [moves[-1]]
+    assert played_moves(game) == [moves[-1]]
 
 
 def test_the_window_redraws_once_a_click_not_once_a_step_of_the_cursor(window):
@@ -214,7 +217,7 @@ def test_a_click_on_the_stock_deals(window):
     game = app.table.game
     click(*card_at(app.table.layout, game, app.table.layout.stock_stop))
     run(app)
-    assert game.stock_count == 0 and game.played() == [move(STOCK, WASTE)]
+    assert game.stock_count == 0 and played_moves(game) == [move(STOCK, WASTE)]
 
 
 def test_a_right_click_puts_the_held_card_back_and_otherwise_moves_nothing(window):

@@ -26,6 +26,7 @@ from positions import (
     text,
 )
 
+from british_square.desktop.games import copy_game, legal_moves, played_moves
 from british_square.desktop.notation import (
     DEAD_NAMES,
     build_game,
@@ -39,7 +40,7 @@ from british_square.desktop.notation import (
 )
 from british_square.engine import Game
 from british_square.piles import FOUNDATION, move_source, move_target, move_text
-from british_square.search import ALIVE, DEAD, UNKNOWN
+from british_square.search import ALIVE, DEAD, UNDECIDED
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 EVERY_CARD_TWICE = {rank + suit: 2 for suit in SUITS for rank in RANKS}
@@ -98,7 +99,7 @@ def test_positions_stay_sound_and_moves_follow_the_rules(g, picks, greedy):
     for m in playout(g, picks, greedy):
         check_sound(g)
         d = position_dict(g)
-        moves = g.moves()
+        moves = legal_moves(g)
         assert set(moves) == model_moves(d), text(g)
         if m is None:
             break
@@ -107,7 +108,7 @@ def test_positions_stay_sound_and_moves_follow_the_rules(g, picks, greedy):
         assert move_from_dict(json.loads(json.dumps(move_dict(m))), g) == m
         before = list(g.foundations)
         card = g.top(move_source(m))
-        after = g.copy()
+        after = copy_game(g)
         after.push(m)
         assert position_dict(after) == model_apply(d, m), (d, move_text(m))
         if move_target(m) == FOUNDATION:
@@ -142,7 +143,7 @@ def test_undo_and_redo_restore_every_position(g, picks, greedy):
         if m is not None:
             played.append(m)
     n = len(played)
-    assert g.played() == played and g.history_count == n
+    assert played_moves(g) == played and g.history_count == n
     assert g.peek() == (played[-1] if played else None)
 
     # two bytes per move, in chunks of one size: wipe everything past them and undo still works
@@ -159,7 +160,7 @@ def test_undo_and_redo_restore_every_position(g, picks, greedy):
     for k in range(n):
         assert g.redo() == played[k]
         assert text(g) == texts[k + 1]
-    assert g.redo() is None and g.played() == played
+    assert g.redo() is None and played_moves(g) == played
 
 
 @SETTINGS
@@ -169,29 +170,29 @@ def test_a_new_move_after_undo_clears_the_redo_list(g, picks, back):
         pass
     for _ in range(back):
         g.undo()
-    moves = g.moves()
+    moves = legal_moves(g)
     if moves:
         g.push(moves[-1])
         assert g.redo() is None
-        assert g.played()[-1] == moves[-1]
+        assert played_moves(g)[-1] == moves[-1]
 
 
 @SETTINGS
 @given(games(), choices, st.booleans())
 def test_a_copy_plays_on_independently(g, picks, greedy):
     for _ in playout(g, picks, greedy):
-        twin = g.copy()
+        twin = copy_game(g)
         before = text(g)
-        assert twin.played() == g.played() and text(twin) == before
-        if twin.moves():
-            twin.push(twin.moves()[0])
+        assert played_moves(twin) == played_moves(g) and text(twin) == before
+        if legal_moves(twin):
+            twin.push(legal_moves(twin)[0])
             assert text(g) == before
             twin.undo()
             assert text(twin) == before
 
 
 def model_dead(d, limit):
-    """DEAD, ALIVE or UNKNOWN for position dict ``d`` by the model's own exhaustive search."""
+    """DEAD, ALIVE or UNDECIDED for position dict ``d`` by the model's own exhaustive search."""
     seen = {json.dumps(d, sort_keys=True)}
     todo = [d]
     while todo:
@@ -203,7 +204,7 @@ def model_dead(d, limit):
             key = json.dumps(there, sort_keys=True)
             if key not in seen:
                 if len(seen) >= limit:
-                    return UNKNOWN
+                    return UNDECIDED
                 seen.add(key)
                 todo.append(there)
     return DEAD
@@ -221,6 +222,6 @@ def test_the_dead_test_agrees_with_an_exhaustive_search(g, picks, greedy):
     if g.is_won():  # nothing is left to go home: the dead test calls that alive, by its docstring
         assert verdict == ALIVE
         return
-    if UNKNOWN not in (verdict, truth):
+    if UNDECIDED not in (verdict, truth):
         assert verdict == truth, text(g)
     event("dead: engine {}, model {}".format(DEAD_NAMES[verdict], DEAD_NAMES[truth]))

@@ -23,6 +23,7 @@ from positions import (
 )
 
 from british_square.cards import parse_card
+from british_square.desktop.games import copy_game, legal_moves
 from british_square.desktop.notation import parse_move
 from british_square.engine import STATUS_LOST, STATUS_PLAYING, STATUS_WON, Game
 from british_square.piles import (
@@ -36,7 +37,7 @@ from british_square.piles import (
     move_source,
     move_target,
 )
-from british_square.search import ALIVE, DEAD, UNKNOWN
+from british_square.search import ALIVE, DEAD, UNDECIDED
 
 HEARTS = 2
 # A..K then K..A of hearts: the order a foundation takes them (the waste's top is last).
@@ -110,7 +111,7 @@ def test_a_card_on_a_foundation_never_comes_back(rules):
     for m in all_pairs(g):
         if move_source(m) == FOUNDATION:
             assert not g.is_legal(m)
-    assert all(move_source(m) != FOUNDATION for m in g.moves())
+    assert all(move_source(m) != FOUNDATION for m in legal_moves(g))
     for token in ("Fa", "Fb", "FW", "FS"):
         with pytest.raises(ValueError, match=token):
             parse_move(token, g)
@@ -266,7 +267,7 @@ def test_a_union_space_takes_any_playable_card_but_not_the_stock_card():
     for token in ("ab", "cb", "db", "Wb"):
         assert legal(g, token), token
     assert not legal(g, "Sb")
-    assert all(move_source(m) != STOCK or move_target(m) == WASTE for m in g.moves())
+    assert all(move_source(m) != STOCK or move_target(m) == WASTE for m in legal_moves(g))
     play(g, "cb")  # a built card that fills a space becomes its base
     assert column_text(g, 1) == "4C" and column_text(g, 2) == "5C"
 
@@ -320,7 +321,7 @@ def test_there_is_no_redeal(rules):
     g = game(rules, "7H", "KD", stock="-", waste="3H2H")
     assert not legal(g, "SW")
     assert not any(g.is_legal(move(s, STOCK)) for s in range(FOUNDATION + 2))
-    assert all(move_source(m) != STOCK and move_target(m) != STOCK for m in g.moves())
+    assert all(move_source(m) != STOCK and move_target(m) != STOCK for m in legal_moves(g))
     with pytest.raises(ValueError, match="WS"):
         parse_move("WS", g)
 
@@ -339,7 +340,7 @@ def test_won_when_all_104_cards_are_home(rules):
 @each_rules
 def test_lost_when_the_stock_is_empty_and_no_move_is_legal(rules):
     g = blocked(rules, "2C", "4C", "6C", "8C", waste="9S")
-    assert g.moves() == []
+    assert legal_moves(g) == []
     assert g.status() == STATUS_LOST
     g = blocked(rules, "2C", "4C", "6C", "8C", stock="9S")
     assert legal_texts(g) == ["SW"] and g.status() == STATUS_PLAYING
@@ -355,7 +356,7 @@ def test_spaces_keep_a_game_going_only_in_union_square(rules):
 @each_rules
 def test_a_game_with_moves_left_is_playing_even_if_dead(rules):
     g = blocked(rules, *DEAD_COLUMNS)
-    assert g.stock_count == 0 and g.moves()
+    assert g.stock_count == 0 and legal_moves(g)
     assert g.status() == STATUS_PLAYING
 
 
@@ -395,7 +396,7 @@ def test_a_blocked_position_with_shuttles_left_is_dead(rules):
 @each_rules
 def test_a_position_two_tableau_moves_from_a_foundation_move_is_alive(rules):
     g = blocked(rules, *ALIVE_COLUMNS)
-    assert all(move_target(m) != FOUNDATION for m in g.moves())
+    assert all(move_target(m) != FOUNDATION for m in legal_moves(g))
     assert _search_leaves_the_game_alone(g, 1000) == ALIVE
     play(g, "ab", "ab")
     assert legal(g, "aF")
@@ -413,7 +414,7 @@ def test_the_dead_search_deals_the_stock(rules):
 def test_the_dead_search_says_unknown_when_its_budget_runs_out(rules):
     for columns in (DEAD_COLUMNS, ALIVE_COLUMNS):
         g = blocked(rules, *columns)
-        assert _search_leaves_the_game_alone(g, 1) == UNKNOWN
+        assert _search_leaves_the_game_alone(g, 1) == UNDECIDED
     assert dead_verdict(blocked(rules, "AC", "5C"), 1) == ALIVE  # a foundation move now
     assert dead_verdict(blocked(rules, "2C", "5C"), 1) == DEAD  # no move at all
 
@@ -446,15 +447,15 @@ def many_games():
 
 def test_legal_moves_come_in_the_documented_order(many_games):
     for g in many_games:
-        moves = g.moves()
+        moves = legal_moves(g)
         assert moves == documented_order(g), text(g)
-        assert moves == g.copy().moves() == g.moves()  # deterministic
+        assert moves == legal_moves(copy_game(g)) == legal_moves(g)  # deterministic
         assert len(set(moves)) == len(moves)
 
 
 def test_is_legal_agrees_with_the_legal_moves_for_every_pair(many_games):
     for g in many_games:
-        legal_set = set(g.moves())
+        legal_set = set(legal_moves(g))
         for m in all_pairs(g):
             assert g.is_legal(m) == (m in legal_set), (text(g), m)
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from positions import layout
 
 from british_square.cards import card_name
+from british_square.desktop.games import legal_moves
 from british_square.desktop.notation import parse_position, position_text
 from british_square.desktop.solver import (
     LOST,
@@ -252,7 +253,7 @@ def test_british_children_along_random_lines_of_deals():
         game = Game.new_deal(deal)
         for _ in range(300):
             assert_same_children(game)
-            moves = game.moves()
+            moves = legal_moves(game)
             if not moves:
                 break
             game.push(rng.choice(moves))

@@ -7,6 +7,7 @@ import sys
 import pytest
 from conftest import HW, ROOT
 
+from british_square.desktop.games import legal_moves
 from british_square.engine import Game
 from british_square.resume import load
 from british_square.store import MAGIC, SLOT_B, Store
@@ -140,7 +141,7 @@ def test_a_slice_assignment_must_keep_the_length(tmp_path):
 def test_a_store_on_the_save_file_resumes_the_game(tmp_path):
     path = str(tmp_path / "save.nvm")
     game = Game.new_deal(17)
-    game.play(game.moves()[0])
+    game.play(legal_moves(game)[0])
     Store(storage.FileNVM(path)).save(game, 60, 0)
     store = Store(storage.FileNVM(path))
     resumed = load(store)

@@ -33,6 +33,7 @@ from nvm_records import (
 )
 
 from british_square.deal import MAX_DEAL
+from british_square.desktop.games import copy_game, legal_moves
 from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import Game
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, move
@@ -80,7 +81,7 @@ def random_game(seed, rules=BRITISH, actions=120, undo_share=0.25):
         elif roll < undo_share:
             game.redo()
         else:
-            moves = game.moves()
+            moves = legal_moves(game)
             if moves:
                 game.play(rng.choice(moves))
             else:
@@ -89,7 +90,7 @@ def random_game(seed, rules=BRITISH, actions=120, undo_share=0.25):
 
 
 def saved_copy(game):
-    return game.copy() if game is not None else None
+    return copy_game(game) if game is not None else None
 
 
 def loaded(flash):
@@ -254,7 +255,7 @@ def test_resume_after_every_single_action_of_a_long_game_with_undo_and_redo():
         elif redo_tail and roll < 0.6 and game.redo() is not None:
             redos += 1
         else:
-            moves = game.moves()
+            moves = legal_moves(game)
             if not moves:
                 game.undo()
                 undos += 1
@@ -280,7 +281,7 @@ def shuttle_game(moves):
         empty = [c for c in range(16) if not game.column_height(c)]
         if len(empty) >= 2:
             break
-        game.play(rng.choice(game.moves()))
+        game.play(rng.choice(legal_moves(game)))
     a, b = empty[0], empty[1]
     source = next(c for c in range(16) if game.column_height(c))
     game.play(move(source, a))
@@ -341,7 +342,7 @@ def test_a_game_set_up_from_a_position_saves_its_start_position(position):
     game = set_position(3, UNION) if position == "union" else set_position(3)
     if position == SPADES_LEFT:
         game = parse_position(SPADES_LEFT)
-    game.play(game.moves()[0])
+    game.play(legal_moves(game)[0])
     flash = PagedFlash()
     Store(flash).save(game, 5, 0)
     assert same_game(loaded(flash)[1], game)
@@ -351,7 +352,7 @@ def test_a_set_position_of_fewer_than_two_decks_is_played_but_not_kept():
     # the desktop's --position takes one; the loader would refuse it (and
     # with it the statistics), so the store keeps all but the game
     game = parse_position("british 9D5S.6S/KH/-/AC2C.3C 4D8H QS 0,0,1,0")
-    game.play(game.moves()[0])
+    game.play(legal_moves(game)[0])
     flash = PagedFlash()
     store = Store(flash)
     store.stats.add_game(BRITISH, 3, False, 1, 1, False, 0)
@@ -373,7 +374,7 @@ def save_sequence(flash, count, seed=1):
         game = random_game(seed, actions=20 + 15 * n)
         store.stats.add_game(BRITISH, n, False, 10, 10, False, 0)
         store.save(game, 1000 + n, 0)
-        held.append((game.copy(), bytes(store.stats.data)))
+        held.append((copy_game(game), bytes(store.stats.data)))
     return store, held
 
 
@@ -685,7 +686,7 @@ def test_good_crcs_around_a_changed_start_position_never_load_what_its_deal_cann
 def test_a_redo_tail_the_engine_would_refuse_is_refused():
     game = Game.new_deal(4)
     for _ in range(6):
-        game.play(game.moves()[0])
+        game.play(legal_moves(game)[0])
     for _ in range(3):
         game.undo()  # three moves to redo, kept after the three done
     body = valid_body(game)

@@ -31,6 +31,7 @@ from nvm_records import (
 from ui_runs import board_tree, kept_game, keys_file, reported
 from words_text import body
 
+from british_square.desktop.games import legal_moves
 from british_square.desktop.notation import position_text
 from british_square.engine import Game
 from british_square.piles import AMERICAN, UNION
@@ -221,7 +222,7 @@ def test_a_record_made_to_break_starts_a_new_game_on_the_vm_and_the_next_save_is
         nvm_holding(nvm_file, forged(HAS_GAME, bytes(valid_body(Game.new_deal(4, 2)))))
         fail = {"BSQ_FAIL": name}
         game = Game.new_deal(4, 2)
-        game.play(game.moves()[-1])
+        game.play(legal_moves(game)[-1])
         store = Store(bytearray(b"\xff" * BLOCK))
         store.save(game, 30, 1)
         nvm_file.write_bytes(bytes(store.nvm))
@@ -320,7 +321,7 @@ def test_four_colour_suits_kept_are_drawn_at_power_on_on_the_vm(vm, booting_tree
     from screen_check import Sprites, expected_screen, load_raw, mismatches
 
     game = Game.new_deal(7)
-    game.play(game.moves()[0])
+    game.play(legal_moves(game)[0])
     store = Store(bytearray(b"\xff" * BLOCK))
     store.settings.four_colours = True
     store.save(game, 10, 0)
@@ -358,7 +359,7 @@ def test_a_day_of_two_one_hour_sessions_on_the_vm_writes_once_a_session(
     # NVM with a move played and taken back, as a record keeps a new game.
     nvm_file = tmp_path / "nvm"
     game = Game.new_deal(2, AMERICAN)
-    game.play(game.moves()[0])
+    game.play(legal_moves(game)[0])
     game.undo()
     env = dict(kept_game(nvm_file, game), BSQ_TURN_MS="100", BSQ_BATTERY_MV=battery)
     env["BSQ_KEYS_FILE"] = str(keys_file(tmp_path, session_keys(60)))

@@ -33,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
+from british_square.desktop.games import copy_game, legal_moves  # noqa: E402
 from british_square.desktop.notation import RULE_TITLES, rules_from_name  # noqa: E402
 from british_square.desktop.solver import UNKNOWN, best_line  # noqa: E402
 from british_square.desktop.survey import parse_range  # noqa: E402
@@ -59,18 +60,18 @@ def sample(rules, deals, per_deal, line_seconds, kinds=KINDS, seed=1):
                 line = random_playout(game, random.Random(deal * 7 + rules))
             steps = set(rng.sample(range(len(line)), min(per_deal, len(line))))
             for step, m in enumerate(line):
-                if step in steps and game.moves():
-                    found.append((kind, game.copy()))
+                if step in steps and legal_moves(game):
+                    found.append((kind, copy_game(game)))
                 game.play(m)
     return found
 
 
 def random_playout(game, rng):
     """The moves of a random but legal playout from ``game`` (not touched)."""
-    game = game.copy()
+    game = copy_game(game)
     line = []
     while len(line) < RANDOM_PLAY_MOVES:
-        moves = game.moves()
+        moves = legal_moves(game)
         if not moves:
             break
         line.append(rng.choice(moves))
@@ -82,7 +83,7 @@ def keeps_the_best(game, m, seconds):
     """``(kept, exact)``: does ``m`` keep the solver's best from ``game``, and
     did both searches finish (see the module's docstring)?"""
     before = best_line(game, seconds)
-    after_move = game.copy()
+    after_move = copy_game(game)
     after_move.play(m)
     after = best_line(after_move, seconds)
     kept = after.home >= before.home or before.moves[:1] == [m]
@@ -106,7 +107,7 @@ def measure(positions, seconds, seed=1, baseline=True):
             counts["hint"] += kept
             counts["exact"] += exact
         if baseline:
-            counts["random"] += keeps_the_best(game, rng.choice(game.moves()), seconds)[0]
+            counts["random"] += keeps_the_best(game, rng.choice(legal_moves(game)), seconds)[0]
     return counts
 
 

@@ -50,6 +50,7 @@ from sessions import long_game  # noqa: E402
 from ui_runs import board_tree, kept_game  # noqa: E402
 from words_text import body  # noqa: E402
 
+from british_square.desktop.games import legal_moves  # noqa: E402
 from british_square.desktop.notation import parse_position  # noqa: E402
 from british_square.engine import Game  # noqa: E402
 from british_square.layout import Layout  # noqa: E402
@@ -97,11 +98,11 @@ def cases():
     stock = " ".join(("up", "down", "left", "right")[d] for d in steps)
     writer = ScriptWriter(deal_game(), title=False)
     game = writer.game
-    while not any(move_target(m) < 4 and move_source(m) < 4 for m in game.moves()):
-        writer.move(next(m for m in game.moves() if move_source(m) == STOCK))
+    while not any(move_target(m) < 4 and move_source(m) < 4 for m in legal_moves(game)):
+        writer.move(next(m for m in legal_moves(game) if move_source(m) == STOCK))
     setup = "a " + writer.text()
     writer.words = []
-    writer.move(next(m for m in game.moves() if move_target(m) < 4 and move_source(m) < 4))
+    writer.move(next(m for m in legal_moves(game) if move_target(m) < 4 and move_source(m) < 4))
     writer.undo()
     writer.go(layout.stock_stop)
     move_undo = writer.text()

@@ -170,7 +170,7 @@ class App:
             if action == START:
                 self.screens.menu()
             else:
-                self.table.press(action)
+                self.table.act(action)
 
     def resting(self):
         """Nothing timed is under way (a flash, the dead test, Finish, the celebration)."""

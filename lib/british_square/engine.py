@@ -27,14 +27,13 @@ from british_square.piles import (
     UNION,
     WASTE,
     Piles,
-    move,
     move_source,
     move_target,
     move_text,
 )
 
 try:
-    from typing import List, Optional
+    from typing import Optional
 except ImportError:  # CircuitPython: annotations are compiled away
     pass
 
@@ -209,12 +208,6 @@ class Game(Piles):
             n += 2
         return n >> 1
 
-    def moves(self) -> List[int]:
-        """The legal moves as a list of move ints (allocates; for tools and tests)."""
-        buffer = bytearray(2 * MAX_MOVES)
-        count = self.legal_moves(buffer)
-        return [move(buffer[2 * i], buffer[2 * i + 1]) for i in range(count)]
-
     def is_legal(self, m: int) -> bool:
         """Is the move int ``m`` legal here? Cheap: checks only that move.
         Any int is safe to ask about; ``play`` also refuses what is not an int."""
@@ -362,10 +355,6 @@ class Game(Piles):
         self.history_count += 1
         return m
 
-    def played(self) -> List[int]:
-        """The moves played so far, oldest first (allocates)."""
-        return [self.history_move(i) for i in range(self.history_count)]
-
     def peek(self) -> Optional[int]:
         """The last move played, or ``None``."""
         if not self.history_count:
@@ -388,15 +377,6 @@ class Game(Piles):
         return STATUS_PLAYING if self.legal_moves(buffer) else STATUS_LOST
 
     # ------------------------------------------------------------- identity
-
-    def copy(self) -> "Game":
-        """An independent game at the same position with the same history."""
-        other = Game(self.rules)
-        other.copy_position_from(self)
-        other.history = [bytearray(chunk) for chunk in self.history]
-        other.history_count = self.history_count
-        other.history_end = self.history_end
-        return other
 
     def copy_position_from(self, other: "Game") -> None:
         """Take ``other``'s position (same rules), not its history: for a search

@@ -32,12 +32,20 @@ another never go round in circles while the stock lasts (there is always
 a forward move then: the deal).
 
 It is a heuristic, not the desktop solver: lines are cut at ``DEPTH`` moves
-and repeats are pruned by two hashes (``search.position_keys``), so a hint
+and repeats are pruned by two hashes (``search.position_hashes``), so a hint
 is a good move, not a proof. Every suggestion is a legal move of ``game``.
 """
 
 from british_square.cards import const
-from british_square.piles import COLUMN_CAPACITY, FOUNDATION, STOCK, move, move_source, move_target
+from british_square.piles import (
+    BRITISH,
+    COLUMN_CAPACITY,
+    FOUNDATION,
+    STOCK,
+    move,
+    move_source,
+    move_target,
+)
 from british_square.search import NEW_POSITION, DeadSearch, safe_move
 
 NO_HINT = const(-1)
@@ -73,7 +81,7 @@ def forward(game, m):
     if height[target]:
         lands_over = _home_at(cells[target * COLUMN_CAPACITY + height[target] - 1], f) < when
     if h <= game.base[source]:  # a dealt card, or the one that filled a space
-        return game.columns == 4 or (height[target] > 0 and not lands_over)
+        return game.rules == BRITISH or (height[target] > 0 and not lands_over)
     # built on a card of its own suit
     return _home_at(cells[i - 1], f) < when and not lands_over
 

@@ -179,7 +179,7 @@ class PlayScene:
             self.slot_tile[slot] = _HIDDEN
             self.slot_look[slot] = NORMAL
         self.british_only.hidden = not layout.british
-        self.piles_only.hidden = self.strips_only.hidden = layout.columns == 4
+        self.piles_only.hidden = self.strips_only.hidden = layout.british
         for c in range(4):
             grid = self.covered[c]
             grid.x = layout.pile_x[c]

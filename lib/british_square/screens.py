@@ -22,7 +22,7 @@ from british_square.layout import (
     TITLE_BIG_Y,
 )
 from british_square.par import par, won_deal_count
-from british_square.piles import UNION
+from british_square.piles import BRITISH, UNION
 from british_square.results import Results, clock_text, deal_text, moves_text, rules_name
 from british_square.screen_ids import (
     SCREEN_ABOUT,
@@ -434,7 +434,7 @@ class Screens:
         if number == 2:  # the machine's own page
             page.show_lines(self.app.hardware.help_page)
             return
-        text = "help_marks_piles" if game.columns != 4 else "help_marks"
+        text = "help_marks" if game.rules == BRITISH else "help_marks_piles"
         words.show(page, text)
         for line, glyph in MARKS:  # each glyph beside the line that says what it means
             row = words.row(text, line)

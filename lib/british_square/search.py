@@ -17,7 +17,7 @@ from british_square.piles import COLUMN_CAPACITY, FOUNDATION, move
 # The dead test's verdicts (``DeadSearch.step``).
 ALIVE = const(0)
 DEAD = const(1)
-UNKNOWN = const(2)
+UNDECIDED = const(2)
 
 # What ``DeadSearch._add`` says of a position.
 NEW_POSITION = const(0)  # not seen before: noted
@@ -32,14 +32,14 @@ class DeadSearch:
     at up to ``n`` more positions and returns ``None`` while it goes on, then
     its verdict: ``DEAD`` if none of the positions reachable without a
     foundation move allows one, ``ALIVE`` once one does (a won game is
-    ``ALIVE``), ``UNKNOWN`` once ``budget`` positions are seen. Iterative (no
+    ``ALIVE``), ``UNDECIDED`` once ``budget`` positions are seen. Iterative (no
     recursion), and its memory is made once, in ``__init__``: a table of
     position keys (six bytes a slot, at most four fifths full) and a path of
     three bytes per level: about 2 KB for the game's budget of 200. A game
     can run it after every move without the heap moving.
 
     Repeats are pruned by two independent hashes of the position
-    (``position_keys``: two bases and moduli): a new position is skipped
+    (``position_hashes``: two bases and moduli): a new position is skipped
     only when its 30-bit first hash and 16 bits of its second equal those of
     one already seen. A false ``DEAD`` needs two different positions among
     at most ``budget`` to agree on all 46 bits: for a budget of 200 a chance
@@ -62,12 +62,12 @@ class DeadSearch:
         self.path = bytearray(budget * 3)
         self.buffer = buffer if buffer is not None else bytearray(2 * MAX_MOVES)
         self.game = None  # the copy searched
-        self.second = [0]  # where ``position_keys`` leaves the second hash
+        self.second = [0]  # where ``position_hashes`` leaves the second hash
         self.seen = 0
         self.depth = 0
         self.next_index = 0
         self.whole_waste = False
-        self.verdict = UNKNOWN
+        self.verdict = UNDECIDED
         self.running = False
 
     def start(self, game):
@@ -99,7 +99,7 @@ class DeadSearch:
     def _add(self, game):
         """Note the position of ``game``: ``NEW_POSITION``, ``_SEEN`` (both its hashes
         were), or ``_FULL`` (new, but ``budget`` positions are seen already)."""
-        a = position_keys(game, self.whole_waste, self.second)
+        a = position_hashes(game, self.whole_waste, self.second)
         b = self.second[0] & 0xFFFF
         low = a & 0xFFFF
         high = (a >> 16) + 1
@@ -145,7 +145,7 @@ class DeadSearch:
                 if added == NEW_POSITION:
                     break
                 if added == _FULL:
-                    return self._finish(UNKNOWN)
+                    return self._finish(UNDECIDED)
                 game.retract(m, flag)
             else:  # all explored: back to the parent
                 if not depth:
@@ -219,7 +219,7 @@ def safe_move(game, buffer, count):
     return -1
 
 
-def position_keys(game, whole_waste=True, second=None):
+def position_hashes(game, whole_waste=True, second=None):
     """Two independent 30-bit polynomial hashes of the position, in one pass
     and in small ints, so that nothing is allocated: ``h * 127`` modulo
     ``127 * 2**23 - 1`` (returned) and ``h * 251`` modulo ``251 * 2**22 - 1``

@@ -120,7 +120,7 @@ class Table:
         if self.finishing:
             self.finish_step(now)
 
-    def press(self, action):
+    def act(self, action):
         """Do what the button ``action`` means on the cards."""
         if action <= RIGHT:
             self.cursor = self.layout.neighbour(self.cursor, action)

@@ -77,7 +77,7 @@ def main():
     speaker = Speaker("SPEAKER", "SPEAKER_ENABLE")  # the pins, as names
     lights = Lights("NEOPIXEL")
     game = Game.new_deal(7)
-    hardware = Parts(display, actions, ticks_ms, speaker.play, lights.glow)
+    hardware = Parts(display, actions, ticks_ms, speaker.sound, lights.glow)
     app = App(hardware, store, game)
     screens = app.screens
     in_use = []

@@ -29,7 +29,7 @@ import keypad  # noqa: E402
 
 from british_square import app as app_module  # noqa: E402
 from british_square.controls import LEFT, RIGHT, SELECT, A, KeypadActions  # noqa: E402
-from british_square.engine import Game  # noqa: E402
+from british_square.engine import MAX_MOVES, Game  # noqa: E402
 from british_square.piles import BRITISH, RULE_NAMES, STOCK, UNION, WASTE  # noqa: E402
 from british_square.table import PROBE_STEP  # noqa: E402
 
@@ -73,7 +73,9 @@ def move_redraw_sample(app, m):
 
 def typical_move(game):
     """A column-to-column move if the deal has one, else the deal from the stock."""
-    for m in game.moves():
+    buffer = bytearray(2 * MAX_MOVES)
+    for i in range(game.legal_moves(buffer)):
+        m = buffer[2 * i] << 8 | buffer[2 * i + 1]
         if m >> 8 < STOCK and m & 0xFF < STOCK:
             return m
     return STOCK << 8 | WASTE

@@ -58,7 +58,7 @@ def glow_frame():
 print("alloc_glow", allocated(glow_frame))
 print("alloc_dark", allocated(lambda: lights.glow(-1, 100)))
 print("lit", max(neopixel_write.last) <= 64 and neopixel_write.writes)
-speaker.play(FANFARE)
+speaker.sound(FANFARE)
 print("alloc_step", allocated(speaker.step))  # a note under way: nothing to do
 turns = 0
 while speaker.busy and turns < 100:  # the main loop's turns

@@ -26,7 +26,7 @@ def machine(options):
     """The VM's adapter, given the board's speaker and lights, its idle
     stepping the speaker as the boards' adapters do."""
     hardware = vm_machine(options)
-    hardware.sound = speaker.play
+    hardware.sound = speaker.sound
     hardware.lights = lights.glow
     vm_idle = hardware.idle
 

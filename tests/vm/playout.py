@@ -9,6 +9,7 @@ must print the same lines.
 
 import sys
 
+from british_square.desktop.games import played_moves
 from british_square.desktop.notation import position_text
 from british_square.engine import MAX_MOVES, Game
 from british_square.piles import FOUNDATION, RULE_NAMES, move, move_text
@@ -50,7 +51,7 @@ def playout(number, rules, max_moves, buffer):
             game.redo()
             game.redo()
     final = position_text(game)
-    moves = " ".join(move_text(m) for m in game.played())
+    moves = " ".join(move_text(m) for m in played_moves(game))
     while game.undo() is not None:
         pass
     if position_text(game) != start:

@@ -15,6 +15,7 @@ import sys
 
 from british_square.cards import NO_CARD, SUITS, card_name
 from british_square.deal import MAX_DEAL, MIN_DEAL
+from british_square.desktop.games import legal_moves
 from british_square.desktop.notation import (
     DEAD_NAMES,
     RULE_TITLES,
@@ -31,7 +32,7 @@ from british_square.desktop.notation import (
     rules_from_name,
 )
 from british_square.engine import Game
-from british_square.piles import BUILDS_DOWN, BUILDS_UP, RULE_NAMES, move_text, pile_text
+from british_square.piles import BRITISH, BUILDS_DOWN, BUILDS_UP, RULE_NAMES, move_text, pile_text
 from british_square.search import DeadSearch
 
 PROG = "python3 -m british_square"
@@ -170,7 +171,7 @@ def show(game):
         )
     )
     arrows = {BUILDS_UP: "up", BUILDS_DOWN: "down"}
-    if game.columns == 4:
+    if game.rules == BRITISH:
         names = ["  {:<5}".format(pile_text(c)) for c in range(4)]
         lines.append("".join(names))
         tallest = max(game.column_height(c) for c in range(4))
@@ -418,9 +419,9 @@ def main(argv):
         hint_command(game, args.json)
     elif args.command == "moves":
         if args.json:
-            out(json.dumps([move_dict(m) for m in game.moves()]))
+            out(json.dumps([move_dict(m) for m in legal_moves(game)]))
         else:
-            out(" ".join(move_text(m) for m in game.moves()))
+            out(" ".join(move_text(m) for m in legal_moves(game)))
     else:  # play
         for number, token in enumerate(args.moves, 1):
             try:

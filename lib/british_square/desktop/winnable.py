@@ -17,6 +17,7 @@ the waste with its top last, and each suit's count home.
 import random
 
 from british_square.cards import card_name
+from british_square.desktop.games import copy_game, legal_moves
 from british_square.desktop.notation import parse_position, position_text
 from british_square.piles import FOUNDATION, STOCK, WASTE
 
@@ -138,9 +139,9 @@ def _step_back(state, game, taken):
         earlier = parse_position(text_of(before))
     except ValueError:
         return None  # not a position the rules allow
-    if m not in earlier.moves():
+    if m not in legal_moves(earlier):
         return None
-    forward = earlier.copy()
+    forward = copy_game(earlier)
     forward.play(m)
     if position_text(forward) != position_text(game):
         raise AssertionError("a move taken back does not lead forward: {}".format(text_of(before)))

@@ -12,7 +12,7 @@ moves: ``search.safe_move``, whose docstring argues it (board code: the
 board's hint sends the same cards home first).
 """
 
-from british_square.piles import COLUMN_CAPACITY, FOUNDATION, STOCK, WASTE
+from british_square.piles import BRITISH, COLUMN_CAPACITY, FOUNDATION, STOCK, WASTE
 from british_square.search import safe_move
 
 
@@ -116,7 +116,7 @@ def children(g, buffer, symmetric, safe_moves, rng=None, order=SOLVER_ORDER):
     one (``safe_moves``), else all of them in ``order`` (``rng``: the
     solver's order with its ties shuffled; ``symmetric``: the first empty
     column only)."""
-    if g.columns == 4 and rng is None and order == SOLVER_ORDER:
+    if g.rules == BRITISH and rng is None and order == SOLVER_ORDER:
         return _british_children(g, symmetric, safe_moves)
     count = g.legal_moves(buffer)
     if safe_moves:
