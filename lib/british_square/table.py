@@ -14,7 +14,7 @@ from british_square.layout import NO_STOP, Layout
 from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_source, move_target
 from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.search import DEAD, safe_move
-from british_square.sheet import REFUSED, SELECTED, TARGET
+from british_square.sheet import NORMAL, REFUSED, SELECTED, TARGET
 from british_square.sounds import BUZZ, CHIME, CLICK
 from british_square.store import AUTOPLAY_SAFE
 
@@ -54,7 +54,7 @@ class Table:
         self.held = NO_STOP  # the stop whose card is picked up
         self.lit = False  # a hint lit the stock: a deal (the next move puts it out)
         self.flash_stop = NO_STOP  # a refused stop shown red until ``flash_until``
-        self.flash_look = 0  # and the look it goes back to
+        self.flash_look = NORMAL  # and the look it goes back to
         self.flash_until = 0
         self.outcome = OUTCOME_PLAYING
         self.probing = False  # the dead test is under way
@@ -121,7 +121,8 @@ class Table:
             self.finish_step(now)
 
     def act(self, action):
-        """Do what the button ``action`` means on the cards."""
+        """Do what the button ``action`` means on the cards (Start, the menu,
+        is the session's)."""
         if action <= RIGHT:
             self.cursor = self.layout.neighbour(self.cursor, action)
             self.scene.show_cursor(self.cursor)
