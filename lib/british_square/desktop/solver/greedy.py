@@ -36,17 +36,17 @@ BRITISH_NOISE = 30.0
 BRITISH_WASTE = 3
 
 
-def _estimate(g):
+def _estimate(g, waste=0):
     """How promising a position looks (higher is better): cards home first;
     less a card for each card lying over a same-suit card its foundation
     wants earlier (it must find a column before that card can go home);
     plus empty columns (only they take a waste card freely) and cards dealt
     (a line that never deals never wins). ``greedy`` keeps the count of
-    such cards up to date column by column instead."""
+    such cards up to date column by column instead. ``waste`` as ``_weigh``."""
     blocked = _blocked(g.waste, 0, g.waste_count, g.foundations)
     for c in range(g.columns):
         blocked += _column_blocked(g, c)
-    return _weigh(g, blocked)
+    return _weigh(g, blocked, waste)
 
 
 def _weigh(g, blocked, waste=0):
@@ -169,7 +169,7 @@ def greedy(game, seconds=10.0, max_nodes=0, seed=None, noise=GREEDY_NOISE, waste
                 source = m >> 8
                 target = m & 0xFF
                 if target == FOUNDATION:
-                    value = _estimate(g) - waste * g.waste_count
+                    value = _estimate(g, waste)
                 else:
                     blocked = blocked_here
                     if source < STOCK:
