@@ -147,7 +147,7 @@ class Screens:
         battery = app.battery_text()
         battery = "Battery " + battery if battery else b""
         play = words.line("title_words", "continue" if app.table.in_progress() else "play")
-        values = (found, battery, deal_text(game), rules_name(self.words, game.rules), play)
+        values = (found, battery, deal_text(game), rules_name(words, game.rules), play)
         words.show(page, "title", values)
 
     def _title(self, action):
