@@ -11,8 +11,8 @@
 #
 # Resumable: a survey skips the deals its results file holds, so stopping
 # this (kill it, or the machine) and starting it again loses at most the
-# deal each worker was on. One stream is one process (one core); run two
-# streams to use two. Only docs/survey/*.jsonl is committed.
+# deal each worker was on. One stream is one process (one core) unless JOBS=K
+# gives it K; or run two streams to use two. Only docs/survey/*.jsonl is committed.
 set -u
 cd "$(dirname "$0")/.."
 python=${PYTHON:-.venv/bin/python}
@@ -27,7 +27,7 @@ survey() {  # RULES DEALS BUDGET FILE [SURVEY OPTION ...]
     rules=$1 deals=$2 budget=$3 file=$4
     shift 4
     $python -m british_square survey --rules "$rules" --deals "$deals" --budget "$budget" \
-        --out "docs/survey/$file" --jobs 1 --quiet "$@" &
+        --out "docs/survey/$file" --jobs "${JOBS:-1}" --quiet "$@" &
     running=$!
     ticks=0
     while kill -0 "$running" 2>/dev/null; do
