@@ -97,8 +97,10 @@ def test_a_survey_appends_and_resumes(tmp_path):
         "solver",
         "budget",
         "plain_nodes",
+        "python",
     }
     assert record["solver"] == SOLVER_VERSION and record["budget"] == 5
+    assert record["python"].startswith(("CPython 3.", "PyPy 3."))
     assert record["plain_nodes"] == 0  # won: no plain search for a better line
     # killed mid-write: the torn line is skipped, the deals done are kept
     with open(out, "a") as handle:

@@ -6,8 +6,10 @@ multiprocessing, and optionally Dask distributed (``pip install
 british-square[cluster]``), tqdm and matplotlib.
 
 The results file has one JSON object per finished deal (``deal``, ``rules``,
-``result``, ``home``, ``moves``, ``nodes``, ``seconds``, and since solver
-version 2 ``solver``, ``budget`` and ``plain_nodes``), appended and flushed
+``result``, ``home``, ``moves``, ``nodes``, ``seconds``, since solver
+version 2 ``solver``, ``budget`` and ``plain_nodes``, and since the census
+ran on PyPy ``python``, the interpreter whose processor seconds ``seconds``
+and ``budget`` count), appended and flushed
 as each deal ends, so an interrupted survey resumes: deals already in the
 file are not solved again (with ``redo_older``, unless an older solver
 solved them; with ``redo_unknown``, unless an older solver or a smaller
@@ -17,6 +19,7 @@ budget left them unknown). A deal's last line is its record.
 import json
 import math
 import os
+import platform
 
 from british_square.deal import MAX_DEAL, MIN_DEAL
 from british_square.desktop.notation import rules_from_name
@@ -33,6 +36,10 @@ from british_square.desktop.solver import (
 )
 from british_square.engine import Game
 from british_square.piles import RULE_NAMES, move_text
+
+# Budgets are processor seconds, and PyPy does about three times the work of
+# CPython in one: a record names the interpreter its seconds were counted on.
+_PYTHON = "{} {}".format(platform.python_implementation(), platform.python_version())
 
 # z for a two-sided 95% interval
 _Z95 = 1.959963984540054
@@ -67,6 +74,7 @@ def solve_deal(rules_name, deal, seconds, proof_only=False):
         "solver": SOLVER_VERSION,
         "budget": seconds,
         "plain_nodes": plain_nodes,
+        "python": _PYTHON,
     }
     if proof_only:
         record["proof_only"] = True
