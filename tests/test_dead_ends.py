@@ -58,6 +58,14 @@ def test_a_layout_built_winnable_is_a_full_deal_its_line_wins():
         assert replay.is_won()
 
 
+def test_a_walk_that_ends_with_a_column_short_is_no_layout():
+    # walk 41 takes every card back from home with a column holding three
+    # dealt cards: no deal starts so (its 89 other cards are more than a
+    # stock holds), and tidying it up used to take back an illegal deal
+    assert winnable_layout(41) is None
+    assert winnable_layout(42) is not None
+
+
 def test_a_card_with_no_way_out_but_a_space_needs_three_columns(monkeypatch):
     # The second KH in the waste lies above both QH (hearts want a queen),
     # so it can go neither home nor onto a queen: only into an empty column.

@@ -219,5 +219,7 @@ def winnable_layout(seed, home_to_waste=0.5, tries=200_000):
         if stepped is not None:
             state, game = stepped
             line.append(taken[1])
+    if any(len(base) != 4 for base, _ in state[0]):
+        return None  # tidying up keeps the bases: this walk never deals a layout
     state, game = _tidy_up(state, game, line)
     return (game, line[::-1]) if _full(state) else None
