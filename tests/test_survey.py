@@ -286,6 +286,20 @@ def test_par_takes_the_best_of_the_survey_and_the_quicker_run_for_par(tmp_path):
     assert par[:5] == bytes((15, 9, 0, 0, 20))
     assert "| British Square | 1–2 |" in out
     assert "| British Square, for par | 1–2, 5 | 0 | 1 | 2 |" in out  # deal 1's newer verdict
+    # proofs counted on PyPy are a row of their own: its seconds are not CPython's
+    pypy = "PyPy 3.9.16"
+    (surveys / "british-proof.jsonl").write_text(
+        "\n".join(json.dumps(r) for r in (record(3, "lost", 2),
+                                          dict(record(4, "lost", 0), python=pypy),
+                                          dict(record(6, "unknown", 5), python=pypy)))
+    )  # fmt: skip
+    out = subprocess.run(
+        tool + ["--lib", str(tmp_path), "--plot", str(tmp_path / "p.png")],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "| British Square, proofs | 3 | 0 | 1 | 0 |" in out
+    assert "| British Square, proofs (PyPy) | 4, 6 | 0 | 1 | 1 |" in out
+    assert "every deal: 4 of the 31,999 deals proved lost, 0 won, 2 more tried" in out
 
 
 def survey(*args, timeout=60):

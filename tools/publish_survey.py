@@ -76,7 +76,7 @@ def unknown_text(surveys):
     lines = []
     for title, records in surveys:
         unknown = sorted(d for d, r in records.items() if r["result"] == UNKNOWN)
-        if unknown and not title.endswith((", for par", ", proofs")):  # many: not worth a list
+        if unknown and ", for par" not in title and ", proofs" not in title:  # many: no list
             shown = ", ".join(str(d) for d in unknown)
             lines.append("- {}, {} unknown: {}".format(title, len(unknown), shown))
     return "\n".join(lines)
@@ -112,6 +112,26 @@ def deal_ranges(deals):
     if len(runs) > 8:  # a census between settled deals: too many runs to read
         return "{:,} deals in {}–{}".format(len(deals), runs[0][0], runs[-1][1])
     return ", ".join("{}–{}".format(a, b) if a < b else str(a) for a, b in runs)
+
+
+def interpreter(record):
+    """The Python that solved ``record``: "CPython" for records from before
+    records named theirs (all of them ran on CPython), else "PyPy" or
+    "CPython" as its ``python`` says."""
+    return record.get("python", "CPython").split()[0]
+
+
+def by_interpreter(title, records):
+    """``(title, records)`` as rows of the table, one per interpreter: a
+    second solves more on PyPy, so its seconds are not CPython's (a PyPy
+    row's title says so)."""
+    rows = {}
+    for deal, record in records.items():
+        rows.setdefault(interpreter(record), {})[deal] = record
+    return [
+        (title if name == "CPython" else "{} ({})".format(title, name), rows[name])
+        for name in sorted(rows)
+    ]
 
 
 def table(surveys):
@@ -253,12 +273,9 @@ def main(argv=None):
         paths = [str(Path(args.surveys) / "{}{}.jsonl".format(name, s)) for s in ("", "-par")]
         records, quick = (read_results(path, name) for path in paths)
         proofs = read_results(str(Path(args.surveys) / "{}-proof.jsonl".format(name)), name)
-        if records:
-            surveys.append((title, records))
-        if quick:
-            surveys.append((title + ", for par", quick))
-        if proofs:
-            surveys.append((title + ", proofs", proofs))
+        for suffix, found in (("", records), (", for par", quick), (", proofs", proofs)):
+            if found:
+                surveys += by_interpreter(title + suffix, found)
         if name == "british":
             british_proved = proved((records, quick, proofs))
         # par: the longest line of any record, of any solver version
