@@ -8,6 +8,10 @@ so ``cannot_win`` must never call one lost. The walks take cards back into
 the stock and the waste low, where the check's ways out look deepest.
 """
 
+import subprocess
+import sys
+from pathlib import Path
+
 from positions import layout
 
 from british_square.desktop.games import copy_game
@@ -15,6 +19,8 @@ from british_square.desktop.notation import parse_position, position_text
 from british_square.desktop.solver import LOST, WON, cannot_win, dead_ends, search, solve_plain
 from british_square.desktop.winnable import winnable_layout, winnable_walk
 from british_square.engine import Game
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_cannot_win_never_cuts_a_position_built_winnable(monkeypatch):
@@ -64,6 +70,21 @@ def test_a_walk_that_ends_with_a_column_short_is_no_layout():
     # stock holds), and tidying it up used to take back an illegal deal
     assert winnable_layout(41) is None
     assert winnable_layout(42) is not None
+
+
+def test_the_win_rate_tool_counts_the_rollouts_by_positions():
+    # a count, not seconds: the same wins on every machine; walk 41 is skipped
+    tool = [sys.executable, str(ROOT / "tools" / "winnable_rate.py"), "--first", "40"]
+    run = subprocess.run(
+        tool + ["--layouts", "4", "--rollouts", "40000"], capture_output=True, text=True, check=True
+    )
+    lines = run.stdout.splitlines()
+    assert [line.split()[:2] for line in lines[:-1]] == [
+        ["40", "won"],
+        ["42", "unknown"],
+        ["43", "won"],
+    ]
+    assert lines[-1] == "won 2 of 3 layouts at 40000 positions"
 
 
 def test_a_card_with_no_way_out_but_a_space_needs_three_columns(monkeypatch):

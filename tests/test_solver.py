@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from positions import layout
 
 from british_square.cards import card_name
+from british_square.desktop import solver
 from british_square.desktop.games import legal_moves
 from british_square.desktop.notation import parse_position, position_text
 from british_square.desktop.solver import (
@@ -27,6 +28,7 @@ from british_square.desktop.solver import (
     solve_plain,
 )
 from british_square.desktop.solver.moves import children, ordered_moves
+from british_square.desktop.winnable import winnable_layout
 from british_square.engine import MAX_MOVES, Game
 from british_square.search import safe_move
 
@@ -391,3 +393,46 @@ def test_the_best_line_is_searched_again_in_another_order():
     # the proof alone, for the census: no line search after it
     proof = solve(game, seconds=600, max_nodes=40_000, proof_only=True)
     assert proof.result == LOST and proof.nodes < 1000
+
+
+def test_british_rollouts_hunt_a_win_before_the_whole_proof(monkeypatch):
+    # Layout 3 built winnable: the rollouts win it in about 36 000 positions
+    # looked at (half a second), where the proof search wanders for more
+    # than 100 000 without the win. They hunt after a short proof, so the
+    # proof with its whole share never starts.
+    game = winnable_layout(3)[0]
+    proofs = []
+
+    def proof(game, seconds, *args, **kwargs):
+        proofs.append(seconds)
+        return search(game, seconds, *args, **kwargs)
+
+    monkeypatch.setattr(solver, "search", proof)
+    found = solve(game, seconds=30)
+    assert found.result == WON and proofs == [30 * solver.BRITISH_QUICK_PROOF_SHARE]
+    check_line(game, found.moves, 104)
+
+
+def test_the_proof_keeps_its_share_after_the_hunt(monkeypatch):
+    # a winnable layout the proof does not settle: the short proof, then,
+    # with no win from the rollouts, the proof again with its whole share
+    budgets = []
+
+    def proof(game, seconds, *args, **kwargs):
+        if kwargs.get("won_only"):
+            budgets.append(seconds)
+        return search(game, seconds, *args, **kwargs)
+
+    monkeypatch.setattr(solver, "search", proof)
+    monkeypatch.setattr(solver, "nested_rollouts", lambda game, seconds, max_nodes=0: None)
+    game = winnable_layout(3)[0]
+    assert solve(game, seconds=2).result == UNKNOWN
+    assert budgets == [2 * solver.BRITISH_QUICK_PROOF_SHARE, 2 * solver.BRITISH_PROOF_SHARE]
+    # a deal settled by the short proof: one proof, the rest for its line
+    del budgets[:]
+    assert solve(Game.new_deal(1), seconds=2).result == LOST
+    assert budgets == [2 * solver.BRITISH_QUICK_PROOF_SHARE]
+    # the census's proof: all of it, no hunt
+    del budgets[:]
+    assert solve(game, seconds=1, proof_only=True).result == UNKNOWN
+    assert budgets == [1]

@@ -13,6 +13,7 @@ replayed through ``Game.play`` from the start position before it is reported.
 This module splits the budget among the searches (``solve``, ``best_line``)
 and holds the depth-first one (``search``). The others are a module each:
 ``greedy`` (American: noisy best-first restarts, which only find wins),
+``rollouts`` (British Square: nested rollouts, which only find wins too),
 ``dead_ends`` (``cannot_win``, British Square), ``moves`` (the key of a
 position and the moves tried from it), ``solution`` (what a search starts
 from and returns: ``Solution``, the verdicts, ``check_line``).
@@ -55,6 +56,7 @@ from british_square.desktop.solver.moves import (
     children,
     position_key,
 )
+from british_square.desktop.solver.rollouts import nested_rollouts
 from british_square.desktop.solver.solution import (
     CLOCK_EVERY,
     LOST,
@@ -123,20 +125,24 @@ HUNT_SECONDS = 0.05  # each shuffled restart
 HUNT_SHARE = 0.7
 # British Square is settled first by a search that cuts every position
 # ``cannot_win`` proves lost (it proves deals lost in seconds that the plain
-# search needs minutes for), for at most all but ``BRITISH_LINE_SHARE`` of
-# the budget; then everything left goes to ``line_restarts`` for the best
-# line (the exact best when one of its searches finishes, as on small
-# positions). Before solver version 5 the line got only that share, and a
-# plain search in another order beat it (deal 12102: 18 cards against 25).
-BRITISH_LINE_SHARE = 0.05
+# search needs minutes for); then everything left goes to ``line_restarts``
+# for the best line (the exact best when one of its searches finishes, as on
+# small positions). Before solver version 5 the line got only 5% of the
+# budget, and a plain search in another order beat it (deal 12102: 18 cards
+# against 25).
 BRITISH_HUNT_SHARE = 0.1  # of a line search left with no verdict
-# A British position the proof has not settled in this share of the budget
-# is more likely winnable than a deal the proof settles (deals take 0.01-11 s
-# at 1 400-3 500 positions a second); noisy greedy restarts (``greedy``)
-# then hunt for its win until the line's share, at 30 times the positions a
-# second. On full layouts built winnable (``desktop.winnable``) they won 2 of
-# 6 the proof search had left unknown in 20 000 positions, in under 3 s.
-# ``proof_only`` (the census) gives the proof the whole budget instead.
+# A British position the proof has not settled in a short first search
+# (``BRITISH_QUICK_PROOF_SHARE`` of the budget: it settles most deals, and
+# every small position) is more likely winnable than a deal the proof
+# settles (deals take 0.01-11 s at 1 400-3 500 positions a second). Nested
+# rollouts (``rollouts``) then hunt for its win for ``BRITISH_ROLLOUT_SHARE``:
+# on a winnable position they mostly win in a second or two, where the proof
+# search can wander for its whole share without the win. Then the proof
+# starts again with its whole share, ``BRITISH_PROOF_SHARE``, as it had
+# before the rollouts came; the first search costs it nothing but its own
+# share. ``proof_only`` (the census) gives one proof the whole budget.
+BRITISH_QUICK_PROOF_SHARE = 0.05
+BRITISH_ROLLOUT_SHARE = 0.2
 BRITISH_PROOF_SHARE = 0.7
 
 # ``line_restarts``: depth-first searches in turn in the solver's order, the
@@ -152,40 +158,51 @@ def solve(game, seconds=10.0, max_nodes=0, hunt_share=None, proof_only=False, **
     """The most cards ``game``'s position (not touched) can bring home.
 
     For British Square a search that cuts what ``cannot_win`` proves lost
-    first decides won or lost, for at most ``BRITISH_PROOF_SHARE`` of
-    ``seconds`` (``proof_only``: all of it, and nothing after: the census's
-    par comes later); unsettled, greedy restarts hunt for a win until
-    ``BRITISH_LINE_SHARE`` of it is left. ``line_restarts`` then looks for
-    the best line for the rest of ``seconds``. The other rule sets go to ``best_line`` at once.
-    ``max_nodes`` caps the proof's positions and, apart, the line search's
-    (0: no limit); ``switches`` turn prunings off for the tests (see
-    ``search``)."""
+    decides won or lost: for ``BRITISH_QUICK_PROOF_SHARE`` of ``seconds``,
+    then, unsettled, after nested rollouts have hunted for a win for
+    ``BRITISH_ROLLOUT_SHARE``, again from the start for
+    ``BRITISH_PROOF_SHARE`` (``proof_only``: one proof for all of
+    ``seconds``, and nothing after: the census's par comes later).
+    ``line_restarts`` then looks for the best line for the rest of
+    ``seconds`` (``best_line`` while the verdict is still open). The other
+    rule sets go to ``best_line`` at once. ``max_nodes`` caps each proof's
+    positions and, apart, the rollouts' and the line search's (0: no
+    limit); ``switches`` turn prunings off for the tests (see ``search``)."""
     if game.rules != BRITISH:
         return best_line(game, seconds, max_nodes, hunt_share, **switches)
+    if proof_only:
+        return search(game, seconds, max_nodes, won_only=True, **switches)
     started = clock()
-    share = 1.0 if proof_only else BRITISH_PROOF_SHARE
-    settled = search(game, seconds * share, max_nodes, won_only=True, **switches)
-    if settled.result == WON or proof_only:
-        return settled
+    quick = seconds * BRITISH_QUICK_PROOF_SHARE
+    settled = search(game, quick, max_nodes, won_only=True, **switches)
+    hunted = None
     if settled.result == UNKNOWN:
-        hunt = seconds * (1 - BRITISH_LINE_SHARE) - (clock() - started)
-        hunted = greedy_restarts(game, hunt, max_nodes) if hunt > 0 else None
+        hunted = nested_rollouts(game, seconds * BRITISH_ROLLOUT_SHARE, max_nodes)
         if hunted is not None and hunted.result == WON:
             hunted.nodes += settled.nodes
             hunted.seconds = clock() - started
             return hunted
+        first = settled.nodes
+        settled = search(game, seconds * BRITISH_PROOF_SHARE, max_nodes, won_only=True, **switches)
+        settled.nodes += first + (hunted.nodes if hunted is not None else 0)
+        if hunted is not None and hunted.home > settled.home:
+            settled.home = hunted.home
+            settled.moves = hunted.moves
     left = max(0.0, seconds - (clock() - started))
-    if settled.result == LOST:
+    if settled.result == WON:
+        best = settled
+    elif settled.result == LOST:
         best = line_restarts(game, left, max_nodes, settled, **switches)
         if best.result == WON:  # cannot_win was wrong: never let it pass
             raise AssertionError("cannot_win cut a won position")
         best.result = LOST  # the verdict stands; the line is the best of all
+        best.nodes += settled.nodes
     else:  # no verdict: a win may still be found without the cut
         best = best_line(game, left, max_nodes, hunt_share, **switches)
         if settled.home > best.home:
             best.home = settled.home
             best.moves = settled.moves
-    best.nodes += settled.nodes
+        best.nodes += settled.nodes
     best.seconds = clock() - started
     return best
 

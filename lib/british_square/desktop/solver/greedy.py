@@ -1,14 +1,15 @@
 """Greedy restarts (American): best-first searches on a guess of how
-promising a position is (``_estimate``), each short and, after the first,
+promising a position is (``estimate``), each short and, after the first,
 with noise. They only find wins, each line replayed like any other, and
 never report a loss, so they need no soundness argument; the complete
-search still decides losses."""
+search still decides losses. British Square's win hunt, nested rollouts
+(``rollouts``), dives on the same estimate."""
 
 import heapq
 
 from british_square.desktop.solver.moves import ordered_moves, position_key
 from british_square.desktop.solver.solution import UNKNOWN, WON, Setup, Solution, check_line, clock
-from british_square.piles import AMERICAN, BRITISH, COLUMN_CAPACITY, FOUNDATION, STOCK, WASTE
+from british_square.piles import AMERICAN, COLUMN_CAPACITY, FOUNDATION, STOCK, WASTE
 from british_square.search import safe_move
 
 # American is won far more often by a noisy greedy search than by the
@@ -27,37 +28,28 @@ from british_square.search import safe_move
 GREEDY_SHARE = {AMERICAN: 0.9}  # of the budget, by rule set; others skip it
 GREEDY_NODES = 1000
 GREEDY_NOISE = 15.0
-# British Square (its restarts follow the proof in ``solve``): noise 30, and
-# every other restart takes ``BRITISH_WASTE`` off for each waste card (a card
-# leaves the waste only from its top: a line that deals before it plays the
-# waste off buries what it needs). Each kind wins layouts built winnable
-# that the other misses (docs/solver.md); the first restart is as American's.
-BRITISH_NOISE = 30.0
-BRITISH_WASTE = 3
 
 
-def _estimate(g, waste=0):
+def estimate(g):
     """How promising a position looks (higher is better): cards home first;
     less a card for each card lying over a same-suit card its foundation
     wants earlier (it must find a column before that card can go home);
     plus empty columns (only they take a waste card freely) and cards dealt
     (a line that never deals never wins). ``greedy`` keeps the count of
-    such cards up to date column by column instead. ``waste`` as ``_weigh``."""
+    such cards up to date column by column instead."""
     blocked = _blocked(g.waste, 0, g.waste_count, g.foundations)
     for c in range(g.columns):
         blocked += _column_blocked(g, c)
-    return _weigh(g, blocked, waste)
+    return _weigh(g, blocked)
 
 
-def _weigh(g, blocked, waste=0):
-    """``_estimate`` of ``g`` given its count of ``blocked`` cards. Weights
+def _weigh(g, blocked):
+    """``estimate`` of ``g`` given its count of ``blocked`` cards. Weights
     from American deals 201-300: block 3 and stock 3 needed a median of
-    3900 positions to win (98 won), 4 and 2 a median of 1160 (all 100).
-    ``waste``: taken off for each waste card."""
+    3900 positions to win (98 won), 4 and 2 a median of 1160 (all 100)."""
     f = g.foundations
     home = f[0] + f[1] + f[2] + f[3]
-    value = 10 * home - 4 * blocked + 2 * g.height.count(0) - 2 * g.stock_count
-    return value - waste * g.waste_count
+    return 10 * home - 4 * blocked + 2 * g.height.count(0) - 2 * g.stock_count
 
 
 def _column_blocked(g, c):
@@ -114,10 +106,10 @@ def _restore(g, snap):
     g.waste_count = wc
 
 
-def greedy(game, seconds=10.0, max_nodes=0, seed=None, noise=GREEDY_NOISE, waste=0):
-    """One best-first search from ``game`` (not touched) on ``_estimate``
-    (``waste`` as ``_weigh``), with up to ``noise`` from ``seed`` (None:
-    none), for ``seconds`` or ``max_nodes`` expanded positions. ``WON``
+def greedy(game, seconds=10.0, max_nodes=0, seed=None, noise=GREEDY_NOISE):
+    """One best-first search from ``game`` (not touched) on ``estimate``,
+    with up to ``noise`` from ``seed`` (None: none), for ``seconds`` or
+    ``max_nodes`` expanded positions. ``WON``
     with its line, or ``UNKNOWN`` with the line bringing the most cards
     home: it never proves a loss."""
     setup = Setup(game, seconds, max_nodes, seed)
@@ -169,7 +161,7 @@ def greedy(game, seconds=10.0, max_nodes=0, seed=None, noise=GREEDY_NOISE, waste
                 source = m >> 8
                 target = m & 0xFF
                 if target == FOUNDATION:
-                    value = _estimate(g, waste)
+                    value = estimate(g)
                 else:
                     blocked = blocked_here
                     if source < STOCK:
@@ -178,7 +170,7 @@ def greedy(game, seconds=10.0, max_nodes=0, seed=None, noise=GREEDY_NOISE, waste
                         blocked += _column_blocked(g, target) - per_column[target]
                     if source == WASTE or target == WASTE:
                         blocked += _blocked(g.waste, 0, g.waste_count, f) - waste_blocked
-                    value = _weigh(g, blocked, waste)
+                    value = _weigh(g, blocked)
                 if rng is not None:
                     value += rng.random() * noise
                 heapq.heappush(heap, (-value, -met, len(parents) - 1))
@@ -200,10 +192,7 @@ def greedy(game, seconds=10.0, max_nodes=0, seed=None, noise=GREEDY_NOISE, waste
 def greedy_restarts(game, seconds, max_nodes=0):
     """``greedy`` runs of ``GREEDY_NODES`` positions, the first without noise,
     until a win, ``seconds``, ``max_nodes`` positions in all (0: no limit),
-    or a run that met every position; the best of them (None if no time).
-    British Square's restarts as ``BRITISH_NOISE`` says."""
-    british = game.rules == BRITISH
-    noise = BRITISH_NOISE if british else GREEDY_NOISE
+    or a run that met every position; the best of them (None if no time)."""
     started = clock()
     best = None
     nodes = 0
@@ -212,8 +201,7 @@ def greedy_restarts(game, seconds, max_nodes=0):
         left = seconds - (clock() - started)
         if left <= 0 or (max_nodes and nodes >= max_nodes):
             break
-        waste = BRITISH_WASTE if british and restart % 2 else 0
-        found = greedy(game, left, GREEDY_NODES, restart if restart else None, noise, waste)
+        found = greedy(game, left, GREEDY_NODES, restart if restart else None)
         restart += 1
         nodes += found.nodes
         if best is None or found.home > best.home:
