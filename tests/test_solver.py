@@ -5,6 +5,7 @@ import json
 import random
 import subprocess
 import sys
+import time
 
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -28,6 +29,7 @@ from british_square.desktop.solver import (
     solve_plain,
 )
 from british_square.desktop.solver.moves import children, ordered_moves
+from british_square.desktop.solver.rollouts import nested_rollouts
 from british_square.desktop.winnable import winnable_layout
 from british_square.engine import MAX_MOVES, Game
 from british_square.search import safe_move
@@ -113,6 +115,10 @@ def test_every_pruning_gives_the_plain_searchs_verdict_and_best(game):
     assert hunted.result != LOST and hunted.home <= plain.home
     assert hunted.result == WON or plain.result == LOST or not hunted.exhausted
     assert greedy(game, seconds=60, seed=1).result in (WON, UNKNOWN)
+    # so do the rollouts, and a won line is a line of the plain search's
+    rolled = nested_rollouts(game, seconds=60, max_nodes=2000)
+    assert rolled.result != LOST and rolled.home <= plain.home
+    assert rolled.result == UNKNOWN or plain.result == WON
     event("won" if plain.result == WON else "lost")
     assert position_text(game) == before
 
@@ -436,3 +442,12 @@ def test_the_proof_keeps_its_share_after_the_hunt(monkeypatch):
     del budgets[:]
     assert solve(game, seconds=1, proof_only=True).result == UNKNOWN
     assert budgets == [1]
+
+
+def test_rollouts_stop_at_once_with_no_move_to_hunt():
+    # no move at all: the 3S waits for the 2S under it, the kings for nothing
+    game = parse_position("british KC/KD/KH/JS - 2S3S 0,1,0,0")
+    started = time.process_time()
+    found = nested_rollouts(game, seconds=30)
+    assert found.result == UNKNOWN and found.home == 1 and found.nodes == 0
+    assert time.process_time() - started < 5  # not the 30 s of its budget

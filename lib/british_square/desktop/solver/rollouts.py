@@ -91,6 +91,8 @@ def nested_rollouts(game, seconds, max_nodes=0):
         nodes += found.nodes
         if best is None or found.home > best.home:
             best = found
+        if not found.nodes:  # no move from the start: no pass finds more
+            break
     if best is not None:
         best.nodes = nodes
     return best
