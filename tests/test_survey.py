@@ -538,3 +538,23 @@ def test_what_to_expect_of_each_rule_set_is_one_figure_everywhere(tmp_path):
         assert (tmp_path / path).read_text() == (ROOT / path).read_text(), path
     rules_british = (ROOT / "lib/british_square/words.txt").read_text()
     assert "|about 15 of 104 home." in rules_british and "|  no deal won: ~15 home" in rules_british
+
+
+def test_what_is_proved_of_british_deals_says_when_every_one_is():
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from publish_survey import proved
+
+    lost = {deal: {"result": "lost"} for deal in range(1, 32000)}
+    assert proved([lost]) == "every one of the 31,999 deals is proved lost"
+    open_one = {**lost, 5: {"result": "unknown"}}
+    assert proved([open_one]) == (
+        "31,998 of the 31,999 deals proved lost, 0 won, 1 more tried and not yet settled"
+    )
+    # a verdict in any file settles the deal
+    assert proved([open_one, {5: {"result": "lost"}}]) == proved([lost])
+    won_one = {**lost, 7: {"result": "won"}}
+    assert proved([won_one]) == (
+        "every one of the 31,999 deals is settled: 1 won, 31,998 proved lost"
+    )

@@ -171,6 +171,11 @@ def proved(surveys):
             if record["result"] != UNKNOWN or deal not in verdicts:
                 verdicts[deal] = record["result"]
     counts = Counter(verdicts.values())
+    if counts[LOST] + counts[WON] == MAX_DEAL:  # every deal settled
+        if not counts[WON]:
+            return "every one of the {:,} deals is proved lost".format(MAX_DEAL)
+        text = "every one of the {:,} deals is settled: {:,} won, {:,} proved lost"
+        return text.format(MAX_DEAL, counts[WON], counts[LOST])
     text = "{:,} of the {:,} deals proved lost, {:,} won, {:,} more tried and not yet settled"
     return text.format(counts[LOST], MAX_DEAL, counts[WON], counts[UNKNOWN])
 
