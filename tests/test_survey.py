@@ -300,6 +300,15 @@ def test_par_takes_the_best_of_the_survey_and_the_quicker_run_for_par(tmp_path):
     assert "| British Square, proofs | 3 | 0 | 1 | 0 |" in out
     assert "| British Square, proofs (PyPy) | 4, 6 | 0 | 1 | 1 |" in out
     assert "every deal: 4 of the 31,999 deals proved lost, 0 won, 2 more tried" in out
+    # par from a line found on PyPy says so: its 2 s are worth more
+    (surveys / "british-par.jsonl").write_text(
+        json.dumps(dict(record(7, "lost", 30), budget=2.0, plain_nodes=10, python=pypy))
+    )
+    out = subprocess.run(
+        tool + ["--lib", str(tmp_path), "--plot", str(tmp_path / "p.png")],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "| British Square | 2 s on PyPy + plain line | 1 |" in out
 
 
 def survey(*args, timeout=60):

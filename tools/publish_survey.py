@@ -62,12 +62,21 @@ def best_of(*surveys):
 _VERSION_1_BUDGETS = {"": "10 s", "british": "60 s", "british-par": "2 s or 60 s"}
 
 
+def interpreter(record):
+    """The Python that solved ``record``: "CPython" for records from before
+    records named theirs (all of them ran on CPython), else "PyPy" or
+    "CPython" as its ``python`` says."""
+    return record.get("python", "CPython").split()[0]
+
+
 def budget_text(record, file_name):
     """The budget ``record`` (of results file ``file_name``, e.g.
     "british-par") was solved with, as the par table says it."""
     if "budget" not in record:
         return _VERSION_1_BUDGETS.get(file_name, _VERSION_1_BUDGETS[""]) + " (version 1)"
     text = "{:g} s".format(record["budget"])
+    if interpreter(record) != "CPython":  # a second there does more: say where
+        text += " on " + interpreter(record)
     return text + " + plain line" if record.get("plain_nodes") else text
 
 
@@ -112,13 +121,6 @@ def deal_ranges(deals):
     if len(runs) > 8:  # a census between settled deals: too many runs to read
         return "{:,} deals in {}–{}".format(len(deals), runs[0][0], runs[-1][1])
     return ", ".join("{}–{}".format(a, b) if a < b else str(a) for a, b in runs)
-
-
-def interpreter(record):
-    """The Python that solved ``record``: "CPython" for records from before
-    records named theirs (all of them ran on CPython), else "PyPy" or
-    "CPython" as its ``python`` says."""
-    return record.get("python", "CPython").split()[0]
 
 
 def by_interpreter(title, records):
