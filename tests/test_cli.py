@@ -273,7 +273,7 @@ def test_the_solve_above_wins_on_a_machine_ten_times_slower(monkeypatch, capsys)
     import importlib
 
     modules = [importlib.import_module("british_square.desktop.solver" + name)
-               for name in ("", ".greedy", ".solution")]  # fmt: skip
+               for name in ("", ".greedy", ".rollouts", ".solution")]  # fmt: skip
     real = modules[-1].clock
     for module in modules:  # each reads the clock by its own name
         monkeypatch.setattr(module, "clock", lambda: real() * 10)

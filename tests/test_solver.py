@@ -115,7 +115,7 @@ def test_every_pruning_gives_the_plain_searchs_verdict_and_best(game):
     assert hunted.result != LOST and hunted.home <= plain.home
     assert hunted.result == WON or plain.result == LOST or not hunted.exhausted
     assert greedy(game, seconds=60, seed=1).result in (WON, UNKNOWN)
-    # so do the rollouts, and a won line is a line of the plain search's
+    # so do the rollouts: never more than the plain search, a win only where it wins
     rolled = nested_rollouts(game, seconds=60, max_nodes=2000)
     assert rolled.result != LOST and rolled.home <= plain.home
     assert rolled.result == UNKNOWN or plain.result == WON
@@ -434,6 +434,10 @@ def test_the_proof_keeps_its_share_after_the_hunt(monkeypatch):
     game = winnable_layout(3)[0]
     assert solve(game, seconds=2).result == UNKNOWN
     assert budgets == [2 * solver.BRITISH_QUICK_PROOF_SHARE, 2 * solver.BRITISH_PROOF_SHARE]
+    # under a position cap the short proof had all of it: a second only repeats it
+    del budgets[:]
+    assert solve(game, seconds=30, max_nodes=500).result == UNKNOWN
+    assert budgets == [30 * solver.BRITISH_QUICK_PROOF_SHARE]
     # a deal settled by the short proof: one proof, the rest for its line
     del budgets[:]
     assert solve(Game.new_deal(1), seconds=2).result == LOST
@@ -451,3 +455,15 @@ def test_rollouts_stop_at_once_with_no_move_to_hunt():
     found = nested_rollouts(game, seconds=30)
     assert found.result == UNKNOWN and found.home == 1 and found.nodes == 0
     assert time.process_time() - started < 5  # not the 30 s of its budget
+
+
+def test_the_rollouts_longer_line_is_where_the_line_search_starts(monkeypatch):
+    # rollouts that found no win but a longer line than the proof's (which
+    # on layout 3 brings about 20 cards home): solve keeps at least theirs
+    game = winnable_layout(3)[0]
+    rolled = nested_rollouts(game, seconds=60, max_nodes=5000)
+    assert rolled.result == UNKNOWN and rolled.home > 30
+    monkeypatch.setattr(solver, "nested_rollouts", lambda game, seconds, max_nodes=0: rolled)
+    found = solve(game, seconds=2)
+    assert found.result == UNKNOWN and found.home >= rolled.home
+    check_line(game, found.moves, found.home)

@@ -30,7 +30,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--layouts", type=int, default=20)
     parser.add_argument("--first", type=int, default=0, help="the first walk's seed")
-    parser.add_argument("--budget", type=float, default=15.0, help="processor seconds a layout")
+    parser.add_argument(
+        "--budget", type=float, default=15.0, help="processor seconds a layout (not --rollouts)"
+    )
     parser.add_argument(
         "--rollouts", type=int, default=0, metavar="N", help="the rollouts alone, N positions"
     )

@@ -13,7 +13,7 @@ from british_square.piles import AMERICAN, COLUMN_CAPACITY, FOUNDATION, STOCK, W
 from british_square.search import safe_move
 
 # American is won far more often by a noisy greedy search than by the
-# depth-first hunts: a best-first search on ``_estimate`` that, after
+# depth-first hunts: a best-first search on ``estimate`` that, after
 # ``GREEDY_NODES`` positions, starts again with a little random noise added to
 # every score (``GREEDY_NOISE``; a card home scores 10). A wrong early
 # choice then costs one short restart, not the rest of the budget. It proves

@@ -18,8 +18,8 @@ from british_square.desktop.solver.moves import children, position_key
 from british_square.desktop.solver.solution import UNKNOWN, WON, Setup, Solution, check_line, clock
 
 # Noise of up to this much on each estimate after the first pass (a card home
-# is 10). Full British layouts built winnable, 0-95 (94 of them), given 2 s
-# each in PyPy: noise 5 won 44, 10 won 49, 30 and 60 won 62, 100 won 54.
+# is 10). Full British layouts built winnable, 0-95 (94 of them), given
+# 1.25 s each in PyPy: noise 10 won 47, 20 and 30 won 63, 60 won 58.
 ROLLOUT_NOISE = 30.0
 # A dive stops after this many moves: a winning line is about 200, and
 # moves between columns could otherwise go on without repeating a position.
@@ -95,6 +95,7 @@ def nested_rollouts(game, seconds, max_nodes=0):
             break
     if best is not None:
         best.nodes = nodes
+        best.seconds = clock() - started
     return best
 
 
@@ -110,8 +111,8 @@ def rollout_pass(game, seconds, max_nodes=0, seed=None):
     on_line = True  # every move played so far is ``line``'s
     nodes = 0
     while best < total and not setup.spent(nodes):
-        further = -1  # the move whose dive went furthest
-        furthest = -1
+        furthest_move = -1  # the move whose dive brought the most cards home
+        furthest_home = -1
         for m in children(g, buffer, True, True):
             flag = g.apply(m)
             key = position_key(g)
@@ -124,18 +125,18 @@ def rollout_pass(game, seconds, max_nodes=0, seed=None):
                     best = home
                     line = played + [m] + rest
                     on_line = True
-                if home > furthest:
-                    further = m
-                    furthest = home
+                if home > furthest_home:
+                    furthest_move = m
+                    furthest_home = home
             g.retract(m, flag)
             if best == total:
                 break
-        if best == total or further < 0:
+        if best == total or furthest_move < 0:
             break
         if on_line and len(line) > len(played):
             m = line[len(played)]
         else:  # no dive has beaten the line played: the furthest dive's move
-            m = further
+            m = furthest_move
             on_line = False
         g.apply(m)
         walked.add(position_key(g))

@@ -28,8 +28,9 @@ clock = getattr(time, "thread_time", time.monotonic)
 class Solution:
     """What ``solve`` found: ``result`` (``WON``, ``LOST`` or ``UNKNOWN``),
     ``home`` (cards on the foundations at the end of ``moves``), ``moves``
-    (move ints from the start position), ``nodes`` (positions expanded) and
-    ``seconds``."""
+    (move ints from the start position), ``nodes`` (positions met: those
+    the depth-first and greedy searches expanded, and every one the
+    rollouts looked at, each far cheaper) and ``seconds``."""
 
     def __init__(self, result, home, moves, nodes, seconds, exhausted=False):
         self.exhausted = exhausted  # the search ran out of moves, not of time
