@@ -567,3 +567,13 @@ def test_what_is_proved_of_british_deals_says_when_every_one_is():
     assert proved([won_one]) == (
         "every one of the 31,999 deals is settled: 1 won, 31,998 proved lost"
     )
+
+
+def test_the_census_script_parses_and_names_its_streams():
+    from conftest import ROOT
+
+    script = str(ROOT / "tools" / "census.sh")
+    assert subprocess.run(["sh", "-n", script]).returncode == 0
+    run = subprocess.run(["sh", script], capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr.startswith("usage: tools/census.sh british-proof|british-par|")
