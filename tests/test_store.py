@@ -36,7 +36,15 @@ from british_square.deal import MAX_DEAL
 from british_square.desktop.games import copy_game, legal_moves
 from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import Game
-from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, move
+from british_square.piles import (
+    AMERICAN,
+    BRITISH,
+    FOUNDATION,
+    UNION,
+    move,
+    move_source,
+    move_target,
+)
 from british_square.resume import consistent, load
 from british_square.save_policy import MIN_INTERVAL_S, PAUSE_S, SavePolicy
 from british_square.store import (
@@ -312,6 +320,76 @@ def test_a_history_past_the_room_keeps_its_newest_moves_from_a_start_position(un
     again.save(resumed, 78, 1)
     third, twice = loaded(flash)
     assert same_game(twice, resumed) and third.seconds == 78
+
+
+@pytest.mark.parametrize("played", [452, 600, 1500])
+def test_a_game_resumed_from_a_start_position_saves_again_after_any_number_of_moves(played):
+    # A game past 451 moves is kept as a start position and its newest 388
+    # moves; resumed, each move after that must still make a record that
+    # fits (it once outgrew the 1 KB buffer at the 389th: IndexError in
+    # every save after the power-on, for good).
+    game = shuttle_game(played)
+    flash = PagedFlash()
+    Store(flash).save(game, 1, 0)
+    store, resumed = loaded(flash)
+    assert store.resumed_from_position is resumed
+    a, b = move_source(resumed.history_move(resumed.history_count - 1)), None
+    b = move_target(resumed.history_move(resumed.history_count - 1))
+    for k in range(1, 460):
+        resumed.play(move(b, a))
+        a, b = b, a
+        if k in (1, 2, 100, 389, 459) or k % 97 == 0:
+            store.save(resumed, k, 0)
+            store, again = loaded(flash)
+            assert position_text(again) == position_text(resumed)
+            assert again.history_count == again.history_end <= 388
+            resumed = again
+
+
+@given(moves=st.integers(380, 700), undone=st.integers(0, 50), more=st.integers(1, 120))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_every_record_the_store_writes_it_can_write_again_after_a_resume_and_more_moves(
+    moves, undone, more
+):
+    game = shuttle_game(40 + moves)
+    for _ in range(min(undone, game.history_count)):
+        game.undo()
+    flash = PagedFlash()
+    Store(flash).save(game, 1, 0)
+    store, resumed = loaded(flash)
+    assert position_text(resumed) == position_text(game)
+    while resumed.history_count < resumed.history_end:  # the redo tail, played again
+        resumed.redo()
+    last = resumed.history_move(resumed.history_count - 1)
+    back = move(move_target(last), move_source(last))
+    for _ in range(more):
+        resumed.play(back)
+        back = move(move_target(back), move_source(back))
+    store.save(resumed, 2, 0)  # raised IndexError once past 388 moves
+    assert position_text(loaded(flash)[1]) == position_text(resumed)
+
+
+def two_way(game, m):
+    """Can ``m`` (a move between two piles) be played and then taken straight back?"""
+    if move_source(m) >= 16 or move_target(m) >= 16:
+        return False
+    trial = copy_game(game)
+    trial.play(m)
+    return trial.is_legal(move(move_target(m), move_source(m)))
+
+
+def test_a_game_from_a_position_saves_past_388_moves():
+    # the desktop's --position game once failed at its 389th move
+    game = parse_position(position_text(shuttle_game(60)))
+    store = Store(PagedFlash())
+    m = next(m for m in legal_moves(game) if two_way(game, m))
+    for k in range(400):
+        game.play(m)
+        m = move(move_target(m), move_source(m))
+        if k >= 385:
+            store.save(game, k, 0)
+            resumed = loaded(store.nvm)[1]
+            assert position_text(resumed) == position_text(game)
 
 
 def test_when_the_redo_tail_alone_outgrows_the_room_its_far_end_goes():

@@ -13,11 +13,13 @@ smallest heap that plays them all (the figure the docs give).
 """
 
 import os
+import random
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from conftest import ROOT
+from scripting import ScriptWriter
 from sessions import (
     DEAL_SAVE,
     START_SAVE,
@@ -28,12 +30,17 @@ from sessions import (
 )
 from ui_runs import board_tree, kept_game, keys_file, position_line, reported
 
+from british_square.desktop.games import legal_moves
 from british_square.desktop.notation import position_text
 from british_square.engine import Game
 from british_square.piles import UNION
+from british_square.resume import load
 from british_square.screen_ids import SCREEN_NAMES
+from british_square.store import Store
 
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "hw"))
+from storage import FileNVM  # noqa: E402
 from stress import Sessions  # noqa: E402
 
 PRESSES = 3000
@@ -110,6 +117,30 @@ def test_the_longest_saves_resume_at_power_on_in_128k(vm, board, tmp_path, kept,
         game.undo()
     assert position_line(resumed.stdout) == position_text(game)
     assert reported(resumed.stdout, "collection") == "board"
+
+
+def test_a_long_game_resumed_at_every_power_on_keeps_saving(vm, board, tmp_path):
+    """A Union game past 451 moves, kept as a start position and its newest
+    388 moves, resumed at each of six power-ons in 128 KB: each session
+    plays a few moves and 200 random presses on the cards, saves at its
+    rest points, and the next power-on resumes what it saved (its 389th move once made
+    every save raise IndexError, at every power-on after)."""
+    nvm = tmp_path / "kept.nvm"
+    env = kept_game(nvm, long_game(*START_SAVE))
+    rng = random.Random(6)
+    for _ in range(6):
+        writer = ScriptWriter(load(Store(FileNVM(str(nvm)))))
+        for _move in range(rng.randrange(1, 40)):
+            writer.move(rng.choice(legal_moves(writer.game)))
+        writer.press("start", "b")  # a rest point: the session's first save
+        keys = ("up", "down", "left", "right", "a", "b", "select")
+        presses = [rng.choice(keys) for _ in range(200)]
+        words = "{} {} start b".format(writer.text(), " ".join(presses))  # more play, a rest point
+        env["BSQ_KEYS_FILE"] = str(keys_file(tmp_path, words))
+        out = vm.run_board(board, heap=HEAP, env=env).stdout
+        assert int(reported(out, "saves")) >= 1, out
+        kept = load(Store(FileNVM(str(nvm))))
+        assert kept is not None and kept.history_end > 0  # kept for the next power-on
 
 
 def test_the_harness_collects_only_when_measuring(vm, board, tmp_path):

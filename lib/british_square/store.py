@@ -419,13 +419,15 @@ class Store:
         end = game.history_end
         first = 0
         last = end
-        if end > _MOVE_ROOM:  # keep the newest moves, from a start position
-            # the moves that fit beside the largest start position
+        # A deal is a start only for a game whose history begins at it, and
+        # only while all its moves fit; else the newest moves that fit beside
+        # the largest start position are kept, from the position before them.
+        from_deal = game.deal_number and game is not self.resumed_from_position
+        if not from_deal or end > _MOVE_ROOM:
+            from_deal = False
             room = _MOVE_ROOM - (_START_MOST + MOVE_SIZE - 1) // MOVE_SIZE
-            first = min(count, end - room)
+            first = max(0, min(count, end - room))
             last = min(end, first + room)
-        # A deal is a start only for a game whose history begins at it.
-        from_deal = not first and game.deal_number and game is not self.resumed_from_position
         self.dropped = -1 if from_deal else first
         buf[at + GAME_RULES] = game.rules
         _put(buf, at + GAME_DEAL, game.deal_number, 2)
