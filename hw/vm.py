@@ -81,6 +81,21 @@ class Hardware(ScriptPlayer):
         self.battery_mv = harness.env_number("BSQ_BATTERY_MV", "millivolts")
         # BSQ_BUSY_LOOP: never rest, the loop as it was before it rested (to compare)
         self.busy_loop = bool(os.getenv("BSQ_BUSY_LOOP"))
+        # BSQ_TURN_MARK: tools/board_cost.py's mark at the end of each turn
+        # of the loop: "call" runs a C function the game never runs (where
+        # callgrind and gdb cut the run into turns), "file" tries to open
+        # /bsq-turn/TURN-PRESSES, which is not there (where strace does)
+        self.mark = None
+        mark = os.getenv("BSQ_TURN_MARK")
+        if mark == "call":
+            import bitmaptools
+            import displayio
+
+            self.mark_bitmap = displayio.Bitmap(1, 1, 2)
+            self.mark_circle = bitmaptools.draw_circle
+            self.mark = self.mark_call
+        elif mark == "file":
+            self.mark = self.mark_file
         self.font = None  # the built-in font
         self.sound = self.lights = None  # no audioio, no NeoPixels (tests fake them)
         self.app = None
@@ -101,8 +116,19 @@ class Hardware(ScriptPlayer):
     def idle(self, resting):
         """As a board rests, while the script waits (between presses it does not)."""
         self.turns += 1
+        if self.mark is not None:
+            self.mark()
         if not self.busy_loop and not self.turn_ms:
             rest(resting and self.wait_until is not None, self.buttons.repeater)
+
+    def mark_call(self):
+        self.mark_circle(self.mark_bitmap, 0, 0, 0, 1)  # allocates nothing
+
+    def mark_file(self):
+        try:
+            open("/bsq-turn/{}-{}".format(self.turns, self.presses)).close()
+        except OSError:
+            pass
 
     def facts(self):
         """The VM's NVM (a file with CIRCUITPY_NVM_FILE), and the fake battery."""

@@ -1,7 +1,8 @@
-"""tools/latency.py: counted, so the same run to run (to 0.1%), and calibrated by pystone.
+"""tools/latency.py: counted, so the same run to run, and calibrated by pystone.
 
-Runs the VM under valgrind's callgrind (the VM tier; skipped, saying so,
-without the VM, its mpy-cross or valgrind).
+Runs the VM under valgrind's callgrind, strace and gdb (the VM tier;
+skipped, saying so, without the VM, its mpy-cross or those tools, unless
+the tool can install them itself: it does as root, with apt-get).
 """
 
 import json
@@ -14,33 +15,70 @@ import pytest
 from conftest import ROOT
 
 TOOL = ROOT / "tools" / "latency.py"
+sys.path.insert(0, str(ROOT / "tools"))
+import board_cost  # noqa: E402
+import latency  # noqa: E402
 
 
 @pytest.fixture
 def counted(vm, mpy_cross):
-    """``counted(*actions)``: the tool's JSON rows for those actions, repeated twice."""
-    if not shutil.which("valgrind"):
-        pytest.skip("no valgrind (apt-get install valgrind): latency counts skipped")
+    """``counted(*rows)``: the tool's JSON lines for the scripts of those rows."""
+    if os.geteuid() != 0 and not all(shutil.which(t) for t in ("valgrind", "strace", "gdb")):
+        pytest.skip("no valgrind, strace or gdb (apt-get install them): latency counts skipped")
     env = dict(os.environ, CIRCUITPYTHON_VM=vm.binary, MPY_CROSS=mpy_cross)
 
-    def run(*actions):
+    def run(*rows):
         result = subprocess.run(
-            [sys.executable, str(TOOL), "--json", "--repeats", "2", *actions],
-            capture_output=True, text=True, env=env, timeout=600,
+            [sys.executable, str(TOOL), "--json", *rows],
+            capture_output=True, text=True, env=env, timeout=900,
         )  # fmt: skip
         assert result.returncode == 0, result.stderr
-        return [json.loads(line) for line in result.stdout.splitlines()]
+        return {line["metric"]: line for line in map(json.loads, result.stdout.splitlines())}
 
     return run
 
 
 def test_a_press_is_counted_the_same_every_run_and_calibrated(counted):
-    first, again = counted("cursor move"), counted("cursor move")
-    calibration, cursor = first
+    first, again = counted("first undo after resuming"), counted("first undo after resuming")
+    calibration = first["pystone pass"]
     # a pystone pass: tens of thousands of instructions, 657 us on a SAMD51
-    assert 30_000 < calibration["value"] < 80_000 and calibration["value"] == again[0]["value"]
-    assert cursor["metric"] == "cursor move" and cursor["target"] == 16
-    assert cursor["value"] > 100_000 and cursor["ms"] > 0
-    # the same on an idle machine; under load the VM's background ticks follow
-    # the wall clock and move a count by a few hundred instructions (0.02%)
-    assert abs(cursor["value"] - again[1]["value"]) <= cursor["value"] // 1000
+    assert 30_000 < calibration["value"] < 80_000
+    assert calibration["value"] == again["pystone pass"]["value"]
+    undo = first["first undo after resuming"]
+    assert undo["target"] == latency.PRESS and undo["instructions"] > 100_000
+    # the board's total is the VM's, the flash's and the display's
+    parts = undo["vm_ms"] + undo["flash_ms"] + undo["spi_ms"]
+    assert abs(undo["value"] - parts) <= 0.2
+    assert undo["pixels"] > 0 and undo["spi_ms"] > 0
+    start = first["start-up, a 400-move game kept"]
+    assert start["sectors"] > 100 and start["flash_ms"] > 1  # the imports read the flash
+    assert start["pixels"] >= 160 * 128  # the title, every pixel
+    # counted, not timed: the same instructions, sectors and pixels on an idle
+    # machine; under load the VM's background ticks follow the wall clock and
+    # move a count by a few hundred instructions (0.02%)
+    for name, row in first.items():
+        if name == "pystone pass":
+            continue
+        assert abs(row["instructions"] - again[name]["instructions"]) <= row["instructions"] // 1000
+        assert row["sectors"] == again[name]["sectors"] and row["pixels"] == again[name]["pixels"]
+
+
+def test_the_display_bus_is_priced_at_24_mhz_with_a_window_a_piece():
+    turn = board_cost.Turn()
+    turn.pixels, turn.pieces = 160 * 128, 128  # a full frame, a row a piece
+    assert round(turn.spi_ms(), 2) == 14.12  # 13.65 ms of pixels, 0.47 of windows
+
+
+def test_the_flash_is_what_fatfs_runs_beyond_the_vms_wrappers_and_its_sector_reads():
+    turn = board_cost.Turn()
+    turn.file = {"reads": 10, "seeks": 10, "fatfs_instructions": 10 * 85 + 1000,
+                 "sector_reads": 2}  # fmt: skip
+    assert turn.flash_ms(10.0) == pytest.approx(1000 * 10 / 1e6 + 2 * 0.030)
+
+
+def test_every_row_is_a_press_of_its_script_and_every_script_starts_with_no_press():
+    for script in latency.scripts():
+        assert script.writer.words[0].startswith("wait:")
+        numbers = [number for number, row in script.rows if not row.frames]
+        assert len(set(numbers)) == len(numbers)
+        assert all(0 <= number <= script.presses() for number in numbers)

@@ -1,39 +1,35 @@
-"""What a press costs on a board: instructions counted under CircuitPython's VM.
+"""What each press costs a PyGamer, at its dearest: the VM, the flash and the display bus.
 
-    python tools/latency.py [--repeats 8] [--write-docs] [--json] [ACTION ...]
+    python tools/latency.py [--write-docs] [--json] [--jobs 2] [ROW ...]
 
-Wall-clock time on a shared machine moves up to 3x with its load, so this
-counts instead. The game runs as deploy puts it on a PyGamer (``.mpy``, the
-VM's adapter, no options, its save in a fresh NVM file) under valgrind's
-callgrind, which counts the x86 instructions the VM executes; the adapter's
-virtual clock (``BSQ_TURN_MS``) moves a fixed step at each reading and
-never sleeps, so a run is the same instructions every time.
-
-An action's cost is the difference between two key scripts, the same setup
-followed by the action once and by the action ``1 + repeats`` times,
-divided by ``repeats``: the setup, the start-up and the first time (a
-module's first import, a first read of a file) cancel out, and what is left
-is the action as a player repeats it, its redraw into the VM's framebuffer
-included.
+Every kind of press and every change of screen, each measured on its own
+in the turn of the game's loop that answers it, in the state where it
+costs most: the first time after the title, after resuming a long game,
+after the menu, on a long column, with a cascade behind it. Each is a
+press in a key script (``Script``), played by the game as deploy puts it
+on a PyGamer, and ``board_cost.BoardRuns`` counts the turn three ways:
+the VM's instructions (callgrind), the board's file system that the VM
+does not run (../shared/vm/flash's replay through CircuitPython's FatFs),
+and the display bus (the pixels and windows the refresh sends at 24 MHz).
+Work a press starts that goes on after it (a cascade, the dead test, a
+flash's end, Finish, the celebration) runs one turn a frame, and each
+of those turns is measured too: the row's "later" figure is the dearest.
 
 Instructions become SAMD51 time through pystone (``tests/bench/pystone.py``),
-counted the same way in the same run: CircuitPython's published 1 521.6
-passes/s on a Metro M4 (120 MHz) make a pass 657 us, so a SAMD51 takes
-657 us / (instructions a pass) for an instruction (about 14 ns). The
-estimate counts the VM's C rendering but not the SPI bus (at least 13.7 ms
-for a full frame at 24 MHz) nor flash waits: a board is slower still.
+counted the same way: CircuitPython's published 1 521.6 passes/s on a
+Metro M4 (120 MHz) make a pass 657 us. Counts are exact: the same run to
+run on an idle machine, where wall-clock time on these shared machines
+moves up to 3x.
 
-Needs the VM (``CIRCUITPYTHON_VM``), its ``mpy-cross`` (``MPY_CROSS``) and
-valgrind (Debian's ``valgrind``: installed with apt-get when missing and
-this runs as root, else it says how). ``--write-docs`` puts the table in
-docs/benchmarks.md; ``--json`` prints result lines for tools/bench.py.
+Needs the VM (``CIRCUITPYTHON_VM``), its ``mpy-cross`` (``MPY_CROSS``),
+valgrind, strace, gdb and gcc-multilib (``board_cost``). ``--write-docs``
+puts the table in docs/benchmarks.md; ``--json`` prints result lines for
+tools/bench.py. It takes about ten minutes on two cores.
 """
 
 import argparse
-import itertools
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -44,102 +40,358 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "lib"))
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "hw"))
 
+import board_cost  # noqa: E402
+import deploy_plan  # noqa: E402
 from scripting import ScriptWriter, route  # noqa: E402
 from sessions import long_game  # noqa: E402
-from ui_runs import board_tree, kept_game  # noqa: E402
+from storage import FileNVM  # noqa: E402
+from ui_runs import VM_ADAPTERS  # noqa: E402
 from words_text import body  # noqa: E402
 
-from british_square.desktop.games import legal_moves  # noqa: E402
+from british_square.desktop.games import copy_game, legal_moves  # noqa: E402
 from british_square.desktop.notation import parse_position  # noqa: E402
 from british_square.engine import Game  # noqa: E402
-from british_square.layout import Layout  # noqa: E402
-from british_square.piles import BRITISH, STOCK, move_source, move_target  # noqa: E402
+from british_square.layout import BODY_ROWS, LEFT, RIGHT  # noqa: E402
+from british_square.piles import (  # noqa: E402
+    BRITISH,
+    STOCK,
+    WASTE,
+    move,
+    move_source,
+    move_target,
+)
+from british_square.store import AUTOPLAY_SAFE, Store  # noqa: E402
 
 SHARED_BIN = ROOT.parent / "shared" / "vm" / "bin"
 PYSTONE = ROOT / "tests" / "bench" / "pystone.py"
 PYSTONE_US = 1e6 / 1521.6  # a pass on a Metro M4 (SAMD51, 120 MHz)
-HEAP = "150K"  # about what a PyGamer has free after boot
-TURN_MS = 20  # the virtual clock's step at each reading
-DEAL = 10
 START, END = "<!-- latency:start -->", "<!-- latency:end -->"
 MENU = [line.split("{")[0] for line in body("menu")]
+DEAL = 10  # British deal 10, as the table always measured
+
+# Targets, ms on a board (issue 46)
+PRESS = 16  # every press: the screen answers within a frame
+SCREEN = 100  # a change of screen
+NEW_GAME = 300
+START_UP = 1000
+FRAME = 16  # each turn of work that goes on after a press
 
 
-def menu_row(name):
-    return MENU.index(name)
+class Row:
+    """One press measured: its ``name`` (a row of the table), its
+    ``target`` in ms, and ``what`` it is."""
 
-
-class Case:
-    """One action: ``setup`` words from the title, then ``action`` (the
-    words of one repeat, which count as ``presses`` of it); ``game``: the
-    game the NVM keeps at the start (``None``: a fresh NVM, the first
-    start); ``target``: ms on a SAMD51, or ``None``."""
-
-    def __init__(self, name, setup, action, target, what, presses=1, game="deal", turn_ms=TURN_MS):
+    def __init__(self, name, target, what):
         self.name = name
-        self.setup = setup
-        self.action = action
         self.target = target
         self.what = what
-        self.presses = presses
+        self.answer = None  # the turn that answers it (board_cost.Turn)
+        self.later = []  # the turns after it, before the next press
+        self.frames = False  # no press: the dearest of the turns after the last press
+
+
+class Script:
+    """A key script played from a kept game (``game``; ``None``: a new
+    board's fresh NVM), some of its presses measured (``measure``); its
+    first turn presses nothing, so that turn 0 is the start-up alone."""
+
+    def __init__(self, name, game=None, autoplay=0):
+        self.name = name
         self.game = game
-        self.turn_ms = turn_ms
+        self.autoplay = autoplay
+        self.writer = ScriptWriter(copy_game(game) if game else Game.new_deal(1), title=False)
+        self.writer.words.append("wait:{}".format(board_cost.TURN_MS))
+        self.rows = []  # (press number, Row); press 0 is the start-up
+
+    @property
+    def playing(self):
+        return self.writer.game
+
+    def presses(self):
+        count = 0
+        for word in self.writer.words:
+            if word.startswith(("wait:", "shot:")):
+                continue
+            count += int(word.split("*")[1]) if "*" in word else 1
+        return count
+
+    def start_up(self, name, what):
+        self.rows.append((0, Row(name, START_UP, what)))
+
+    def measure(self, name, target, what, *words):
+        """Measure the first of ``words``: the press ``name``."""
+        row = Row(name, target, what)
+        self.rows.append((self.presses() + 1, row))
+        self.writer.press(*words)
+        return row
+
+    def frames(self, name, ms, what):
+        """Measure the turns of a wait of ``ms`` after the last press (a
+        row of their own: that press is not measured)."""
+        row = Row(name, FRAME, what)
+        row.frames = True
+        self.rows.append((self.presses(), row))
+        self.wait(ms)
+
+    def press(self, *words):
+        self.writer.press(*words)
+
+    def wait(self, ms):
+        self.writer.words.append("wait:{}".format(ms))
+
+    def go(self, stop):
+        self.writer.go(stop)
+
+    def step(self, direction):
+        """One step of the cursor, ``direction`` (``layout``'s), kept in step."""
+        writer = self.writer
+        writer.cursor = writer.layout.neighbour(writer.cursor, direction)
+        return ("up", "down", "left", "right")[direction]
+
+    def stop_of(self, pile):
+        return self.writer.layout.pile_stop(pile)
+
+    def text(self):
+        return self.writer.text()
+
+    def save(self, path):
+        """The NVM file this script starts from (a game kept as a board keeps it)."""
+        if self.game is None:
+            return None
+        store = Store(FileNVM(str(path)))
+        store.settings.rules = self.game.rules
+        store.settings.autoplay = self.autoplay
+        store.save(self.game, 0, 0)
+        return path
+
+
+def kept(game):
+    """``game`` with a move played and taken back: a game in progress, as
+    a record keeps one (the title offers to continue it)."""
+    game.play(legal_moves(game)[0])
+    game.undo()
+    return game
 
 
 def deal_game():
-    return Game.new_deal(DEAL, BRITISH)
+    return kept(Game.new_deal(DEAL, BRITISH))
 
 
-def cases():
-    """The actions measured, on British deal 10 unless said."""
-    layout = Layout(4)
-    steps = route(layout, 0, layout.stock_stop)
-    stock = " ".join(("up", "down", "left", "right")[d] for d in steps)
-    writer = ScriptWriter(deal_game(), title=False)
-    game = writer.game
-    while not any(move_target(m) < 4 and move_source(m) < 4 for m in legal_moves(game)):
-        writer.move(next(m for m in legal_moves(game) if move_source(m) == STOCK))
-    setup = "a " + writer.text()
-    writer.words = []
-    writer.move(next(m for m in legal_moves(game) if move_target(m) < 4 and move_source(m) < 4))
-    writer.undo()
-    writer.go(layout.stock_stop)
-    move_undo = writer.text()
-    return [
-        Case("cursor move", "a", "right left", 16, "a step of the cursor on the cards", 2),
-        Case("deal from the stock", "a " + stock, "a", 16, "A on the stock: a card to the waste"),
-        Case("undo", "a {} a*9".format(stock), "select", 16, "Select: the last deal taken back"),
-        Case("pick up, put back", "a", "a b", 16, "A on a column's card, B puts it back", 2),
-        Case("a move and its undo, a press", setup, move_undo, 16,
-             "a card to another column (A, walk, A), Select, back to the stock: "
-             "the mean of its {} presses".format(len(move_undo.split())),
-             len(move_undo.split())),
-        Case("menu step (no scroll)", "a start", "down up", 16, "the bar a row down, a row up", 2),
-        Case("menu step, scrolling", "a start", "down*16 up*16", 30,
-             "a walk down and up all 17 rows (8 show), a step", 32),
-        Case("cards, menu, cards", "a", "start b", 200, "Start, then B: back to the cards"),
-        Case("menu, help, menu", "a start down*{}".format(menu_row("Help")), "a a", 200,
-             "A on Help, A back to the menu"),
-        Case("menu, statistics, menu", "a start down*{}".format(menu_row("Statistics")), "a b",
-             200, "A on Statistics, B back to the menu"),
-        Case("menu, about, menu", "a start down*{}".format(menu_row("About")), "a b", 200,
-             "A on About, B back to the menu"),
-        Case("new game, back to the menu", "a start down", "a start down", 300,
-             "A on New game (a surveyed deal), Start, a step to New game"),
-        Case("hint", "a", "start down*{} a b".format(menu_row("Hint")), None,
-             "Start, down to Hint, A (the card is picked up, its target lit), B"),
-        Case("won screen, a frame", "a b", "wait:1000", 16,
-             "the kings' celebration, a 50 ms frame: the mean of 20 in a second",
-             1000 // 50, game="won", turn_ms=50),
-        Case("a resting turn", "a", "wait:1000", None,
-             "the main loop with nothing to do, before its 15 ms sleep: a turn of 50 in a"
-             " second of the virtual clock", 1000 // TURN_MS),
-        Case("start-up, first start", "", "", 1000,
-             "code.py to its first screen, fresh NVM (less the VM's own start)", game=None),
-        Case("resume a 400-move save", "", "", None,
-             "start-up with a British game of 400 moves kept, over one with none", game="long"),
-    ]
+def column_move(game, legal=True):
+    """A move between two columns (or, ``legal=False``, a column's top card
+    and a column it may not go on)."""
+    for source in range(game.columns):
+        if not game.column_height(source):
+            continue
+        for target in range(game.columns):
+            if target != source and game.is_legal(move(source, target)) == legal:
+                return move(source, target)
+    return None
+
+
+def cards_script():
+    """British deal 10: the title, the cards, and every press on them."""
+    s = Script("cards", deal_game())
+    s.start_up("start-up, a game kept", "code.py to the title, a British game kept in the NVM")
+    s.measure("title to the cards", SCREEN, "A on the title: continue", "a")
+    s.measure("first press on the cards", PRESS, "a cursor step, the first after the title",
+              s.step(RIGHT))  # fmt: skip
+    s.measure("cursor step", PRESS, "a step of the cursor on the cards", s.step(LEFT))
+    game = s.playing
+    s.go(s.stop_of(STOCK))
+    s.measure("deal from the stock", PRESS, "A on the stock: a card to the waste", "a")
+    game.push(move(STOCK, WASTE))
+    s.measure("undo", PRESS, "Select: the deal taken back", "select")
+    game.undo()
+    while column_move(game) is None:  # deal until two columns can build
+        s.press("a")
+        game.push(move(STOCK, WASTE))
+    m = column_move(game)
+    s.go(s.stop_of(move_source(m)))
+    s.measure("pick up", PRESS, "A on a column's card: it and the places it may go lit", "a")
+    steps = route(s.writer.layout, s.writer.cursor, s.stop_of(move_target(m)))
+    for direction in steps[:-1]:
+        s.press(s.step(direction))
+    s.measure("cursor step, a card held", PRESS, "a step of the cursor with a card held",
+              s.step(steps[-1]))  # fmt: skip
+    s.measure("put down: a move", PRESS, "A on a lit place: the card moves", "a")
+    game.push(m)
+    s.measure("undo a move", PRESS, "Select: the card back where it was", "select")
+    game.undo()
+    refused = column_move(game, legal=False)
+    s.go(s.stop_of(move_source(refused)))
+    s.press("a")
+    s.go(s.stop_of(move_target(refused)))
+    s.measure("a drop refused", PRESS, "A where the card may not go: the red flash, and its end",
+              "a")  # fmt: skip
+    s.wait(600)
+    s.measure("put back", PRESS, "B: the card held goes back", "b")
+    return s
+
+
+def menu_script():
+    """British deal 10: the menu, its steps and its rows, and the screens they open."""
+    s = Script("menu", deal_game())
+    s.press("a")  # the cards, then a deal: a game with a move
+    s.go(s.stop_of(STOCK))
+    s.press("a")
+    s.playing.push(move(STOCK, WASTE))
+    s.measure("cards to the menu", SCREEN, "Start on the cards, the first time", "start")
+    s.measure("menu step", PRESS, "the bar a row down", "down")
+    s.measure("menu step up", PRESS, "the bar a row up", "up")
+    s.measure("menu to the cards", SCREEN, "B: back to the cards", "b")
+    s.measure("cards to the menu, again", SCREEN, "Start on the cards", "start")
+    s.press("down*{}".format(len(MENU) - 2))
+    s.measure("menu step, a new page", PRESS, "down past the rows on show: all rows anew", "down")
+    s.press("up*{}".format(BODY_ROWS - 1))  # the first row on show
+    s.measure("menu step, the page before", PRESS, "up past the rows on show: all rows anew",
+              "up")  # fmt: skip
+    for row, name, what in (
+        ("Brightness: ", "menu: Brightness", "A on Brightness: the next level"),
+        ("Sound: ", "menu: Sound", "A on Sound: on or off"),
+        ("4-colour suits: ", "menu: 4-colour suits", "A on 4-colour suits: on or off"),
+        ("Auto-play: ", "menu: Auto-play", "A on Auto-play: aces"),
+        ("Winnable only: ", "menu: Winnable only", "A on Winnable only: none, a buzz"),
+    ):
+        s.press("start", "start")  # back at the menu's first row
+        s.press("down*{}".format(MENU.index(row)))
+        s.measure(name, PRESS, what, "a")
+    for row, name, what, back in (
+        ("Help", "menu to the help", "A on Help", "b"),
+        ("Statistics", "menu to the statistics", "A on Statistics", "b"),
+        ("About", "menu to About", "A on About", "b"),
+        ("Rules: ", "menu to the rules", "A on Rules", "b"),
+    ):
+        s.press("start", "start")
+        s.press("down*{}".format(MENU.index(row)))
+        s.measure(name, SCREEN, what, "a")
+        if row == "Help":
+            s.measure("help, the next page", SCREEN, "right: the marks", "right")
+        if row == "Rules: ":
+            s.measure("rules, the next rule set", SCREEN, "right: American", "right")
+        s.measure(name.replace("menu to", "back from"), SCREEN, "B: back to the menu", back)
+    s.press("start", "start")
+    s.press("down*{}".format(MENU.index("Deal number")))
+    s.measure("menu to the deal number", SCREEN, "A on Deal number", "a")
+    s.measure("deal number: a digit up", PRESS, "up: the digit under the mark", "up")
+    s.measure("deal number: the next digit", PRESS, "left: the mark a digit along", "left")
+    s.measure("deal a number: a game in progress?", SCREEN, "A: Abandon this game?", "a")
+    s.measure("new game, a number", NEW_GAME, "A: the deal typed, on the cards", "a")
+    s.press("start", "down")
+    s.measure("new game", NEW_GAME, "A on New game, no move yet: a surveyed deal on the cards",
+              "a")  # fmt: skip
+    game = s.writer.game = Game.new_deal(1, BRITISH)  # a deal: the cursor on its first column
+    s.writer.start(game)
+    s.go(s.stop_of(STOCK))
+    s.press("a", "select")  # a move, taken back
+    s.press("start", "down*{}".format(MENU.index("Redo")))
+    s.measure("menu: Redo", SCREEN, "A on Redo: back to the cards, the move played again", "a")
+    s.press("start", "down*{}".format(MENU.index("Hint")))
+    s.measure("menu: Hint", SCREEN, "A on Hint: the cards, the hint's card held and its place lit",
+              "a")  # fmt: skip
+    s.wait(1000)
+    s.press("b", "start", "down*{}".format(MENU.index("Restart deal")))
+    s.measure("menu: Restart deal", SCREEN, "A on Restart deal: Restart this deal?", "a")
+    s.measure("restart", SCREEN, "A: the deal from its start, on the cards", "a")
+    s.press("start", "down*{}".format(MENU.index("End game")))
+    s.measure("menu: End game", SCREEN, "A on End game: End this game?", "a")
+    s.measure("end a game: Game over", SCREEN, "A: the game scored, Game over", "a")
+    s.measure("game over to a new game", NEW_GAME, "A on Game over: a new deal", "a")
+    return s
+
+
+def resumed_script():
+    """A British game of 400 moves kept: the first undo after resuming it."""
+    s = Script("resumed", long_game(BRITISH, 8, 400))
+    s.start_up("start-up, a 400-move game kept", "code.py to the title, its save loaded")
+    s.measure("title to the cards, a long game", SCREEN, "A on the title: continue", "a")
+    s.measure("first undo after resuming", PRESS, "Select: the first undo of a 400-move game",
+              "select")  # fmt: skip
+    return s
+
+
+def first_start_script():
+    """A new board: the first start's choice of a rule set and the help."""
+    s = Script("first-start")
+    s.start_up("start-up, a new board", "code.py to the first start's choice, a fresh NVM")
+    s.measure("first start: the next rule set", PRESS, "down: British Square", "down")
+    s.measure("first start to the help", SCREEN, "A: British Square chosen, the keys' help", "a")
+    s.measure("help to the title", SCREEN, "any key: the title", "a")
+    return s
+
+
+# Positions: three cards left, the rest certain once the first has gone (Finish,
+# then the win); a long British column that KH can go on.
+FINISH_POSITION = "british 3C/2C/-/- - AC 23,26,26,26"
+LONG_POSITION = "british -/AH2H3H4H.5H6H7H8H9HTHJHQH/QHKH/- AH2H3H4H5H6H7H8H9HTHJH KH 26,26,0,26"
+WON_POSITION = "british AC/-/-/- - - 25,26,26,26"
+CASCADE_POSITION = "british AS2S3S4S.5S6S7S8S9STSJSQS/-/-/- - KS 26,13,26,26"
+
+
+def long_column_script():
+    """A card onto a long British column."""
+    s = Script("long-column", kept(parse_position(LONG_POSITION)))
+    s.press("a")
+    s.go(s.stop_of(2))
+    s.press("a")
+    s.go(s.stop_of(1))
+    s.measure("put down on a long column", PRESS, "KH onto a British column of 12 cards", "a")
+    return s
+
+
+def finish_script():
+    """Three cards left: one home, Finish, the cards home a frame each."""
+    s = Script("finish", kept(parse_position(FINISH_POSITION)))
+    s.press("a")
+    s.go(s.stop_of(0))
+    s.measure("a card home, Finish offered", SCREEN, "B: 3C home; the rest is certain", "b")
+    s.measure("Finish", PRESS, "A: the cards go home, a frame each, then the won screen", "a")
+    s.wait(1000)
+    s.measure("won to a new game", NEW_GAME, "A on the won screen: a new deal", "a")
+    return s
+
+
+def won_script():
+    """The last card home by hand: the won screen and its celebration."""
+    s = Script("won", kept(parse_position(WON_POSITION)))
+    s.press("a")
+    s.measure("the last card home: won", SCREEN, "B: AC home, the won screen", "b")
+    s.frames("won screen, a frame", 2000, "the kings' celebration, a frame")
+    return s
+
+
+def cascade_script():
+    """Auto-play (safe) sending twelve cards home after one."""
+    s = Script("cascade", kept(parse_position(CASCADE_POSITION)), autoplay=AUTOPLAY_SAFE)
+    s.press("a")
+    s.go(s.stop_of(WASTE))
+    s.measure("a card home, twelve by auto-play", PRESS,
+              "B: KS home; auto-play (safe) sends QS to AS, a frame each", "b")  # fmt: skip
+    s.wait(600)
+    return s
+
+
+def stock_out_script():
+    """The last card of the stock dealt: the dead test, a frame at a time."""
+    s = Script("stock-out", deal_game())
+    game = s.playing
+    s.press("a")
+    s.go(s.stop_of(STOCK))
+    s.press("a*{}".format(game.stock_count - 1))
+    for _ in range(game.stock_count - 1):
+        game.push(move(STOCK, WASTE))
+    s.measure("the stock's last card", PRESS, "A on the stock: its last card; the dead test runs",
+              "a")  # fmt: skip
+    s.wait(3000)
+    return s
+
+
+def scripts():
+    return [first_start_script(), cards_script(), menu_script(), resumed_script(),
+            long_column_script(), finish_script(), won_script(), cascade_script(),
+            stock_out_script()]  # fmt: skip
 
 
 def find_tool(env_name, default):
@@ -149,165 +401,110 @@ def find_tool(env_name, default):
     return tool
 
 
-def find_valgrind():
-    """valgrind's path, installed from Debian's packages when missing and root."""
-    found = shutil.which("valgrind")
-    if found:
-        return found
-    if shutil.which("apt-get") and os.geteuid() == 0:
-        print("latency: installing valgrind (apt-get) ...", file=sys.stderr)
-        subprocess.run(["apt-get", "update", "-qq"], check=False, capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "valgrind"], check=False,
-                       capture_output=True)  # fmt: skip
-        found = shutil.which("valgrind")
-        if found:
-            return found
-    sys.exit("latency: needs valgrind: apt-get install valgrind (Debian, Ubuntu)")
-
-
-class Counter:
-    """Runs the VM under callgrind and returns the instructions it executed."""
-
-    def __init__(self, valgrind, vm, folder):
-        self.valgrind = valgrind
-        self.vm = vm
-        self.folder = Path(folder)
-        self.runs = itertools.count(1)
-
-    def count(self, args, cwd, env=None):
-        run = next(self.runs)
-        out = self.folder / "callgrind-{}.out".format(run)
-        result = subprocess.run(
-            [self.valgrind, "--tool=callgrind", "--callgrind-out-file=" + str(out),
-             self.vm, "-X", "heapsize=" + HEAP, *args],
-            cwd=cwd, env=dict(os.environ, MICROPYPATH="", **(env or {})),
-            capture_output=True, text=True,
-        )  # fmt: skip
-        if result.returncode:
-            sys.exit("latency: {} failed:\n{}{}".format(args, result.stdout, result.stderr[-3000:]))
-        found = re.search(r"^summary: (\d+)", out.read_text(), re.M)
-        out.unlink()
-        return int(found.group(1))
-
-
-def pystone_instructions(counter):
-    """Instructions of one pystone pass."""
+def pystone_ns(runs):
+    """ns a SAMD51 instruction: pystone's pass counted under callgrind."""
     few, many = 200, 1200
-    low = counter.count([str(PYSTONE), str(few)], PYSTONE.parent)
-    high = counter.count([str(PYSTONE), str(many)], PYSTONE.parent)
-    return (high - low) / (many - few)
+    counts = []
+    for passes in (few, many):
+        out = runs.folder / "pystone.callgrind"
+        subprocess.run([runs.valgrind, "--tool=callgrind", "--callgrind-out-file=" + str(out),
+                        runs.vm, str(PYSTONE), str(passes)], cwd=PYSTONE.parent, check=True,
+                       capture_output=True, env=dict(os.environ, MICROPYPATH=""))  # fmt: skip
+        counts.append(board_cost.instructions(out))
+        out.unlink()
+    per_pass = (counts[1] - counts[0]) / (many - few)
+    return PYSTONE_US * 1000 / per_pass, per_pass
 
 
-def make_saves(folder, kinds):
-    """The NVM files the runs start from, one for each kind of kept game
-    (``Case.game``), made before any run: runs at once must not race to
-    write one. Each run copies its own, since the game saves into it."""
-    games = {
-        "deal": deal_game,
-        "won": lambda: parse_position("british AC/-/-/- - - 25,26,26,26"),
-        "long": lambda: long_game(BRITISH, 8, 400),
-        "empty": lambda: Game.new_deal(8, BRITISH),  # the long one's deal, no moves
-    }
-    if "long" in kinds:  # measured over the same deal with nothing kept
-        kinds = kinds | {"empty"}
-    saves = {}
-    for kind in sorted(kinds):
-        saves[kind] = Path(folder) / "kept-{}.nvm".format(kind)
-        kept_game(saves[kind], games[kind]())
-    return saves
+def play(runs, script, ns):
+    """Run ``script`` and give each of its rows its turns."""
+    save = script.save(runs.folder / (script.name + ".save"))
+    turns = runs.turns(script.name, script.text(), save)[:-1]  # the last: after the last turn
 
+    def answer(number):
+        return next(k for k, turn in enumerate(turns) if turn.presses >= number)
 
-def run_script(counter, board, folder, case, words, save, run="once"):
-    """Instructions of code.py playing ``words`` from the NVM file ``save``
-    (``None``: a fresh one). Its files are named for the case and the run:
-    the VM reads their paths, and the same strings make the same instructions."""
-    name = "{}-{}".format(case.name.replace(" ", "-").replace(",", ""), run)
-    keys = Path(folder) / (name + ".keys")
-    keys.write_text(words)
-    nvm = Path(folder) / (name + ".nvm")
-    if save is not None:
-        shutil.copy(save, nvm)
-    env = {"CIRCUITPY_NVM_FILE": str(nvm), "BSQ_KEYS_FILE": os.path.relpath(keys, board),
-           "BSQ_TURN_MS": str(case.turn_ms), "BSQ_SEED": "1"}  # fmt: skip
-    return counter.count(["code.py"], board, env)
-
-
-def measure(counter, board, folder, saves, case, repeats):
-    """Instructions of one ``case`` action (``saves``: ``make_saves``')."""
-    if case.game is None:  # start-up: the whole run, less the VM's own start
-        empty = Path(folder) / "empty.py"
-        empty.write_text("")
-        whole = run_script(counter, board, folder, case, "", None)
-        return whole - counter.count([str(empty)], folder)
-    if case.game == "long":
-        long_one = run_script(counter, board, folder, case, "", saves["long"], run="long")
-        return long_one - run_script(counter, board, folder, case, "", saves["empty"], run="none")
-    once = " ".join(w for w in (case.setup, case.action) if w)
-    more = " ".join(w for w in (case.setup, " ".join([case.action] * (1 + repeats))) if w)
-    low = run_script(counter, board, folder, case, once, saves[case.game])
-    high = run_script(counter, board, folder, case, more, saves[case.game], run="more")
-    return (high - low) / (repeats * case.presses)
+    last = turns[-1].presses if turns else 0
+    for number, row in script.rows:
+        end = answer(number + 1) if number < last else len(turns)  # the next press
+        if row.frames:
+            frames = turns[answer(number) + 1 : end] if number else turns[1:end]
+            row.answer = max(frames, key=lambda turn: turn.total_ms(ns))
+        else:
+            row.answer = turns[answer(number)]
+            row.later = turns[answer(number) + 1 : end]
+    return script
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=8)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--write-docs", action="store_true")
-    parser.add_argument("actions", nargs="*", help="names (or a word of them) of the actions")
+    parser.add_argument("rows", nargs="*", help="words of the rows' names: only their scripts")
     args = parser.parse_args()
     vm = find_tool("CIRCUITPYTHON_VM", SHARED_BIN / "circuitpython")
     mpy_cross = find_tool("MPY_CROSS", SHARED_BIN / "mpy-cross")
-    valgrind = find_valgrind()
-    chosen = [c for c in cases() if not args.actions or any(a in c.name for a in args.actions)]
-    # a folder of its own, the same path every time (the VM reads paths in it)
-    folder = ROOT / "build" / "latency"
+    chosen = [s for s in scripts()
+              if not args.rows or any(w in row.name for _, row in s.rows for w in args.rows)]
+    folder = ROOT / "build" / "latency"  # the same path every time (the VM reads paths in it)
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     try:
-        board = board_tree(Path(folder) / "board", mpy_cross)
-        counter = Counter(valgrind, vm, folder)
-        saves = make_saves(folder, {case.game for case in chosen} - {None})
-        per_pass = pystone_instructions(counter)
-        ns = PYSTONE_US * 1000 / per_pass
-
-        def one(case):
-            return measure(counter, board, folder, saves, case, args.repeats)
-
+        items = deploy_plan.build_board_tree("pygamer", folder / "board", mpy_cross=mpy_cross,
+                                             adapters=VM_ADAPTERS)  # fmt: skip
+        runs = board_cost.BoardRuns(vm, folder / "board", items, folder)
+        ns, per_pass = pystone_ns(runs)
         with ThreadPoolExecutor(args.jobs) as pool:
-            counts = list(pool.map(one, chosen))
+            done = list(pool.map(lambda s: play(runs, s, ns), chosen))
+    except board_cost.ToolError as error:
+        sys.exit("latency: {}".format(error))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    rows = [{"bench": "latency", "metric": "pystone pass", "value": round(per_pass),
-             "unit": "instructions", "ns": round(ns, 2)}]  # fmt: skip
-    for case, count in zip(chosen, counts):
-        rows.append({"bench": "latency", "metric": case.name, "value": round(count),
-                     "unit": "instructions", "ms": round(count * ns / 1e6, 1),
-                     "target": case.target, "note": case.what})  # fmt: skip
+    rows = [row for script in done for _, row in script.rows]
+    results = [{"bench": "latency", "metric": "pystone pass", "value": round(per_pass),
+                "unit": "instructions", "ns": round(ns, 2)}]  # fmt: skip
+    for row in rows:
+        results.append(result(row, ns))
     if args.json:
-        for row in rows:
-            print(json.dumps(row))
-    text = table(rows)
+        for line in results:
+            print(json.dumps(line))
+    text = table(results)
     if not args.json:
         print(text)
     if args.write_docs:
         write_docs(text)
 
 
-def table(rows):
-    calibration, actions = rows[0], rows[1:]
+def result(row, ns):
+    turn = row.answer
+    worst = max(row.later, key=lambda t: t.total_ms(ns), default=None)
+    return {
+        "bench": "latency", "metric": row.name, "unit": "ms", "target": row.target,
+        "value": round(turn.total_ms(ns), 1), "vm_ms": round(turn.vm_ms(ns), 1),
+        "flash_ms": round(turn.flash_ms(ns), 1), "spi_ms": round(turn.spi_ms(), 1),
+        "instructions": turn.instructions, "sectors": turn.file.get("sector_reads", 0),
+        "pixels": turn.pixels, "later_frames": len(row.later),
+        "later_ms": round(worst.total_ms(ns), 1) if worst else None, "note": row.what,
+    }  # fmt: skip
+
+
+def table(results):
+    calibration, rows = results[0], results[1:]
     lines = [
         "Calibration: a pystone pass is {:,} instructions here, so a SAMD51 instruction is"
         " about {} ns (657 us a pass).".format(calibration["value"], calibration["ns"]),
         "",
-        "| action | instructions | est. SAMD51 ms | target ms | what |",
-        "|---|---:|---:|---:|---|",
+        "| press | VM ms | flash ms | display ms | board ms | target | later frames: worst ms"
+        " | what |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for row in actions:
-        target = "" if row["target"] is None else str(row["target"])
-        lines.append("| {} | {:,} | {} | {} | {} |".format(
-            row["metric"], row["value"], row["ms"], target, row["note"]))  # fmt: skip
+    for row in rows:
+        later = "" if row["later_ms"] is None else "{} ({})".format(
+            row["later_ms"], row["later_frames"])
+        lines.append("| {} | {} | {} | {} | **{}** | {} | {} | {} |".format(
+            row["metric"], row["vm_ms"], row["flash_ms"], row["spi_ms"], row["value"],
+            row["target"], later, row["note"]))  # fmt: skip
     return "\n".join(lines)
 
 
