@@ -75,10 +75,19 @@ class Sprites:
         index = self.pixels[y * self.width + x]
         return None if index == sheet.FELT else self.colours[index]
 
+    def band(self, band):
+        x0 = (band % sheet.BANDS_PER_ROW) * CARD_W
+        y0 = (band // sheet.BANDS_PER_ROW) * sheet.BAND_H
+        return [[self.pixel(x0 + i, y0 + j) for i in range(CARD_W)] for j in range(sheet.BAND_H)]
+
     def card_tile(self, tile):
-        x0 = (tile % sheet.SHEET_COLUMNS) * CARD_W
-        y0 = (tile // sheet.SHEET_COLUMNS) * CARD_H
-        return [[self.pixel(x0 + i, y0 + j) for i in range(CARD_W)] for j in range(CARD_H)]
+        """Card tile ``tile`` as the game shows it: its bands, top down."""
+        return [row for k in range(sheet.CARD_BANDS) for row in self.band(sheet.card_band(tile, k))]
+
+    def strip(self, strip):
+        """Strip ``strip`` (a card, ``TOP_GAP``, ``TOP_BLANK``): its bands, top down."""
+        bands = [sheet.strip_band(strip, k) for k in range(sheet.STRIP_BANDS)]
+        return [row for band in bands for row in self.band(band)]
 
     def small(self, k):
         t = sheet.small_tile(k)
@@ -147,10 +156,10 @@ def expected_screen(game, sprites=None):
             rows = layout.shown_rows(h)
             for row in range(rows):
                 k = layout.shown_card(row, h, game.base_count(c))
-                tile = sheet.TILE_GAP if k == GAP else FIRST_CARD + game.card(c, k)
-                rows_shown = sprites.card_tile(tile)
                 if row < rows - 1:  # covered: only its top strip shows
-                    rows_shown = rows_shown[: sheet.TOP_H]
+                    rows_shown = sprites.strip(sheet.TOP_GAP if k == GAP else game.card(c, k))
+                else:
+                    rows_shown = sprites.card_tile(FIRST_CARD + game.card(c, k))
                 out.paint(rows_shown, layout.pile_x[c], layout.card_y(c, row), name)
         else:
             tile = sprites.card_tile(FIRST_CARD + game.top(c))

@@ -619,11 +619,11 @@ def test_the_statistics_are_a_grid_whose_cells_hold_the_rule_set_on_show(make_ap
     press(app, RIGHT)  # Union Square
     assert column(1) == ["1", "1 (100%)", "104", "104.0", "1, 1", "200", "1:15", "1, 0"]
     assert lines(app.view.page.title)[0].strip() == "Statistics: Union"
-    # the table laid out by its GridLayout: its lines span the screen, from
-    # the blank column left of it, the figures ending where the rows do
+    # the table's lines span the screen, from the blank column left of it,
+    # the figures ending where the rows do
     grid = page.body.grid
-    assert page.table.x + grid.x == BODY_X - grid.tile_width and grid.width == TEXT_COLUMNS + 2
-    assert (page.table.x + grid.x + grid.width * grid.tile_width) >= SCREEN_W
+    assert grid.x == BODY_X - grid.tile_width and grid.width == TEXT_COLUMNS + 2
+    assert grid.x + grid.width * grid.tile_width >= SCREEN_W
 
 
 def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):

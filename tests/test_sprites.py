@@ -36,19 +36,31 @@ def test_sheet_shape_and_palette():
         assert back == rgb
 
 
-def test_tile_numbers_fit_in_a_byte():
-    # displayio keeps a TileGrid's tile numbers in bytes
-    tiles = [sheet.TILE_BLANK, sheet.TILE_CURSOR, sheet.TILE_GAP, FIRST_CARD + 51]
-    tiles += [sheet.small_tile(k) for k in range(sheet.WAY_FREE + 2)]
-    assert max(tiles) < 256
-    per_sheet = (sheet.SHEET_W // CARD_W) * (sheet.SHEET_H // CARD_H)
-    assert sheet.TILE_GAP < per_sheet
-    # the small glyphs lie in the card tiles before the first card, one cell each
+def test_tile_numbers_fit_in_a_byte_and_every_band_is_on_the_sheet():
+    # the desktop's displayio (Blinka) keeps a TileGrid's tile numbers in a byte
+    bands = [sheet.card_band(tile, k) for tile in range(sheet.TILE_BLANK + 1)
+             for k in range(sheet.CARD_BANDS)]  # fmt: skip
+    bands += [sheet.strip_band(strip, k) for strip in range(sheet.TOP_BLANK + 1)
+              for k in range(sheet.STRIP_BANDS)]  # fmt: skip
+    assert max(bands) < 256 == (sheet.SHEET_W // CARD_W) * (sheet.SHEET_H // sheet.BAND_H)
+    assert sheet.CARD_BANDS * sheet.BAND_H == CARD_H
+    assert sheet.STRIP_BANDS * sheet.BAND_H == sheet.TOP_H
+    # the small glyphs, one cell each, in the sheet's first row, above every band
     cells = {sheet.small_tile(k) for k in range(sheet.WAY_FREE + 2)}
-    assert len(cells) == sheet.WAY_FREE + 2
-    for t in cells:
-        x, y = (t % sheet.SMALL_PER_ROW) * sheet.SMALL_W, (t // sheet.SMALL_PER_ROW) * sheet.SMALL_H
-        assert y + sheet.SMALL_H <= CARD_H and x + sheet.SMALL_W <= FIRST_CARD * CARD_W
+    assert len(cells) == sheet.WAY_FREE + 2 and max(cells) < sheet.SMALL_PER_ROW
+    assert sheet.SMALL_H <= min(bands) // sheet.BANDS_PER_ROW * sheet.BAND_H
+
+
+def test_a_card_is_its_strip_and_its_suits_body_and_the_sheet_is_smaller_for_it():
+    sprites = Sprites()
+    for card in range(52):
+        rows = sprites.card_tile(FIRST_CARD + card)
+        assert rows[: sheet.TOP_H] == sprites.strip(card)  # what a covered card shows
+        assert rows[sheet.TOP_H :] == sprites.card_tile(FIRST_CARD + card // 13 * 13)[sheet.TOP_H :]
+    # 52 faces from 156 + 20 bands; whole cards would be 416
+    faces = {sheet.card_band(FIRST_CARD + card, k) for card in range(52)
+             for k in range(sheet.CARD_BANDS)}  # fmt: skip
+    assert len(faces) == 176
 
 
 SUIT_INKS = (sheet.CLUB_INK, sheet.INK, sheet.RED, sheet.DIAMOND_INK)  # CSHD
@@ -58,9 +70,14 @@ INKS = set(SUIT_INKS)
 def card_indices(tile):
     """The palette indices of card tile ``tile``, row by row."""
     width, _, pixels, _ = read_bmp()
-    x0 = (tile % sheet.SHEET_COLUMNS) * CARD_W
-    y0 = (tile // sheet.SHEET_COLUMNS) * CARD_H
-    return [pixels[(y0 + j) * width + x0 : (y0 + j) * width + x0 + CARD_W] for j in range(CARD_H)]
+    rows = []
+    for k in range(sheet.CARD_BANDS):
+        band = sheet.card_band(tile, k)
+        x0 = (band % sheet.BANDS_PER_ROW) * CARD_W
+        y0 = (band // sheet.BANDS_PER_ROW) * sheet.BAND_H
+        rows += [pixels[(y0 + j) * width + x0 : (y0 + j) * width + x0 + CARD_W]
+                 for j in range(sheet.BAND_H)]  # fmt: skip
+    return rows
 
 
 def test_every_card_is_distinct_and_inked_in_its_suits_entry():

@@ -1,8 +1,10 @@
 """Draw the sprite sheet ``lib/british_square/cards.bmp`` from code.
 
 Every pixel comes from the hand-made glyphs below: no image files, no Pillow.
-The sheet is a 4-bit indexed BMP (16 colours, see ``british_square.sheet``)
-that displayio's ``OnDiskBitmap`` reads straight from flash.
+Each card and place is drawn whole, then cut into the sheet's bands
+(``british_square.sheet``): a card's top strip, its suit's body (the same
+for every rank of a suit, which is checked), the whole places. The sheet is
+a 4-bit indexed BMP (16 colours) that the game loads into RAM at start-up.
 
     python tools/make_sprites.py              # write the committed sheet
     python tools/make_sprites.py --check      # exit 1 if it differs
@@ -20,6 +22,9 @@ from british_square import sheet  # noqa: E402
 from british_square.sheet import (  # noqa: E402
     BACK,
     BACK_LIGHT,
+    BAND_H,
+    BANDS_PER_ROW,
+    CARD_BANDS,
     CARD_H,
     CARD_W,
     CLUB_INK,
@@ -32,10 +37,10 @@ from british_square.sheet import (  # noqa: E402
     MARK,
     MARK_PIP,
     RED,
-    SHEET_COLUMNS,
     SHEET_H,
     SHEET_W,
     SIGN,
+    STRIP_BANDS,
 )
 
 SHEET_PATH = ROOT / "lib" / "british_square" / sheet.SHEET_FILE
@@ -128,11 +133,6 @@ class Canvas:
                     self.rect(x + i * scale, y + j * scale, scale, scale, colour)
 
 
-def tile_origin(tile):
-    """Top-left pixel of card tile ``tile`` on the sheet."""
-    return (tile % SHEET_COLUMNS) * CARD_W, (tile // SHEET_COLUMNS) * CARD_H
-
-
 def card_outline(canvas, x, y, fill, edge):
     """A card-sized rounded rectangle: ``edge`` border, ``fill`` inside."""
     canvas.rect(x, y, CARD_W, CARD_H, edge)
@@ -155,64 +155,112 @@ def dashed_outline(canvas, x, y, colour):
             canvas.set(x + CARD_W - 1, y + j, colour)
 
 
-def draw_card(canvas, card):
+def card_canvas():
+    return Canvas(CARD_W, CARD_H)
+
+
+def draw_card(card):
     """Rank and suit in the top strip (all that shows when overlapped), a big pip below."""
-    x, y = tile_origin(sheet.FIRST_CARD + card)
+    canvas = card_canvas()
     suit, rank = card // 13, card % 13 + 1
     ink = SUIT_INKS[suit]
-    card_outline(canvas, x, y, FACE, EDGE)
+    card_outline(canvas, 0, 0, FACE, EDGE)
     # rows 2-8: below the cursor's two-pixel frame, above the next overlapping card
-    canvas.glyph(x + 2, y + 2, RANK_GLYPHS[rank], ink)
-    canvas.glyph(x + 11, y + 2, SUIT_GLYPHS[suit], ink)
+    canvas.glyph(2, 2, RANK_GLYPHS[rank], ink)
+    canvas.glyph(11, 2, SUIT_GLYPHS[suit], ink)
     # the pip twice as big below; its last row gives way to the border
-    canvas.glyph(x + 3, y + 10, SUIT_GLYPHS[suit], ink, scale=2)
+    canvas.glyph(3, 10, SUIT_GLYPHS[suit], ink, scale=2)
     for i in range(1, CARD_W - 1):
-        canvas.set(x + i, y + CARD_H - 1, EDGE)
+        canvas.set(i, CARD_H - 1, EDGE)
+    return canvas
 
 
-def draw_back(canvas, tile):
-    x, y = tile_origin(tile)
-    card_outline(canvas, x, y, BACK, EDGE)
+def draw_back():
+    canvas = card_canvas()
+    card_outline(canvas, 0, 0, BACK, EDGE)
     for j in range(2, CARD_H - 2):
         for i in range(2, CARD_W - 2):
             if (i + j) % 4 == 0 or (i - j) % 4 == 0:
-                canvas.set(x + i, y + j, BACK_LIGHT)
+                canvas.set(i, j, BACK_LIGHT)
+    return canvas
 
 
-def draw_foundation(canvas, tile, suit):
-    x, y = tile_origin(tile)
-    dashed_outline(canvas, x, y, MARK)
-    canvas.glyph(x + 3, y + 5, SUIT_GLYPHS[suit], MARK_PIP, scale=2)
+def draw_empty():
+    canvas = card_canvas()
+    dashed_outline(canvas, 0, 0, MARK)
+    return canvas
 
 
-def draw_gap(canvas, tile):
+def draw_foundation(suit):
+    canvas = card_canvas()
+    dashed_outline(canvas, 0, 0, MARK)
+    canvas.glyph(3, 5, SUIT_GLYPHS[suit], MARK_PIP, scale=2)
+    return canvas
+
+
+def draw_gap():
     """A card whose top strip shows three dots: cards of a built run left out
     between the two shown around it (a run is consecutive, so they follow)."""
-    x, y = tile_origin(tile)
-    card_outline(canvas, x, y, FACE, EDGE)
+    canvas = card_canvas()
+    card_outline(canvas, 0, 0, FACE, EDGE)
     for i in range(3):
-        canvas.rect(x + 4 + 5 * i, y + 4, 2, 2, INK)
+        canvas.rect(4 + 5 * i, 4, 2, 2, INK)
+    return canvas
 
 
-def draw_tops(canvas):
-    """The top ``TOP_H`` rows of each card, and of the gap card, in their own tiles."""
-    for index, tile in enumerate(
-        list(range(sheet.FIRST_CARD, sheet.FIRST_CARD + 52)) + [sheet.TILE_GAP]
-    ):
-        x0, y0 = tile_origin(tile)
-        strip = sheet.TOPS_FIRST + index
-        x1 = (strip % SHEET_COLUMNS) * CARD_W
-        y1 = (strip // SHEET_COLUMNS) * sheet.TOP_H
-        for j in range(sheet.TOP_H):
-            for i in range(CARD_W):
-                canvas.set(x1 + i, y1 + j, canvas.get(x0 + i, y0 + j))
-
-
-def draw_cursor(canvas, tile):
+def draw_cursor():
     """A two-pixel frame; the inside stays transparent so the card shows through."""
-    x, y = tile_origin(tile)
-    canvas.rect(x, y, CARD_W, CARD_H, CURSOR)
-    canvas.rect(x + 2, y + 2, CARD_W - 4, CARD_H - 4, 0)
+    canvas = card_canvas()
+    canvas.rect(0, 0, CARD_W, CARD_H, CURSOR)
+    canvas.rect(2, 2, CARD_W - 4, CARD_H - 4, 0)
+    return canvas
+
+
+def band_origin(band):
+    """Top-left pixel of band ``band`` on the sheet."""
+    return (band % BANDS_PER_ROW) * CARD_W, (band // BANDS_PER_ROW) * BAND_H
+
+
+def put_band(sheet_canvas, band, image, k):
+    """Band ``k`` of ``image`` (a card-sized canvas) into ``band`` of the sheet."""
+    x, y = band_origin(band)
+    for j in range(BAND_H):
+        for i in range(CARD_W):
+            sheet_canvas.set(x + i, y + j, image.get(i, BAND_H * k + j))
+
+
+def band_pixels(image, k):
+    return bytes(image.get(i, BAND_H * k + j) for j in range(BAND_H) for i in range(CARD_W))
+
+
+def draw_bands(canvas):
+    """Every card tile and strip into its bands (``sheet.card_band``, ``sheet.strip_band``)."""
+    tiles = {sheet.FIRST_CARD + card: draw_card(card) for card in range(52)}
+    tiles[sheet.TILE_BACK] = draw_back()
+    tiles[sheet.TILE_EMPTY] = draw_empty()
+    for suit in range(4):
+        tiles[sheet.TILE_FOUNDATION + suit] = draw_foundation(suit)
+    tiles[sheet.TILE_CURSOR] = draw_cursor()
+    tiles[sheet.TILE_BLANK] = card_canvas()  # see-through
+    drawn = {}
+    for tile, image in tiles.items():
+        for k in range(CARD_BANDS):
+            band = sheet.card_band(tile, k)
+            pixels = band_pixels(image, k)
+            # a suit's body is one set of bands: every rank must draw it alike
+            assert drawn.setdefault(band, pixels) == pixels, (tile, k)
+            put_band(canvas, band, image, k)
+    strips = {card: tiles[sheet.FIRST_CARD + card] for card in range(52)}
+    strips[sheet.TOP_GAP] = draw_gap()
+    felt = card_canvas()
+    felt.rect(0, 0, CARD_W, CARD_H, FELT_DRAWN)
+    strips[sheet.TOP_BLANK] = felt
+    for strip, image in strips.items():
+        for k in range(STRIP_BANDS):
+            band = sheet.strip_band(strip, k)
+            pixels = band_pixels(image, k)
+            assert drawn.setdefault(band, pixels) == pixels, (strip, k)
+            put_band(canvas, band, image, k)
 
 
 def small_origin(k):
@@ -239,19 +287,7 @@ def draw_small_blocks(canvas):
 def build_sheet():
     """The whole sheet as a ``Canvas`` of palette indices."""
     canvas = Canvas()
-    for card in range(52):
-        draw_card(canvas, card)
-    draw_back(canvas, sheet.TILE_BACK)
-    x, y = tile_origin(sheet.TILE_EMPTY)
-    dashed_outline(canvas, x, y, MARK)
-    for suit in range(4):
-        draw_foundation(canvas, sheet.TILE_FOUNDATION + suit, suit)
-    draw_cursor(canvas, sheet.TILE_CURSOR)
-    draw_gap(canvas, sheet.TILE_GAP)
-    draw_tops(canvas)
-    strip = sheet.TOP_BLANK  # the blank strip: the felt
-    x, y = (strip % SHEET_COLUMNS) * CARD_W, (strip // SHEET_COLUMNS) * sheet.TOP_H
-    canvas.rect(x, y, CARD_W, sheet.TOP_H, FELT_DRAWN)
+    draw_bands(canvas)
     draw_small_blocks(canvas)
     return canvas
 

@@ -23,7 +23,7 @@ from british_square.screens import Screens
 from british_square.sounds import FANFARE
 from british_square.store import AUTOPLAY_ACES, AUTOPLAY_NAMES, Settings, Stats
 from british_square.table import OUTCOME_ENDED, OUTCOME_WON, Table
-from british_square.view import View
+from british_square.view import View, load_sheet, sheet_path
 
 # Once the stock is out, the dead test looks at up to DEAD_BUDGET positions
 # after each move, table.PROBE_STEP of them per turn of the main loop, on a
@@ -76,13 +76,15 @@ class App:
         del start
         unload("british_square.start")
         gc.collect()
+        # The sprite sheet first, its 7.5 KB in one piece while the heap is
+        sheet_bitmap = load_sheet(sheet_path())
         # One scratch buffer for the legal moves, the dead test and the hint:
         # each fills it within one call and keeps nothing there between two.
         move_buffer = bytearray(2 * MAX_MOVES)
         # the dead test, and the hint between two of its runs: one table for
         # both, its blocks found before the sprites and labels cut the heap up
         hinter = Hinter(DEAD_BUDGET, move_buffer)
-        self.view = View(hardware.display, self.words, hardware.font)
+        self.view = View(hardware.display, self.words, hardware.font, sheet_bitmap)
         self.ticks_ms = hardware.ticks_ms
         self.now = self.ticks_ms()
         self.redraw_tenths = 0  # full redraws a second, in tenths, once measured

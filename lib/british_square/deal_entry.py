@@ -6,7 +6,6 @@ right move the mark; on a keyboard the digits are typed straight in.
 from british_square.cards import const
 from british_square.controls import DIGIT_0, DOWN, LEFT, RIGHT, START, UP, A, B
 from british_square.deal import MAX_DEAL, MIN_DEAL
-from british_square.layout import DEAL_DIGIT_W, DEAL_DIGITS_X, DEAL_DIGITS_Y, DEAL_MARK_Y
 from british_square.sheet import TEXT_GREY, TEXT_RED
 
 _POWERS = (10000, 1000, 100, 10, 1)
@@ -31,16 +30,11 @@ class DealEntry:
         self.refused = False
         self.typed = typed
         screens.words.show(page, "deal")
-        page.place_big(0, DEAL_DIGITS_X, DEAL_DIGITS_Y, 3, False)
-        page.big_line(1, "^")
         self._set(number, digit)
 
     def _set(self, number, digit):
         self.number, self.digit = number, digit
-        page = self.screens.page
-        page.big_line(0, "{:05d}".format(number))
-        # the mark centred under the digit being set
-        page.place_big(1, DEAL_DIGITS_X + DEAL_DIGIT_W * digit + DEAL_DIGIT_W // 2, DEAL_MARK_Y)
+        self.screens.page.show_number(number, digit)
 
     def handle(self, action):
         number, digit = self.number, self.digit

@@ -135,8 +135,9 @@ def _printable(raw, size):
 
 def check_sheet(path):
     """``DamagedFile`` unless ``path`` is the sprite sheet: a 4-bit BMP of
-    ``sheet.SHEET_W`` x ``sheet.SHEET_H`` pixels, its rows all there (a short
-    file would show as garbage, or stop the game when a card is drawn)."""
+    ``sheet.SHEET_W`` x ``sheet.SHEET_H`` pixels, its rows from
+    ``sheet.SHEET_PIXELS_AT`` and all there (the view reads them whole at
+    start-up: a short file would stop it, another layout show garbage)."""
     try:
         with open(path, "rb") as f:
             header = f.read(34)
@@ -151,7 +152,7 @@ def check_sheet(path):
     row_bytes = (width * bits + 31) // 32 * 4
     if (width, height, bits, compression) != (sheet.SHEET_W, sheet.SHEET_H, 4, 0):
         raise DamagedFile(sheet.SHEET_FILE)
-    if pixels < 34 or size < pixels + row_bytes * height:
+    if pixels != sheet.SHEET_PIXELS_AT or size < pixels + row_bytes * height:
         raise DamagedFile(sheet.SHEET_FILE)
 
 

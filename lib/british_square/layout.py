@@ -79,6 +79,7 @@ TITLE_BIG_Y = const(2)
 TITLE_BIG_PITCH = const(24)
 # Deal number entry: five digits at scale 3 (18 pixels each) from
 # DEAL_DIGITS_X; under the digit being set, a mark at scale 2 (12 wide).
+DEAL_DIGITS = const(5)  # 1 to 31999
 DEAL_DIGITS_X = const(32)
 DEAL_DIGITS_Y = const(40)
 DEAL_DIGIT_W = const(3 * FONT_W)

@@ -1,27 +1,26 @@
 """The text page: what every screen besides the cards is drawn with.
 
 A title line, a body of ``BODY_ROWS`` lines, a footer line, two lines of
-large text, a bar behind a chosen body row, a column of small glyphs
-beside the body (the help's legend) and four card sprites (the title's
-aces, the celebration's kings). The body is a table: each row's text, and
-its figure right-aligned at the row's end (the statistics', the About
-screen's), laid out by a ``GridLayout``. All made once; a screen
-(``screens``) clears the page and puts its words on it (``words``).
+large text, the deal number's digits, a bar behind a chosen body row, a
+column of small glyphs beside the body (the help's legend) and four card
+sprites (the title's aces, the celebration's kings). The body is a table:
+each row's text, and its figure right-aligned at the row's end (the
+statistics', the About screen's). All made once; a screen (``screens``)
+clears the page and puts its words on it (``words``).
 
 The title, the footer and the body are text grids (``textgrid.TextGrid``),
 written only where a line changed, with the felt's colour behind them and
 spanning the screen's width, so where they are displayio draws one layer
-and stops. The large lines (scale 2 and 3) are
-``adafruit_display_text.bitmap_label.Label``s, which draw their text into a
-bitmap of their own in Python: a few characters, on the few screens that
-have them.
+and stops; so are the deal number's digits, at scale 3. The large lines
+of the title and the won screen (scale 2) are
+``adafruit_display_text.label.Label``s: a tile grid a glyph, made anew
+when their text changes, on the two screens that have them.
 docs/memory.md has what each costs in heap and time.
 """
 
 import bitmaptools
 import displayio
-from adafruit_display_text.bitmap_label import Label
-from adafruit_displayio_layout.layouts.grid_layout import GridLayout
+from adafruit_display_text.label import Label
 
 from british_square import sheet
 from british_square.cards import const
@@ -29,6 +28,11 @@ from british_square.layout import (
     BODY_ROWS,
     BODY_X,
     BODY_Y,
+    DEAL_DIGIT_W,
+    DEAL_DIGITS,
+    DEAL_DIGITS_X,
+    DEAL_DIGITS_Y,
+    DEAL_MARK_Y,
     FONT_W,
     FOOTER_Y,
     MENU_BAR_W,
@@ -38,7 +42,7 @@ from british_square.layout import (
     TEXT_LINE,
     TITLE_Y,
 )
-from british_square.sheet import CARD_H, CARD_W
+from british_square.sheet import CARD_W
 from british_square.textgrid import TextGrid, as_bytes
 
 _GLYPH_ROWS = 2 * BODY_ROWS  # small glyphs are half a text line tall
@@ -138,16 +142,11 @@ class TextPage:
     def __init__(self, sheet_bitmap, palette, font, glyphs):
         self.dirty = True
         felt = sheet.PALETTE[sheet.FELT]
-        # The body: a table of rows laid out by a GridLayout, each row's text
-        # and its figure (right-aligned at its end) in one text grid on the
-        # felt's colour. Two grids, the figures' see-through over the rows',
-        # cost a screen of figures 25 ms more to draw on a SAMD51.
+        # The body: a table of rows, each row's text and its figure
+        # (right-aligned at its end) in one text grid on the felt's colour.
+        # Two grids, the figures' see-through over the rows', cost a screen
+        # of figures 25 ms more to draw on a SAMD51.
         self.body = TextGrid(glyphs, TEXT_COLUMNS, BODY_ROWS, sheet.TEXT_WHITE, felt, _MARGIN)
-        width = FONT_W * (_MARGIN + TEXT_COLUMNS + 1)
-        self.table = GridLayout(
-            x=_LINE_X, y=BODY_Y, width=width, height=TEXT_LINE * BODY_ROWS, grid_size=(1, 1)
-        )
-        self.table.add_content(self.body.grid, (0, 0), (1, 1))
         # Dimmed rows: each a line of grey on the felt's colour, over its body
         # row's text (``dim_row``, until ``draw``), which it hides: one layer
         # drawn there, as elsewhere, and no wider than the text (a see-through
@@ -159,18 +158,33 @@ class TextPage:
         self.dimmed = 0  # a bit per body row
         self.title = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_YELLOW, felt, _MARGIN)
         self.footer = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_GREY, felt, _MARGIN)
-        for line, y in ((self.title, TITLE_Y), (self.footer, FOOTER_Y)):
+        for line, y in ((self.title, TITLE_Y), (self.body, BODY_Y), (self.footer, FOOTER_Y)):
             line.grid.x = _LINE_X
             line.grid.y = y
         self.big = (
             label(font, sheet.TEXT_YELLOW, SCREEN_W // 2, 0, TOP_CENTRE, 2),
             label(font, sheet.TEXT_YELLOW, SCREEN_W // 2, 0, TOP_CENTRE, 2),
         )
+        # The deal number's digits at scale 3, and the mark under the one
+        # being set at scale 2: text grids in scaled groups, so that a digit
+        # changed is one tile written and redrawn (a label makes its whole
+        # text anew: 42 ms a digit on a SAMD51).
+        self.digits = TextGrid(glyphs, DEAL_DIGITS, 1, sheet.TEXT_YELLOW, felt)
+        self.mark = TextGrid(glyphs, 1, 1, sheet.TEXT_YELLOW, felt)
+        self.number = bytearray(DEAL_DIGITS)  # the digits shown, as bytes
+        self.deal_groups = []
+        for text, scale, x, y in (
+            (self.digits, 3, DEAL_DIGITS_X, DEAL_DIGITS_Y),
+            (self.mark, 2, 0, DEAL_MARK_Y),
+        ):
+            group = displayio.Group(scale=scale, x=x, y=y)
+            group.append(text.grid)
+            self.deal_groups.append(group)
         # The lines on the felt's colour first, at the bottom: everything else
         # is drawn over them (text last but for them: nothing, a bouncing
         # king included, ever covers a character).
         self.group = displayio.Group()
-        for text in (self.title.grid, self.table, self.footer.grid):
+        for text in (self.title.grid, self.body.grid, self.footer.grid):
             self.group.append(text)
         for dim in self.dims:
             self.group.append(dim.grid)
@@ -182,8 +196,8 @@ class TextPage:
                 sheet_bitmap,
                 pixel_shader=palette,
                 tile_width=CARD_W,
-                tile_height=CARD_H,
-                default_tile=sheet.TILE_BLANK,
+                tile_height=sheet.BAND_H,
+                height=sheet.CARD_BANDS,
             )
             self.cards.append(card)
             self.group.append(card)
@@ -198,10 +212,12 @@ class TextPage:
             x=BODY_X,
             y=BODY_Y + 3,
         )
-        self.glyphs.hidden = True  # until a glyph is shown: it draws from flash
+        self.glyphs.hidden = True  # until a glyph is shown
         self.group.append(self.glyphs)
         for big in self.big:
             self.group.append(big)
+        for group in self.deal_groups:
+            self.group.append(group)
         self.clear()
 
     def clear(self):
@@ -213,9 +229,11 @@ class TextPage:
             self.glyphs.hidden = True
             for cell in range(_GLYPH_CELLS * _GLYPH_ROWS):
                 self.glyphs[cell] = sheet.small_tile(sheet.SMALL_NONE)
-        for big in self.big:
-            big.text = ""
+        for big in self.big:  # hidden, its text kept: shown again, it is drawn as it was
+            big.hidden = True
             big.color = sheet.TEXT_YELLOW
+        self.digits.clear()
+        self.mark.clear()
         self.title.clear()
         self.footer.clear()
         self.body.clear()
@@ -263,9 +281,8 @@ class TextPage:
     def draw(self):
         """Title, body and footer, as the calls above left them, into their
         text grids (only what changed is written)."""
-        self.title.flush()
-        self.body.flush()
-        self.footer.flush()
+        for text in (self.title, self.body, self.footer, self.digits, self.mark):
+            text.flush()
         dimmed, dims = self.dimmed, self.dims
         used = 0
         for row in range(BODY_ROWS):
@@ -293,7 +310,23 @@ class TextPage:
 
     def big_line(self, index, text):
         """The text (a string) of large line ``index``, where it was placed."""
-        self.big[index].text = text
+        big = self.big[index]
+        if big.text != text:
+            big.text = text
+        big.hidden = False
+        self.dirty = True
+
+    def show_number(self, number, digit):
+        """The deal ``number``'s digits, zeros before it, the mark under
+        ``digit`` (0 the first); only the digits that changed are written."""
+        digits = self.number
+        for k in range(DEAL_DIGITS - 1, -1, -1):
+            digits[k] = 48 + number % 10
+            number //= 10
+        self.digits.set_line(0, digits)
+        self.mark.set_line(0, b"^")
+        # the mark's cell (two columns at scale 2) centred under the digit
+        self.deal_groups[1].x = DEAL_DIGITS_X + DEAL_DIGIT_W * digit + DEAL_DIGIT_W // 2 - FONT_W
         self.dirty = True
 
     def show_bar(self, row):
@@ -303,7 +336,7 @@ class TextPage:
 
     def show_card(self, index, tile, x, y):
         card = self.cards[index]
-        card[0] = tile
+        sheet.put_card(card, tile)
         card.x = x
         card.y = y
         card.hidden = False

@@ -31,7 +31,7 @@ from british_square.layout import (
     WASTE_UNDER_SLOT,
 )
 from british_square.piles import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
-from british_square.sheet import CARD_H, CARD_W, FIRST_CARD, NORMAL
+from british_square.sheet import CARD_W, FIRST_CARD, NORMAL
 from british_square.textgrid import TextGrid
 from british_square.words import NO_ROW
 
@@ -69,16 +69,18 @@ class PlayScene:
         self.group.append(self.british_only)
         # the covered cards of each British column: their top strips in one grid
         self.covered = []
-        self.covered_tile = bytearray(4 * _COVERED)
+        self.covered_tile = bytearray(4 * _COVERED)  # the strip each row shows
+        for i in range(len(self.covered_tile)):
+            self.covered_tile[i] = sheet.TOP_BLANK
         for _ in range(4):
             grid = displayio.TileGrid(
                 self.sheet,
                 pixel_shader=self.palettes[NORMAL],
                 tile_width=CARD_W,
-                tile_height=sheet.TOP_H,
+                tile_height=sheet.BAND_H,
                 width=1,
-                height=_COVERED,
-                default_tile=sheet.TOP_BLANK,
+                height=_COVERED * sheet.STRIP_BANDS,
+                default_tile=sheet.BAND_FELT,
             )
             self.covered.append(grid)
             self.british_only.append(grid)
@@ -132,13 +134,15 @@ class PlayScene:
         self.looks = bytearray(MAX_STOPS)
 
     def _card_grid(self, tile):
-        return displayio.TileGrid(
+        grid = displayio.TileGrid(
             self.sheet,
             pixel_shader=self.palettes[NORMAL],
             tile_width=CARD_W,
-            tile_height=CARD_H,
-            default_tile=tile,
+            tile_height=sheet.BAND_H,
+            height=sheet.CARD_BANDS,
         )
+        sheet.put_card(grid, tile)
+        return grid
 
     def _small_grid(self, width):
         return displayio.TileGrid(
@@ -226,7 +230,7 @@ class PlayScene:
         if old != tile:
             if old == _HIDDEN:
                 grid.hidden = False
-            grid[0] = tile
+            sheet.put_card(grid, tile)
             self.slot_tile[slot] = tile
             self.dirty = True
         if y >= 0 and self.slot_y[slot] != y:
@@ -238,11 +242,11 @@ class PlayScene:
             self.slot_look[slot] = look
             self.dirty = True
 
-    def _put_covered(self, column, row, tile):
+    def _put_covered(self, column, row, strip):
         i = _COVERED * column + row
-        if self.covered_tile[i] != tile:
-            self.covered[column][row] = tile
-            self.covered_tile[i] = tile
+        if self.covered_tile[i] != strip:
+            sheet.put_strip(self.covered[column], row, strip)
+            self.covered_tile[i] = strip
             self.dirty = True
 
     def _put_small(self, grids, shown, width, index, glyph):
@@ -315,11 +319,11 @@ class PlayScene:
             base = game.base_count(c)
             rows = layout.shown_rows(h)
             for row in range(_COVERED):
-                tile = sheet.TOP_BLANK
+                strip = sheet.TOP_BLANK
                 if row < rows - 1:
                     k = layout.shown_card(row, h, base)
-                    tile = sheet.TOP_GAP if k == GAP else sheet.TOPS_FIRST + game.card(c, k)
-                self._put_covered(c, row, tile)
+                    strip = sheet.TOP_GAP if k == GAP else game.card(c, k)
+                self._put_covered(c, row, strip)
             tile = FIRST_CARD + game.top(c) if h else sheet.TILE_EMPTY
             self._put(c, tile, look, layout.card_y(c, rows - 1 if rows else 0))
         # the direction strip: the way, two cells wide, and the count on the

@@ -1,51 +1,100 @@
 """What the sprite sheet ``cards.bmp`` holds: tile sizes, tile numbers, colours.
 
 ``tools/make_sprites.py`` draws the sheet from these numbers and the view reads
-it with them, so both always agree. The sheet is a 4-bit indexed BMP cut into
-card tiles (``CARD_W`` x ``CARD_H``); one card-sized cell of it is cut again
-into small tiles (``SMALL_W`` x ``SMALL_H``) for digits and direction arrows.
+it with them, so both always agree. The sheet is a 4-bit indexed BMP, loaded
+whole into a ``displayio.Bitmap`` at start-up (7.5 KB of heap: drawn from
+flash, a screen of cards cost a board 60 ms of file reads, docs/memory.md).
+It is kept small by cutting every card into *bands*, ``CARD_W`` x ``BAND_H``
+pixels, the tiles the card sprites are grids of: a card is the three bands
+of its top strip (rank and suit: all a covered card shows) and the five of
+its suit's body (the large pip, the same for every rank), so the 52 faces
+take 176 bands where whole cards would take 416. Above the bands, the
+small glyphs (``SMALL_W`` x ``SMALL_H``) for digits and direction arrows.
+
+The game names cards and places by *card tiles* (``FIRST_CARD + card``,
+``TILE_BACK`` ...) and strips by *strip numbers* (a card, ``TOP_GAP``,
+``TOP_BLANK``); ``put_card`` and ``put_strip`` turn them into bands.
 """
 
 from british_square.cards import const
 
 SHEET_FILE = "cards.bmp"
+SHEET_PIXELS_AT = const(118)  # the BMP's rows: after its headers and 16 colours
 
 CARD_W = const(20)
 CARD_H = const(24)
-SHEET_COLUMNS = const(8)  # card tiles per sheet row
-_SHEET_ROWS = const(8)  # rows of card tiles
-SHEET_W = const(160)  # SHEET_COLUMNS * CARD_W
-# Below the cards, from _TOPS_Y, the top strips of the cards again, TOP_H rows
-# each: what shows of a card under another in a British column, so that a
-# column's covered cards are one tile grid. _TOPS_Y is a multiple of both
-# CARD_H and TOP_H, so both tile sizes cut the sheet at its rows.
-TOP_H = const(9)
-_TOPS_Y = const(216)
-TOPS_FIRST = const(192)  # (_TOPS_Y // TOP_H) * SHEET_COLUMNS: card c's top strip
-TOP_GAP = const(TOPS_FIRST + 52)  # the strip of TILE_GAP
-TOP_BLANK = const(TOPS_FIRST + 53)  # the felt (FELT_DRAWN): no card there
-SHEET_H = const(288)  # _TOPS_Y + 8 rows of strips: a multiple of CARD_H, TOP_H and SMALL_H
+TOP_H = const(9)  # the top strip: what shows of a card under another in a British column
+BAND_H = const(3)  # a band, the sheet's tile: CARD_H, TOP_H and SMALL_H are multiples
+CARD_BANDS = const(8)  # CARD_H // BAND_H
+STRIP_BANDS = const(3)  # TOP_H // BAND_H
+BODY_BANDS = const(5)  # a card's bands below its strip
+SHEET_W = const(160)
+BANDS_PER_ROW = const(8)  # SHEET_W // CARD_W
+# The bands, numbered as tiles row by row, after the small glyphs' row at
+# the top (the desktop's displayio keeps tile numbers in a byte): each
+# card's strip, the gap's strip, the felt, each suit's body, the whole
+# tiles from TILE_BACK on (eight bands each), and a see-through band.
+BAND_STRIPS = const(16)  # card c's strip: STRIP_BANDS from BAND_STRIPS + 3 * c
+BAND_GAP = const(172)  # BAND_STRIPS + 52 * STRIP_BANDS
+BAND_FELT = const(175)  # FELT_DRAWN: the blank strip, no card there
+BAND_BODIES = const(176)  # suit s's body: BODY_BANDS from BAND_BODIES + 5 * s
+BAND_WHOLE = const(196)  # TILE_BACK's bands, then each whole tile's after it
+BAND_BLANK = const(252)  # see-through
+SHEET_H = const(96)  # 256 bands' rows; the last three bands are spare
 
-# Card tiles 0 and 1 are cut into small tiles (see below): displayio keeps
-# tile numbers in a byte, so the small glyphs must sit near the top of the sheet.
-FIRST_CARD = const(2)  # card tiles 2-53: card c is tile FIRST_CARD + c
-TILE_BACK = const(54)
-TILE_EMPTY = const(55)  # an empty column or stock
-TILE_FOUNDATION = const(56)  # 56-59: the empty foundation of each suit, CSHD
-TILE_CURSOR = const(60)  # a frame drawn over the pile under the cursor
-TILE_BLANK = const(61)  # fully transparent
-TILE_GAP = const(62)  # stands for the hidden middle of a long built run (its top strip shows)
+# Card tiles: what a card sprite shows (``put_card``).
+FIRST_CARD = const(0)  # card c is tile FIRST_CARD + c
+TILE_BACK = const(52)
+TILE_EMPTY = const(53)  # an empty column or stock
+TILE_FOUNDATION = const(54)  # 54-57: the empty foundation of each suit, CSHD
+TILE_CURSOR = const(58)  # a frame drawn over the pile under the cursor
+TILE_BLANK = const(59)  # fully transparent
+# Strip numbers: what a covered card of a British column shows (``put_strip``).
+TOP_GAP = const(52)  # the hidden middle of a long built run: three dots
+TOP_BLANK = const(53)  # the felt (FELT_DRAWN): no card there
 
-# Small tiles: SMALL_W x SMALL_H cells of the whole sheet, numbered row by row.
+
+def card_band(tile, k):
+    """The band shown as band ``k`` (0 to ``CARD_BANDS - 1``, top down) of card tile ``tile``."""
+    if tile < TILE_BACK:
+        if k < STRIP_BANDS:
+            return BAND_STRIPS + STRIP_BANDS * tile + k
+        return BAND_BODIES + BODY_BANDS * (tile // 13) + k - STRIP_BANDS
+    if tile == TILE_BLANK:
+        return BAND_BLANK
+    return BAND_WHOLE + CARD_BANDS * (tile - TILE_BACK) + k
+
+
+def put_card(grid, tile):
+    """Show card tile ``tile`` in ``grid``, a tile grid of one card's bands."""
+    for k in range(CARD_BANDS):
+        grid[k] = card_band(tile, k)
+
+
+def strip_band(strip, k):
+    """The band shown as band ``k`` of strip ``strip``."""
+    if strip < TOP_GAP:
+        return BAND_STRIPS + STRIP_BANDS * strip + k
+    return BAND_GAP + k if strip == TOP_GAP else BAND_FELT
+
+
+def put_strip(grid, row, strip):
+    """Show strip ``strip`` as row ``row`` of ``grid`` (a column's covered cards, a band a tile)."""
+    at = STRIP_BANDS * row
+    for k in range(STRIP_BANDS):
+        grid[at + k] = strip_band(strip, k)
+
+
+# Small tiles: SMALL_W x SMALL_H cells of the whole sheet, numbered row by
+# row: the glyphs are the first row's.
 SMALL_W = const(5)
 SMALL_H = const(6)
 SMALL_PER_ROW = const(32)  # SHEET_W // SMALL_W
-_SMALL_BLOCK_COLUMNS = const(8)  # small tiles per row inside the block (card tiles 0 and 1)
 
 
 def small_tile(k):
     """Small tile number (in ``SMALL_W`` x ``SMALL_H`` units) of the block's ``k``-th glyph."""
-    return (k // _SMALL_BLOCK_COLUMNS) * SMALL_PER_ROW + k % _SMALL_BLOCK_COLUMNS
+    return k
 
 
 # Glyphs of the small block, in order: digits 0-9, then these.

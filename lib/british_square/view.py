@@ -5,11 +5,11 @@ the text page (``page.TextPage``: title, menu, help and the other screens)
 on it, each on a root group of its own; all made once at start-up and kept:
 switching screens only shows the other root group, so the heap never holds
 two generations of sprites. Card sprites come from the sprite sheet
-(``cards.bmp``, read with ``OnDiskBitmap`` so it stays on flash, out of the
-heap; ``files`` checks it first); text is text grids over
-``terminalio.FONT``'s glyphs (``page``).
+(``cards.bmp``, read whole into RAM at start-up: ``files`` checks it
+first); text is text grids over ``terminalio.FONT``'s glyphs (``page``).
 """
 
+import bitmaptools
 import displayio
 import terminalio
 import vectorio
@@ -26,6 +26,17 @@ def sheet_path():
     """The sprite sheet beside this module (``/lib/british_square/cards.bmp`` on a board)."""
     here = __file__.replace("\\", "/")
     return here[: here.rfind("/") + 1] + sheet.SHEET_FILE
+
+
+def load_sheet(path):
+    """The sprite sheet, its BMP's rows read into a bitmap in RAM (in C:
+    the file is read a row at a time, bottom up, two pixels a byte)."""
+    bitmap = displayio.Bitmap(sheet.SHEET_W, sheet.SHEET_H, sheet.COLOURS)
+    with open(path, "rb") as f:
+        f.seek(sheet.SHEET_PIXELS_AT)
+        # 4 bits a pixel, rows padded to 4 bytes, the first pixel in the high nibble
+        bitmaptools.readinto(bitmap, f, 4, 4, True, False, True)
+    return bitmap
 
 
 def show_damage(display, damage, console=print):
@@ -63,11 +74,12 @@ def make_palettes():
 class View:
     """The screen: the felt, and the play scene or the text page on it."""
 
-    def __init__(self, display, words, font=None, path=None):
+    def __init__(self, display, words, font=None, sheet_bitmap=None):
         """``font``: the text's font, ``terminalio.FONT`` unless given;
-        ``path``: the sprite sheet (the app checks it first: ``files``)."""
+        ``sheet_bitmap``: the sprite sheet (``load_sheet``), unless it is
+        read here (the app reads it first, into a heap in one piece)."""
         self.display = display
-        self.sheet = displayio.OnDiskBitmap(path or sheet_path())
+        self.sheet = sheet_bitmap or load_sheet(sheet_path())
         self.palettes = make_palettes()
         font = font or terminalio.FONT
         # the felt: a rectangle, which displayio draws for 15% less than a
