@@ -13,6 +13,11 @@ from british_square.sheet import CARD_H, CARD_W
 
 SCREEN_W = const(160)
 SCREEN_H = const(128)
+# Where a sprite not on show waits: past the right edge of the screen. A
+# hidden sprite displayio has never drawn keeps, through a full redraw, the
+# area it would cover, and redraws it at the next refresh (TileGrid's
+# finish_refresh); an area off the screen is nothing to draw.
+OFF_SCREEN = const(SCREEN_W)
 
 COLUMN_PITCH = const(25)  # column to column: five small glyph cells, so a row's strips are one grid
 STRIP_CELLS = const(5)  # small glyph cells a column's strip spans: the way (two), two digits, gap

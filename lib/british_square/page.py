@@ -37,13 +37,14 @@ from british_square.layout import (
     FOOTER_Y,
     MENU_BAR_W,
     MENU_BAR_X,
+    OFF_SCREEN,
     SCREEN_W,
     TEXT_COLUMNS,
     TEXT_LINE,
     TITLE_Y,
 )
 from british_square.sheet import CARD_W
-from british_square.textgrid import TextGrid, as_bytes
+from british_square.textgrid import TextGrid, as_bytes, park, set_hidden
 
 _GLYPH_ROWS = 2 * BODY_ROWS  # small glyphs are half a text line tall
 DIM_ROWS = const(2)  # body rows dimmed at most at once (the menu's Undo and Redo)
@@ -105,16 +106,16 @@ class Bar:
                 self.group.append(displayio.TileGrid(bitmap, pixel_shader=palette, x=sliver_x))
                 self.slivers.append((column, skip, bitmap))
         self.sliver_codes = bytearray(len(self.slivers))  # the characters shown in them
-        self.group.hidden = True
+        park(self.group)
         self.text = bytearray(TEXT_COLUMNS)  # the row's text on the bar
 
     def show(self, y, line, row):
         """The bar at ``y`` behind row ``row`` of ``line`` (the body, a
         ``TextGrid``): only what changed is written."""
         group = self.group
+        group.x = 0
         group.y = y
-        if group.hidden:
-            group.hidden = False
+        set_hidden(group, False)
         text, mine, columns = line.shown, self.text, line.columns
         at = row * columns
         if text.find(mine, at, at + columns) == at:  # the same text: compared in C
@@ -154,7 +155,7 @@ class TextPage:
         grey = sheet.TEXT_GREY
         self.dims = [TextGrid(glyphs, DIM_COLUMNS, 1, grey, felt) for _ in range(DIM_ROWS)]
         for dim in self.dims:
-            dim.grid.x = BODY_X
+            park(dim.grid)
         self.dimmed = 0  # a bit per body row
         self.title = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_YELLOW, felt, _MARGIN)
         self.footer = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_GREY, felt, _MARGIN)
@@ -173,11 +174,8 @@ class TextPage:
         self.mark = TextGrid(glyphs, 1, 1, sheet.TEXT_YELLOW, felt)
         self.number = bytearray(DEAL_DIGITS)  # the digits shown, as bytes
         self.deal_groups = []
-        for text, scale, x, y in (
-            (self.digits, 3, DEAL_DIGITS_X, DEAL_DIGITS_Y),
-            (self.mark, 2, 0, DEAL_MARK_Y),
-        ):
-            group = displayio.Group(scale=scale, x=x, y=y)
+        for text, scale, y in ((self.digits, 3, DEAL_DIGITS_Y), (self.mark, 2, DEAL_MARK_Y)):
+            group = displayio.Group(scale=scale, x=OFF_SCREEN, y=y)  # placed as they show
             group.append(text.grid)
             self.deal_groups.append(group)
         # The lines on the felt's colour first, at the bottom: everything else
@@ -199,6 +197,7 @@ class TextPage:
                 tile_height=sheet.BAND_H,
                 height=sheet.CARD_BANDS,
             )
+            park(card)
             self.cards.append(card)
             self.group.append(card)
         self.glyphs = displayio.TileGrid(
@@ -209,10 +208,9 @@ class TextPage:
             width=_GLYPH_CELLS,
             height=_GLYPH_ROWS,
             default_tile=sheet.small_tile(sheet.SMALL_NONE),
-            x=BODY_X,
             y=BODY_Y + 3,
         )
-        self.glyphs.hidden = True  # until a glyph is shown
+        park(self.glyphs)  # until a glyph is shown
         self.group.append(self.glyphs)
         for big in self.big:
             self.group.append(big)
@@ -222,18 +220,20 @@ class TextPage:
 
     def clear(self):
         """An empty page in the usual colours (on the screen at ``draw``)."""
-        self.bar.group.hidden = True
+        park(self.bar.group)
         for card in self.cards:
-            card.hidden = True
+            park(card)
         if not self.glyphs.hidden:
-            self.glyphs.hidden = True
+            park(self.glyphs)
             for cell in range(_GLYPH_CELLS * _GLYPH_ROWS):
                 self.glyphs[cell] = sheet.small_tile(sheet.SMALL_NONE)
         for big in self.big:  # hidden, its text kept: shown again, it is drawn as it was
-            big.hidden = True
+            park(big)
             big.color = sheet.TEXT_YELLOW
         self.digits.clear()
         self.mark.clear()
+        for group in self.deal_groups:
+            group.x = OFF_SCREEN
         self.title.clear()
         self.footer.clear()
         self.body.clear()
@@ -288,15 +288,14 @@ class TextPage:
         for row in range(BODY_ROWS):
             if dimmed >> row & 1 and used < DIM_ROWS:
                 dim = dims[used]
+                dim.grid.x = BODY_X
                 dim.grid.y = BODY_Y + TEXT_LINE * row
                 dim.set_line(0, self.body.line(row))  # cut at the dim's width
                 dim.flush()
-                if dim.grid.hidden:
-                    dim.grid.hidden = False
+                set_hidden(dim.grid, False)
                 used += 1
         for k in range(used, DIM_ROWS):  # hidden, their text kept: the menu's rows come back
-            if not dims[k].grid.hidden:
-                dims[k].grid.hidden = True
+            park(dims[k].grid)
         self.dirty = True
 
     def place_big(self, index, x, y, scale=2, centred=True):
@@ -313,7 +312,7 @@ class TextPage:
         big = self.big[index]
         if big.text != text:
             big.text = text
-        big.hidden = False
+        set_hidden(big, False)
         self.dirty = True
 
     def show_number(self, number, digit):
@@ -326,6 +325,7 @@ class TextPage:
         self.digits.set_line(0, digits)
         self.mark.set_line(0, b"^")
         # the mark's cell (two columns at scale 2) centred under the digit
+        self.deal_groups[0].x = DEAL_DIGITS_X
         self.deal_groups[1].x = DEAL_DIGITS_X + DEAL_DIGIT_W * digit + DEAL_DIGIT_W // 2 - FONT_W
         self.dirty = True
 
@@ -339,7 +339,7 @@ class TextPage:
         sheet.put_card(card, tile)
         card.x = x
         card.y = y
-        card.hidden = False
+        set_hidden(card, False)
         self.dirty = True
 
     def glyph(self, row, glyph):
@@ -349,5 +349,6 @@ class TextPage:
         self.glyphs[cell] = sheet.small_tile(glyph)
         right = glyph + 1 if glyph >= sheet.WAY_UP else sheet.SMALL_NONE
         self.glyphs[cell + 1] = sheet.small_tile(right)
-        self.glyphs.hidden = False
+        self.glyphs.x = BODY_X
+        set_hidden(self.glyphs, False)
         self.dirty = True

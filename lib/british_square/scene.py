@@ -21,6 +21,7 @@ from british_square.layout import (
     MARK_CELLS,
     MAX_COLUMNS,
     MAX_STOPS,
+    OFF_SCREEN,
     PANEL_COLUMNS,
     PANEL_ROWS,
     SLOTS,
@@ -32,7 +33,7 @@ from british_square.layout import (
 )
 from british_square.piles import BUILDS_DOWN, BUILDS_UP, FOUNDATION, STOCK, WASTE
 from british_square.sheet import CARD_W, FIRST_CARD, NORMAL
-from british_square.textgrid import TextGrid
+from british_square.textgrid import TextGrid, set_hidden
 from british_square.words import NO_ROW
 
 _HIDDEN = const(255)
@@ -162,8 +163,9 @@ class PlayScene:
         self.layout = layout
         for slot in range(SLOTS):
             if slot < MAX_COLUMNS:
-                column = slot if slot < layout.columns else 0  # else never shown
-                x, y = layout.pile_x[column], layout.pile_y[column]
+                x, y = OFF_SCREEN, 0  # a pile this layout has not: never shown
+                if slot < layout.columns:
+                    x, y = layout.pile_x[slot], layout.pile_y[slot]
             elif slot == STOCK_SLOT:
                 x, y = layout.stock_x, layout.stock_y
             elif slot == WASTE_UNDER_SLOT:
@@ -174,25 +176,27 @@ class PlayScene:
                 suit = slot - FOUNDATION_SLOT
                 x, y = layout.foundation_x[suit], layout.foundation_y[suit]
             grid = self.grids[slot]
-            grid.hidden = True
-            grid.x = x
+            set_hidden(grid, True)
+            grid.x = OFF_SCREEN  # until shown (``_put``)
             grid.y = y
             grid.pixel_shader = self.palettes[NORMAL]
             self.slot_x[slot] = x
             self.slot_y[slot] = y
             self.slot_tile[slot] = _HIDDEN
             self.slot_look[slot] = NORMAL
-        self.british_only.hidden = not layout.british
-        self.piles_only.hidden = self.strips_only.hidden = layout.british
+        set_hidden(self.british_only, not layout.british)
+        set_hidden(self.piles_only, layout.british)
+        set_hidden(self.strips_only, layout.british)
         for c in range(4):
             grid = self.covered[c]
-            grid.x = layout.pile_x[c]
+            grid.x = layout.pile_x[c] if layout.british else OFF_SCREEN
             grid.y = layout.pile_y[c]
             for row in range(_COVERED):
                 self._put_covered(c, row, sheet.TOP_BLANK)
         for row in range(4):
             strip = self.strips[row]
-            strip.hidden = row >= layout.strip_rows
+            set_hidden(strip, row >= layout.strip_rows)
+            strip.x = OFF_SCREEN
             if not strip.hidden:
                 strip.x = layout.strip_x[row]
                 strip.y = layout.strip_y[row]
@@ -211,7 +215,8 @@ class PlayScene:
             self.shown_numbers[i] = -1
         for stop in range(MAX_STOPS):
             self.looks[stop] = NORMAL
-        self.cursor.hidden = True
+        set_hidden(self.cursor, True)
+        self.cursor.x = OFF_SCREEN
         self.dirty = True
 
     # -------------------------------------------------------------- drawing
@@ -223,13 +228,15 @@ class PlayScene:
         grid = self.grids[slot]
         if tile == _HIDDEN:
             if old != _HIDDEN:
-                grid.hidden = True
+                set_hidden(grid, True)
+                grid.x = OFF_SCREEN
                 self.slot_tile[slot] = _HIDDEN
                 self.dirty = True
             return
         if old != tile:
             if old == _HIDDEN:
-                grid.hidden = False
+                grid.x = self.slot_x[slot]
+                set_hidden(grid, False)
             sheet.put_card(grid, tile)
             self.slot_tile[slot] = tile
             self.dirty = True
@@ -406,5 +413,5 @@ class PlayScene:
         if grid.hidden or grid.x != x or grid.y != y:
             grid.x = x
             grid.y = y
-            grid.hidden = False
+            set_hidden(grid, False)
             self.dirty = True

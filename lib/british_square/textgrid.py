@@ -12,7 +12,7 @@ import displayio
 import terminalio
 
 from british_square.cards import const
-from british_square.layout import TEXT_COLUMNS
+from british_square.layout import OFF_SCREEN, TEXT_COLUMNS
 
 _SPACE = const(32)
 _BLANK = b" " * TEXT_COLUMNS  # a row of blanks, as wide as the widest grid's
@@ -23,6 +23,22 @@ _ROW_VIEW = memoryview(_ROW)
 _DIGITS = bytearray(5)
 _DIGITS_VIEW = memoryview(_DIGITS)
 _CURSOR = bytearray(b"\x1b[00;00H")
+
+
+def set_hidden(layer, hidden):
+    """Hide or show ``layer`` (a tile grid or a group), only if that changes:
+    setting ``hidden`` again makes displayio redraw a hidden layer's former
+    area at the next refresh after a full redraw (its record of what it
+    drew is kept by a full redraw and used once), and a shown one whole."""
+    if layer.hidden != hidden:
+        layer.hidden = hidden
+
+
+def park(layer):
+    """Hide ``layer`` and move it off the screen (``layout.OFF_SCREEN``):
+    where it waits to be shown again, it leaves no area to redraw."""
+    set_hidden(layer, True)
+    layer.x = OFF_SCREEN
 
 
 def as_bytes(text):
@@ -204,9 +220,7 @@ class TextGrid:
         # a grid with no text is hidden: displayio skips it (its background,
         # if any, is the felt's colour, which shows instead); only a change
         # is set, since showing a grid that shows redraws all of it
-        hidden = self.blank_hides and shown.count(b" ") == len(shown)
-        if hidden != self.grid.hidden:
-            self.grid.hidden = hidden
+        set_hidden(self.grid, self.blank_hides and shown.count(b" ") == len(shown))
 
     def _move_cursor(self, row, column):
         """The terminal's cursor to ``row``, ``column`` (from 1; up to 99)."""
