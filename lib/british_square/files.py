@@ -8,6 +8,7 @@ than a traceback, or garbage on the screen, when the file is used.
 from british_square import sheet
 from british_square.cards import const
 from british_square.piles import RULE_NAMES
+from british_square.screens import MENU_LINES
 from british_square.store import AUTOPLAY_NAMES
 from british_square.words import BODY, CENTRED, END, FILE, KINDS, TEXT, DamagedFile, Words
 
@@ -22,9 +23,7 @@ NEEDED = (
     ("panel_stuck", ("home",)),
     ("panel_over", ("home",)),
     ("title", ()),
-    ("menu", ("back", "new", "deal", "restart", "undo", "redo", "hint", "rules",
-              "autoplay", "winnable", "brightness", "sound", "suits", "help", "stats", "about",
-              "end")),
+    ("menu", MENU_LINES),
     ("on_off", ("off", "on", "none")),
     ("autoplay_modes", AUTOPLAY_NAMES),
     ("deal", ()),
@@ -63,7 +62,7 @@ def _needed(name):
 def open_words(path=None):
     """``words.txt`` (at ``path``, else beside the game's modules) as a
     ``Words``, read all through once: each line of a known kind, printable,
-    not too long; each text and named line in ``NEEDED`` and nothing else;
+    not too long; each text and named line in ``NEEDED``, in its order, and nothing else;
     "@end" last, so that a file cut short shows. Where each text starts
     goes into its ``texts``. Any ``OSError`` reading it (a folder in its
     place opens, then fails: EISDIR) is damage too."""
@@ -105,10 +104,10 @@ def _check_words(words):
             raise DamagedFile(FILE)
         else:
             line = words.line_name(size)
-            if line:
-                if line not in missing:
+            if line:  # in ``NEEDED``'s order (the menu's rows are found by it)
+                if not missing or line != missing[0]:
                     raise DamagedFile(FILE)
-                missing.remove(line)
+                missing.pop(0)
             if kind == BODY or kind == CENTRED:
                 rows += 1
     if words.read() >= 0 or len(texts) != len(NEEDED):

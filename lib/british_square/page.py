@@ -147,7 +147,9 @@ class TextPage:
         # (right-aligned at its end) in one text grid on the felt's colour.
         # Two grids, the figures' see-through over the rows', cost a screen
         # of figures 25 ms more to draw on a SAMD51.
-        self.body = TextGrid(glyphs, TEXT_COLUMNS, BODY_ROWS, sheet.TEXT_WHITE, felt, _MARGIN)
+        self.body = TextGrid(
+            glyphs, TEXT_COLUMNS, BODY_ROWS, sheet.TEXT_WHITE, felt, _MARGIN, blank_hides=False
+        )
         # Dimmed rows: each a line of grey on the felt's colour, over its body
         # row's text (``dim_row``, until ``draw``), which it hides: one layer
         # drawn there, as elsewhere, and no wider than the text (a see-through
@@ -157,8 +159,14 @@ class TextPage:
         for dim in self.dims:
             park(dim.grid)
         self.dimmed = 0  # a bit per body row
-        self.title = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_YELLOW, felt, _MARGIN)
-        self.footer = TextGrid(glyphs, TEXT_COLUMNS, 1, sheet.TEXT_GREY, felt, _MARGIN)
+        # Always shown (blank, they look like the felt under them, and cost
+        # the same to draw): whether a line left them blank is not counted
+        self.title = TextGrid(
+            glyphs, TEXT_COLUMNS, 1, sheet.TEXT_YELLOW, felt, _MARGIN, blank_hides=False
+        )
+        self.footer = TextGrid(
+            glyphs, TEXT_COLUMNS, 1, sheet.TEXT_GREY, felt, _MARGIN, blank_hides=False
+        )
         for line, y in ((self.title, TITLE_Y), (self.body, BODY_Y), (self.footer, FOOTER_Y)):
             line.grid.x = _LINE_X
             line.grid.y = y
@@ -181,13 +189,24 @@ class TextPage:
         # The lines on the felt's colour first, at the bottom: everything else
         # is drawn over them (text last but for them: nothing, a bouncing
         # king included, ever covers a character).
+        # Everything else, which few screens show, is in two groups of its
+        # own, each hidden whole on the screens that show none of it:
+        # displayio looks at each shown layer for every row of pixels it
+        # draws (4 ms a screen of text on a SAMD51 for these twelve). The
+        # menu's: the dimmed rows and the bar; the others: the cards, the
+        # legend's glyphs, the large lines and the deal number.
         self.group = displayio.Group()
         for text in (self.title.grid, self.body.grid, self.footer.grid):
             self.group.append(text)
+        self.menu_layers = displayio.Group()
+        self.extras = displayio.Group()
+        for group in (self.menu_layers, self.extras):
+            self.group.append(group)
         for dim in self.dims:
-            self.group.append(dim.grid)
+            self.menu_layers.append(dim.grid)
         self.bar = Bar(glyphs, MENU_BAR_X, MENU_BAR_W, sheet.MENU_BAR, sheet.TEXT_WHITE, BODY_X)
-        self.group.append(self.bar.group)
+        self.menu_layers.append(self.bar.group)
+        extras = self.extras
         self.cards = []
         for _ in range(4):
             card = displayio.TileGrid(
@@ -199,7 +218,7 @@ class TextPage:
             )
             park(card)
             self.cards.append(card)
-            self.group.append(card)
+            extras.append(card)
         self.glyphs = displayio.TileGrid(
             sheet_bitmap,
             pixel_shader=palette,
@@ -211,15 +230,23 @@ class TextPage:
             y=BODY_Y + 3,
         )
         park(self.glyphs)  # until a glyph is shown
-        self.group.append(self.glyphs)
+        extras.append(self.glyphs)
         for big in self.big:
-            self.group.append(big)
+            extras.append(big)
         for group in self.deal_groups:
-            self.group.append(group)
+            extras.append(group)
         self.clear()
+
+    def drawn(self):
+        """The page is on the screen as it was written: from now on only what
+        changes in its lines is written (``TextGrid.drawn``)."""
+        for text in (self.title, self.body, self.footer):
+            text.drawn()
 
     def clear(self):
         """An empty page in the usual colours (on the screen at ``draw``)."""
+        set_hidden(self.menu_layers, True)
+        set_hidden(self.extras, True)
         park(self.bar.group)
         for card in self.cards:
             park(card)
@@ -293,6 +320,7 @@ class TextPage:
                 dim.set_line(0, self.body.line(row))  # cut at the dim's width
                 dim.flush()
                 set_hidden(dim.grid, False)
+                set_hidden(self.menu_layers, False)
                 used += 1
         for k in range(used, DIM_ROWS):  # hidden, their text kept: the menu's rows come back
             park(dims[k].grid)
@@ -309,6 +337,7 @@ class TextPage:
 
     def big_line(self, index, text):
         """The text (a string) of large line ``index``, where it was placed."""
+        set_hidden(self.extras, False)
         big = self.big[index]
         if big.text != text:
             big.text = text
@@ -318,6 +347,7 @@ class TextPage:
     def show_number(self, number, digit):
         """The deal ``number``'s digits, zeros before it, the mark under
         ``digit`` (0 the first); only the digits that changed are written."""
+        set_hidden(self.extras, False)
         digits = self.number
         for k in range(DEAL_DIGITS - 1, -1, -1):
             digits[k] = 48 + number % 10
@@ -331,10 +361,12 @@ class TextPage:
 
     def show_bar(self, row):
         """The bar behind body row ``row``."""
+        set_hidden(self.menu_layers, False)
         self.bar.show(BODY_Y + TEXT_LINE * row, self.body, row)
         self.dirty = True
 
     def show_card(self, index, tile, x, y):
+        set_hidden(self.extras, False)
         card = self.cards[index]
         sheet.put_card(card, tile)
         card.x = x
@@ -345,6 +377,7 @@ class TextPage:
     def glyph(self, row, glyph):
         """A small glyph (``sheet.SMALL_*``) beside body row ``row``; a
         column's way (``sheet.WAY_*``) takes two cells."""
+        set_hidden(self.extras, False)
         cell = _GLYPH_CELLS * 2 * row
         self.glyphs[cell] = sheet.small_tile(glyph)
         right = glyph + 1 if glyph >= sheet.WAY_UP else sheet.SMALL_NONE

@@ -59,8 +59,15 @@ MARKS = (
     ("done", SMALL_DONE),
     ("count", 9),  # the digit 9: a pile's count
 )
+# The menu's rows, by their names in words.txt's "menu", in its order
+# (``files`` checks the file against it): a row's name is found here, not
+# by reading the file (1.5 ms a menu on a SAMD51).
+MENU_LINES = (
+    "back", "new", "deal", "restart", "undo", "redo", "hint", "rules", "autoplay", "winnable",
+    "brightness", "sound", "suits", "help", "stats", "about", "end",
+)  # fmt: skip
 MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
-IDLE_LINES = ("undo", "redo")  # menu rows that can have nothing to do
+IDLE_ROWS = (MENU_LINES.index("undo"), MENU_LINES.index("redo"))  # rows that may do nothing
 MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
 
 # What a confirmation is for (``Screens.ask``).
@@ -89,7 +96,6 @@ class Screens:
         self.row = 0  # menu: the chosen row, and the first row on show
         self.top = 0
         self.menu_rows = self.words.rows("menu")
-        self.idle_rows = ()  # the menu rows of IDLE_LINES, once a menu has shown
         self.on_off_words = ()  # ``on_off``'s, once read
         self.entry = DealEntry(self)  # the deal number entry
         self.results = Results(self)  # Won, Game over, Finish and the statistics
@@ -164,7 +170,7 @@ class Screens:
         are more than the page holds."""
         self.open(SCREEN_MENU, self._menu)
         self.no_hint = False
-        self._choose(self.words.row("menu", line))
+        self._choose(MENU_LINES.index(line))
 
     def _choose(self, row):
         self.row = row
@@ -189,13 +195,11 @@ class Screens:
             self.on_off(settings.four_colours),
         )
         self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
-        # rows that would do nothing now are dimmed (found in the file once)
-        if not self.idle_rows:
-            self.idle_rows = tuple(self.words.row("menu", line) for line in IDLE_LINES)
+        # rows that would do nothing now are dimmed
         game = app.table.game
         idle = (not game.history_count, game.history_end == game.history_count)
-        for k in range(len(IDLE_LINES)):
-            shown = self.idle_rows[k] - self.top
+        for k in range(len(IDLE_ROWS)):
+            shown = IDLE_ROWS[k] - self.top
             if idle[k] and 0 <= shown < BODY_ROWS:
                 page.dim_row(shown)
         # marks near the end of the first and last rows: more rows above, below
@@ -250,7 +254,7 @@ class Screens:
         if action != A:
             return
         row = self.row
-        line = self.words.name_of_row("menu", row)
+        line = MENU_LINES[row]
         game = app.table.game
         if line == "back":
             app.show_play()
@@ -383,7 +387,7 @@ class Screens:
             elif back == SCREEN_PLAY:  # a desktop's direct key asked, from the cards
                 self.app.show_play()
             else:
-                self.menu(self.words.name_of_row("menu", self.row))
+                self.menu(MENU_LINES[self.row])
 
     # ---------------------------------------------------- deal number entry
 

@@ -166,3 +166,4 @@ class View:
         self.display.refresh()
         self.scene.dirty = False
         self.page.dirty = False
+        self.page.drawn()

@@ -69,7 +69,9 @@ class Words:
         self.out = bytearray(_COMPOSED)  # its text, placeholders filled
         self.out_view = memoryview(self.out)
         self.split = 0  # where a body line's right column starts in ``out``
-        self.size = 0  # and where its text ends
+        # the line composed (``_compose``): its text, and a body line's right
+        # column (memoryviews of ``out``, or of ``raw`` for a line as it is)
+        self.left = self.right = b""
         self.values = ()  # what fills the placeholders of the text under way
         self.used = 0  # and how many of them are used
         self.texts = {}  # name: (where its first line starts, how many body lines it has)
@@ -128,11 +130,14 @@ class Words:
         place (``_compose`` makes its text); its size, or -1 at the end of
         the text."""
         size = self.read()
-        if size < 0 or self.raw[0] == TEXT:  # the next text, or "@end"
+        raw = self.raw
+        if size < 0 or raw[0] == TEXT:  # the next text, or "@end"
             return -1
-        self.kind = self.raw[0]
-        end = self._name_end(size)
-        self.name_start, self.name_end = (2, end) if end else (0, 0)
+        self.kind = raw[0]
+        if size > 1 and raw[1] == 91:  # "[": a named line (few are)
+            self.name_start, self.name_end = 2, self._name_end(size)
+        else:
+            self.name_start = self.name_end = 0
         return size
 
     def _named(self, line):
@@ -146,6 +151,10 @@ class Words:
         line's right column from ``split``."""
         raw, view = self.raw, self.raw_view
         at = self.name_end + 1 if self.name_end else 1
+        if raw.find(b"{", at, size) < 0 and raw.find(b"|", at, size) < 0:
+            # most lines are as the file has them: their text is read, not copied
+            self.left, self.right = view[at:size], b""
+            return
         filled = 0
         self.split = -1
         while at < size:
@@ -167,9 +176,10 @@ class Words:
             else:  # "{A}": a button
                 filled = self._append(filled, self._button(mark + 1, close))
             at = close + 1
-        self.size = filled
         if self.split < 0:
             self.split = filled
+        self.left = self.out_view[: self.split]
+        self.right = self.out_view[self.split : filled]
 
     def _append(self, filled, data):
         size = min(len(data), _COMPOSED - filled)
@@ -200,9 +210,6 @@ class Words:
         keys = self.keys
         return keys.get(button, button) if keys else button
 
-    def _left(self):
-        return self.out_view[: self.split]
-
     # ------------------------------------------------------- what screens ask
 
     def show(self, page, name, values=(), column=0, first=0, draw=True):
@@ -225,15 +232,14 @@ class Words:
                 continue
             self._compose(size)
             if kind == TITLE:
-                page.title_line(self._left())
+                page.title_line(self.left)
             elif kind == FOOTER:
-                page.footer_line(self._left())
+                page.footer_line(self.left)
             elif kind == BIG:  # a label's text: a string
-                page.big_line(big, str(bytes(self._left()), "utf-8"))
+                page.big_line(big, str(bytes(self.left), "utf-8"))
                 big += 1
             else:
-                right = self.out_view[self.split : self.size]
-                page.body_line(row, self._left(), right, kind == CENTRED, column)
+                page.body_line(row, self.left, self.right, kind == CENTRED, column)
                 row += 1
             size = self._next()
         if draw:
@@ -248,7 +254,7 @@ class Words:
         while size >= 0:  # only the line wanted is composed: the others' "{}" take no value
             if self._named(want):
                 self._compose(size)
-                return bytes(self._left())
+                return bytes(self.left)
             size = self._next()
         return b""
 
@@ -290,7 +296,7 @@ class Words:
         while size >= 0 and row < grid.rows:
             if self.kind == BODY or self.kind == CENTRED:
                 self._compose(size)
-                grid.set_line(row, self._left())
+                grid.set_line(row, self.left)
                 for k in range(len(lines)):
                     if self._named(lines[k]):
                         rows[k] = row
