@@ -72,8 +72,12 @@ def shown(app):
 
 
 def press(app, *actions):
+    """Press each of ``actions`` once the screen has settled: a menu's page
+    turning (a row a turn of the loop) is written out first."""
     for action in actions:
         app.handle(action)
+        while app.on_page and app.screens.turning:
+            app.screens.tick(app.now)
 
 
 def wait(app, ms):

@@ -453,6 +453,35 @@ def test_a_menu_step_moves_the_bar_and_writes_no_text(make_app):
     assert app.screens.row == 8 and app.screens.top == 1
 
 
+def test_a_menu_page_turns_a_row_a_frame_the_bars_first_keys_taken_between(make_app):
+    # a whole page of rows is 60 ms of drawing on a board: a row a turn of
+    # the loop, the chosen one first, so the press is answered in its frame
+    app = make_app(Game.new_deal(7))
+    press(app, A, START, *[DOWN] * 7)
+    page, screens = app.view.page, app.screens
+    before = lines(page.body)
+    app.handle(DOWN)  # past the rows on show: row 8, Auto-play, comes first
+    assert screens.top == 8 and not app.resting()
+    now = lines(page.body)
+    assert now[0].startswith("   Auto-play: off") and page.bar.group.y == BODY_Y
+    assert now[1:] == before[1:]  # the others not yet written
+    written_rows = [1]
+    while screens.turning:
+        app.tick(app.now)
+        written_rows.append(sum(a != b for a, b in zip(lines(page.body), before)))
+    assert written_rows == list(range(1, 9)) and app.resting()
+    assert lines(page.body)[-1].startswith("   About")
+    # a press while the page turns is taken at once: the bar on the row
+    # below, its text written with the row
+    app.handle(UP)  # above the first row on show: row 7, Rules, comes last
+    assert screens.top == 0 and lines(page.body)[7].startswith("   Rules: British")
+    app.handle(DOWN)  # back on row 8 before the rows are written
+    assert screens.row == 8 and screens.top == 8 and screens.turning
+    while screens.turning:
+        app.tick(app.now)
+    assert page.bar.text.strip().startswith(b"Auto-play: off")
+
+
 def test_text_grids_show_their_lines_in_the_fonts_cells(make_app):
     app = make_app(Game.new_deal(7))
     press(app, A)

@@ -175,9 +175,10 @@ class App:
                 self.table.act(action)
 
     def resting(self):
-        """Nothing timed is under way (a flash, the dead test, Finish, the celebration)."""
+        """Nothing timed is under way (a flash, the dead test, Finish, the
+        celebration, a menu's page turning)."""
         if self.on_page:
-            return not self.screens.celebration.on
+            return self.screens.resting()
         return self.table.resting()
 
     def tick(self, now):

@@ -23,7 +23,7 @@ NEEDED = (
     ("panel_stuck", ("home",)),
     ("panel_over", ("home",)),
     ("title", ()),
-    ("menu", MENU_LINES),
+    ("menu", ("title",) + MENU_LINES),
     ("on_off", ("off", "on", "none")),
     ("autoplay_modes", AUTOPLAY_NAMES),
     ("deal", ()),

@@ -295,6 +295,10 @@ class TextPage:
         self.footer_line(as_bytes(lines[-1]))
         self.draw()
 
+    def undim(self):
+        """No body row dimmed (on the screen at ``draw``)."""
+        self.dimmed = 0
+
     def dim_row(self, row):
         """Body row ``row`` in grey: it would do nothing now (on the screen at
         ``draw``; ``DIM_ROWS`` of them at most, ``DIM_COLUMNS`` wide at most)."""

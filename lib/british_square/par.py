@@ -86,9 +86,15 @@ def _random_deal(rules, least):
     return _deals(rules, random.randrange(count), least) if count else 0
 
 
-def won_deal_count(rules):
-    """How many deals of ``rules`` the solver has won (0: none, or no file)."""
-    return _deals(rules, -1, _WON)
+# How many deals of each rule set the solver won, in the par files shipped
+# (tests/test_par.py counts them): the menu says "none" for a rule set
+# with none, where counting the file out took a board a third of a second.
+WON_DEALS = (0, 31952, 31997)
+
+
+def has_won_deal(rules):
+    """Has the solver won any deal of ``rules``?"""
+    return WON_DEALS[rules] > 0
 
 
 def random_won_deal(rules):
