@@ -37,6 +37,7 @@ from british_square.textgrid import TextGrid, set_hidden
 from british_square.words import NO_ROW
 
 _HIDDEN = const(255)
+_UNKNOWN = const(255)  # a column's height not known to be the one shown
 _COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
 # What the panel's text shows (``show_numbers``), named by its text in
 # words.txt: the numbers, or a notice.
@@ -73,6 +74,8 @@ class PlayScene:
         self.covered_tile = bytearray(4 * _COVERED)  # the strip each row shows
         for i in range(len(self.covered_tile)):
             self.covered_tile[i] = sheet.TOP_BLANK
+        # the height each British column is shown at (_UNKNOWN: look at every row)
+        self.heights = bytearray(4)
         for _ in range(4):
             grid = displayio.TileGrid(
                 self.sheet,
@@ -275,6 +278,8 @@ class PlayScene:
     def show_game(self, game, notice=PANEL_NUMBERS):
         """Show every pile and number of ``game`` (a new deal, a restart)."""
         for c in range(game.columns):
+            if c < 4:
+                self.heights[c] = _UNKNOWN  # another game's: every row looked at
             self.show_pile(game, c)
         for pile in (STOCK, WASTE, FOUNDATION):
             self.show_pile(game, pile)
@@ -325,31 +330,45 @@ class PlayScene:
         else:
             base = game.base_count(c)
             rows = layout.shown_rows(h)
-            for row in range(_COVERED):
+            # A move or its undo puts a card on or takes one off the top: of
+            # a column no taller than its rows, only the rows about its top
+            # can change (all of them were looked at: 2 ms a move on a SAMD51).
+            old = self.heights[c]
+            self.heights[c] = h
+            first, end = 0, _COVERED
+            if h <= BRITISH_ROWS and old <= BRITISH_ROWS:
+                first, end = max(0, min(h, old) - 2), min(_COVERED, max(h, old))
+            shown, at = self.covered_tile, _COVERED * c
+            for row in range(first, end):
                 strip = sheet.TOP_BLANK
                 if row < rows - 1:
-                    k = layout.shown_card(row, h, base)
+                    k = row if h <= BRITISH_ROWS else layout.shown_card(row, h, base)
                     strip = sheet.TOP_GAP if k == GAP else game.card(c, k)
-                self._put_covered(c, row, strip)
+                if shown[at + row] != strip:
+                    self._put_covered(c, row, strip)
             tile = FIRST_CARD + game.top(c) if h else sheet.TILE_EMPTY
             self._put(c, tile, look, layout.card_y(c, rows - 1 if rows else 0))
         # the direction strip: the way, two cells wide, and the count on the
-        # 16-pile layouts
-        if not h:
-            self._put_strip(c, 0, sheet.SMALL_FELT)
-            self._put_strip(c, 1, sheet.SMALL_FELT)
-        else:
+        # 16-pile layouts (a cell compared here before it is written: most
+        # moves change none, and a call a cell cost a move 1 ms on a SAMD51)
+        mark = sheet.SMALL_FELT
+        if h:
             way = game.direction(c)
             mark = sheet.WAY_FREE
             if way == BUILDS_UP:
                 mark = sheet.WAY_UP
             elif way == BUILDS_DOWN:
                 mark = sheet.WAY_DOWN
+        index = layout.strip_cell(c, 0)
+        if self.strip_tile[index] != mark:
             self._put_strip(c, 0, mark)
-            self._put_strip(c, 1, mark + 1)
+            self._put_strip(c, 1, mark + 1 if h else mark)
         if not layout.british:  # the count, right-aligned after a gap
-            self._put_strip(c, 2, h // 10 if h >= 10 else sheet.SMALL_FELT)
-            self._put_strip(c, 3, h % 10 if h else sheet.SMALL_FELT)
+            tens = h // 10 if h >= 10 else sheet.SMALL_FELT
+            units = h % 10 if h else sheet.SMALL_FELT
+            if self.strip_tile[index + 2] != tens or self.strip_tile[index + 3] != units:
+                self._put_strip(c, 2, tens)
+                self._put_strip(c, 3, units)
 
     def show_numbers(self, game, notice=PANEL_NUMBERS):
         """The panel: stock count, cards home, moves and deal number, or a
@@ -370,14 +389,13 @@ class PlayScene:
                 else:  # a game from a position
                     panel.put(deal, PANEL_COLUMNS - 1, b"-")
             panel.color = sheet.TEXT_WHITE if notice == PANEL_NUMBERS else sheet.TEXT_YELLOW
-        moves = game.history_count
-        if shown[0] == game.stock_count and shown[1] == score and shown[5] == moves:
-            return
-        shown[0], shown[1], shown[5] = game.stock_count, score, moves
-        self._put_number(0, game.stock_count)
-        self._put_number(1, score)
-        self._put_number(2, moves)
-        self.dirty = True
+        # each number written only when it changed (a move changes one or two)
+        for line, at, value in ((0, 0, game.stock_count), (1, 1, score),
+                                (2, 5, game.history_count)):  # fmt: skip
+            if shown[at] != value:
+                shown[at] = value
+                self._put_number(line, value)
+                self.dirty = True
 
     def _put_number(self, line, value):
         """The number of the panel's ``line`` (of ``_PANEL_LINES``) at its row's end, if on show."""

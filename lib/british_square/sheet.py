@@ -66,9 +66,25 @@ def card_band(tile, k):
 
 
 def put_card(grid, tile):
-    """Show card tile ``tile`` in ``grid``, a tile grid of one card's bands."""
+    """Show card tile ``tile`` in ``grid``, a tile grid of one card's bands
+    (``card_band``'s, worked out here for all eight at once: a card is
+    shown at every move)."""
+    if tile < TILE_BACK:
+        band = BAND_STRIPS + STRIP_BANDS * tile
+        grid[0] = band
+        grid[1] = band + 1
+        grid[2] = band + 2
+        band = BAND_BODIES + BODY_BANDS * (tile // 13)
+        grid[3] = band
+        grid[4] = band + 1
+        grid[5] = band + 2
+        grid[6] = band + 3
+        grid[7] = band + 4
+        return
+    band = BAND_BLANK if tile == TILE_BLANK else BAND_WHOLE + CARD_BANDS * (tile - TILE_BACK)
+    step = 0 if tile == TILE_BLANK else 1
     for k in range(CARD_BANDS):
-        grid[k] = card_band(tile, k)
+        grid[k] = band + step * k
 
 
 def strip_band(strip, k):
@@ -81,8 +97,11 @@ def strip_band(strip, k):
 def put_strip(grid, row, strip):
     """Show strip ``strip`` as row ``row`` of ``grid`` (a column's covered cards, a band a tile)."""
     at = STRIP_BANDS * row
-    for k in range(STRIP_BANDS):
-        grid[at + k] = strip_band(strip, k)
+    band = strip_band(strip, 0)
+    step = 0 if strip == TOP_BLANK else 1
+    grid[at] = band
+    grid[at + 1] = band + step
+    grid[at + 2] = band + 2 * step
 
 
 # Small tiles: SMALL_W x SMALL_H cells of the whole sheet, numbered row by
