@@ -173,7 +173,7 @@ class Page:
         self.seen.append(("footer", said(text)))
 
     def big_line(self, index, text):
-        self.seen.append(("big", index, text))  # a label's text: a string already
+        self.seen.append(("big", index, said(text)))
 
     def body_line(self, row, text, figure, centred, column):
         self.seen.append((row, said(text), said(figure), centred, column))

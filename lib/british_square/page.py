@@ -11,16 +11,13 @@ clears the page and puts its words on it (``words``).
 The title, the footer and the body are text grids (``textgrid.TextGrid``),
 written only where a line changed, with the felt's colour behind them and
 spanning the screen's width, so where they are displayio draws one layer
-and stops; so are the deal number's digits, at scale 3. The large lines
-of the title and the won screen (scale 2) are
-``adafruit_display_text.label.Label``s: a tile grid a glyph, made anew
-when their text changes, on the two screens that have them.
+and stops; so are the large lines (``Large``: the title's name, "You
+won!", the deal number), text grids in scaled groups.
 docs/memory.md has what each costs in heap and time.
 """
 
 import bitmaptools
 import displayio
-from adafruit_display_text.label import Label
 
 from british_square import sheet
 from british_square.cards import const
@@ -37,8 +34,6 @@ from british_square.layout import (
     FOOTER_Y,
     MENU_BAR_W,
     MENU_BAR_X,
-    OFF_SCREEN,
-    SCREEN_W,
     TEXT_COLUMNS,
     TEXT_LINE,
     TITLE_Y,
@@ -56,20 +51,44 @@ _SPACE = const(32)
 # layer covers whole is where displayio stops (the felt under it is skipped).
 _MARGIN = const(1)
 _LINE_X = BODY_X - FONT_W * _MARGIN
-TOP_LEFT = (0.0, 0.0)
-TOP_CENTRE = (0.5, 0.0)
+_BIG_COLUMNS = const(12)  # a large line's characters: as many as fit across at scale 2
 
 
-def label(font, colour, x, y, anchor=TOP_LEFT, scale=1):
-    """A label whose top edge, at ``anchor`` along it, is at (``x``, ``y``)."""
-    return Label(
-        font,
-        color=colour,
-        scale=scale,
-        line_spacing=1.0,  # lines of several rows: TEXT_LINE apart, as the font is tall
-        anchor_point=anchor,
-        anchored_position=(x, y),
-    )
+class Large:
+    """A line of text ``scale`` times the font's size (the title's name,
+    "You won!", the deal number): a text grid in a scaled group, on the
+    felt's colour, so that displayio draws one layer there; off the screen
+    until shown, where ``place`` put it."""
+
+    def __init__(self, glyphs, columns, scale, colour, felt):
+        self.text = TextGrid(glyphs, columns, 1, colour, felt)
+        self.group = displayio.Group(scale=scale)
+        self.group.append(self.text.grid)
+        self.width = glyphs.width * scale  # of a character
+        self.x = self.y = 0
+        self.centred = False
+        park(self.group)
+
+    def place(self, x, y, centred=False):
+        """Where the line goes when shown: its top edge at ``y``, centred on ``x`` or from it."""
+        self.x, self.y, self.centred = x, y, centred
+
+    def show(self, text):
+        """``text`` (bytes), where it was placed: only the characters that
+        changed are written (a digit of the deal number)."""
+        self.text.set_line(0, text)
+        x = self.x
+        if self.centred:
+            x -= self.width * len(text) // 2
+        group = self.group
+        group.x = x
+        group.y = self.y
+        set_hidden(group, False)
+
+    def clear(self):
+        """Blank at the page's ``draw``, and off the screen."""
+        self.text.clear()
+        park(self.group)
 
 
 class Bar:
@@ -170,22 +189,20 @@ class TextPage:
         for line, y in ((self.title, TITLE_Y), (self.body, BODY_Y), (self.footer, FOOTER_Y)):
             line.grid.x = _LINE_X
             line.grid.y = y
-        self.big = (
-            label(font, sheet.TEXT_YELLOW, SCREEN_W // 2, 0, TOP_CENTRE, 2),
-            label(font, sheet.TEXT_YELLOW, SCREEN_W // 2, 0, TOP_CENTRE, 2),
-        )
-        # The deal number's digits at scale 3, and the mark under the one
-        # being set at scale 2: text grids in scaled groups, so that a digit
-        # changed is one tile written and redrawn (a label makes its whole
-        # text anew: 42 ms a digit on a SAMD51).
-        self.digits = TextGrid(glyphs, DEAL_DIGITS, 1, sheet.TEXT_YELLOW, felt)
-        self.mark = TextGrid(glyphs, 1, 1, sheet.TEXT_YELLOW, felt)
+        # The large lines: two at scale 2 (the title's name, "You won!"),
+        # and the deal number's digits at scale 3 with the mark under the
+        # one being set. Text grids, not adafruit_display_text's labels: a
+        # label's glyphs are see-through tile grids over the page, two layers
+        # to draw (the title took 88 ms to draw on a SAMD51, 102 with the
+        # bus), it makes its whole text anew for a digit (42 ms), and its
+        # code held 8.8 KB of the heap the sprite sheet needs.
+        yellow = sheet.TEXT_YELLOW
+        self.big = (Large(glyphs, _BIG_COLUMNS, 2, yellow, felt),
+                    Large(glyphs, _BIG_COLUMNS, 2, yellow, felt))  # fmt: skip
+        self.digits = Large(glyphs, DEAL_DIGITS, 3, yellow, felt)
+        self.digits.place(DEAL_DIGITS_X, DEAL_DIGITS_Y)
+        self.mark = Large(glyphs, 1, 2, yellow, felt)
         self.number = bytearray(DEAL_DIGITS)  # the digits shown, as bytes
-        self.deal_groups = []
-        for text, scale, y in ((self.digits, 3, DEAL_DIGITS_Y), (self.mark, 2, DEAL_MARK_Y)):
-            group = displayio.Group(scale=scale, x=OFF_SCREEN, y=y)  # placed as they show
-            group.append(text.grid)
-            self.deal_groups.append(group)
         # The lines on the felt's colour first, at the bottom: everything else
         # is drawn over them (text last but for them: nothing, a bouncing
         # king included, ever covers a character).
@@ -231,10 +248,8 @@ class TextPage:
         )
         park(self.glyphs)  # until a glyph is shown
         extras.append(self.glyphs)
-        for big in self.big:
-            extras.append(big)
-        for group in self.deal_groups:
-            extras.append(group)
+        for large in self.big + (self.digits, self.mark):
+            extras.append(large.group)
         self.clear()
 
     def drawn(self):
@@ -254,13 +269,10 @@ class TextPage:
             park(self.glyphs)
             for cell in range(_GLYPH_CELLS * _GLYPH_ROWS):
                 self.glyphs[cell] = sheet.small_tile(sheet.SMALL_NONE)
-        for big in self.big:  # hidden, its text kept: shown again, it is drawn as it was
-            park(big)
-            big.color = sheet.TEXT_YELLOW
-        self.digits.clear()
-        self.mark.clear()
-        for group in self.deal_groups:
-            group.x = OFF_SCREEN
+        for large in self.big + (self.digits, self.mark):
+            large.clear()
+        for big in self.big:
+            big.text.color = sheet.TEXT_YELLOW
         self.title.clear()
         self.footer.clear()
         self.body.clear()
@@ -312,8 +324,10 @@ class TextPage:
     def draw(self):
         """Title, body and footer, as the calls above left them, into their
         text grids (only what changed is written)."""
-        for text in (self.title, self.body, self.footer, self.digits, self.mark):
+        for text in (self.title, self.body, self.footer):
             text.flush()
+        for large in self.big + (self.digits, self.mark):
+            large.text.flush()
         dimmed, dims = self.dimmed, self.dims
         used = 0
         for row in range(BODY_ROWS):
@@ -330,22 +344,14 @@ class TextPage:
             park(dims[k].grid)
         self.dirty = True
 
-    def place_big(self, index, x, y, scale=2, centred=True):
-        """Large line ``index`` (0 or 1) at scale ``scale``, its top edge at
-        ``y``: centred on ``x``, or from ``x``."""
-        big = self.big[index]
-        big.anchor_point = TOP_CENTRE if centred else TOP_LEFT
-        big.anchored_position = (x, y)
-        big.scale = scale
-        self.dirty = True
+    def place_big(self, index, x, y):
+        """Large line ``index`` (0 or 1), its top edge at ``y``, centred on ``x``."""
+        self.big[index].place(x, y, True)
 
     def big_line(self, index, text):
-        """The text (a string) of large line ``index``, where it was placed."""
+        """The text (bytes) of large line ``index``, where it was placed."""
         set_hidden(self.extras, False)
-        big = self.big[index]
-        if big.text != text:
-            big.text = text
-        set_hidden(big, False)
+        self.big[index].show(text)
         self.dirty = True
 
     def show_number(self, number, digit):
@@ -356,11 +362,9 @@ class TextPage:
         for k in range(DEAL_DIGITS - 1, -1, -1):
             digits[k] = 48 + number % 10
             number //= 10
-        self.digits.set_line(0, digits)
-        self.mark.set_line(0, b"^")
-        # the mark's cell (two columns at scale 2) centred under the digit
-        self.deal_groups[0].x = DEAL_DIGITS_X
-        self.deal_groups[1].x = DEAL_DIGITS_X + DEAL_DIGIT_W * digit + DEAL_DIGIT_W // 2 - FONT_W
+        self.digits.show(digits)
+        self.mark.place(DEAL_DIGITS_X + DEAL_DIGIT_W * digit + DEAL_DIGIT_W // 2, DEAL_MARK_Y, True)
+        self.mark.show(b"^")
         self.dirty = True
 
     def show_bar(self, row):

@@ -16,10 +16,10 @@ import vectorio
 
 from british_square import sheet
 from british_square.controls import ticks_diff
-from british_square.layout import SCREEN_H, SCREEN_W
-from british_square.page import TOP_CENTRE, TextPage, label
+from british_square.layout import SCREEN_H, SCREEN_W, TEXT_COLUMNS, TEXT_LINE
+from british_square.page import TextPage
 from british_square.scene import PlayScene
-from british_square.textgrid import Glyphs
+from british_square.textgrid import Glyphs, TextGrid
 
 
 def sheet_path():
@@ -44,11 +44,19 @@ def show_damage(display, damage, console=print):
     damaged (``damage``, a ``DamagedFile``), and on the ``console``."""
     line = str(damage)
     console(line)
-    lines = line.replace(": ", ":\n")  # two lines on the screen: the file, then the mend
-    text = label(terminalio.FONT, sheet.TEXT_WHITE, SCREEN_W // 2, SCREEN_H // 2 - 12, TOP_CENTRE)
-    text.text = lines
+    # two lines on the screen, as one block centred on the first: the file,
+    # then the mend
+    text = line.encode()
+    at = text.find(b": ") + 1  # the colon ends the first line
+    first, second = text[:at], text[at + 1 :]
+    glyphs = Glyphs(terminalio.FONT)
+    text = TextGrid(glyphs, TEXT_COLUMNS, 2, sheet.TEXT_WHITE)
+    text.grid.x = (SCREEN_W - glyphs.width * len(first)) // 2
+    text.grid.y = SCREEN_H // 2 - TEXT_LINE
+    text.set_line(0, first)
+    text.set_line(1, second)
     group = displayio.Group()
-    group.append(text)
+    group.append(text.grid)
     display.root_group = group
     display.refresh()
 

@@ -235,8 +235,8 @@ class Words:
                 page.title_line(self.left)
             elif kind == FOOTER:
                 page.footer_line(self.left)
-            elif kind == BIG:  # a label's text: a string
-                page.big_line(big, str(bytes(self.left), "utf-8"))
+            elif kind == BIG:
+                page.big_line(big, self.left)
                 big += 1
             else:
                 page.body_line(row, self.left, self.right, kind == CENTRED, column)
