@@ -151,12 +151,13 @@ def test_the_same_tree_makes_the_same_zip(capsys, tmp_path, compiler):
 
 
 def test_without_a_circuitpython_mpy_cross_no_bundle_is_made(capsys, tmp_path):
+    # status 2, as deploy's: the computer needs setting up
     code, result, _err = make_bundle(capsys, tmp_path, "--no-fetch")
-    assert code == 1 and "mpy-cross" in result["error"] and ".mpy" in result["error"]
+    assert code == 2 and "mpy-cross" in result["error"] and ".mpy" in result["error"]
     assert not (tmp_path / "out").exists()
     code = bundle.main(["--out", str(tmp_path / "b.zip"), "--no-fetch"])
     err = capsys.readouterr().err
-    assert code == 1 and err.count("\n") == 1 and err.startswith("error: ")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error: ")
 
 
 @pytest.mark.parametrize(

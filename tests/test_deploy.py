@@ -42,6 +42,7 @@ from drives import (
     UI_LIBRARIES,
     USER_FILES,
     USER_TEMP_NAMES,
+    as_deploys_before_issue_50,
     cut_at_every_change,
     deploy_quietly,
     go_offline,
@@ -332,11 +333,11 @@ def test_a_user_py_that_would_shadow_a_deployed_mpy_is_a_conflict(run, drive):
     assert not (drive / "lib/adafruit_display_text/label.py").exists()
 
 
-def test_py_deploy_without_compiler_then_mpy_never_leaves_py_beside_mpy(run, drive):
-    code, out, err = run("--no-fetch", mpy_cross=None)
+def test_a_py_deploy_of_old_then_mpy_never_leaves_py_beside_mpy(run, drive, monkeypatch):
+    with monkeypatch.context() as patch:
+        as_deploys_before_issue_50(patch)
+        code, out, err = run("--no-fetch", mpy_cross=None)
     assert code == 0, err
-    warnings = [line for line in out.splitlines() if line.startswith("warning: ")]
-    assert len(warnings) == 1 and "RAM" in warnings[0] and ".py" in warnings[0]
     assert game_files(drive) == {p[:-4] + ".py" if p.endswith(".mpy") else p for p in DEPLOYED_MPY}
     code, result = run_json(run)
     assert code == 0 and result["format"] == "mpy"
@@ -534,8 +535,8 @@ def test_a_boot_out_version_names_no_other_file(run, drive, tmp_path):
     )
     assert circuitpy_drive.read_boot_out(drive).version == "9.2.1"
     code, result = run_json(run, mpy_cross=None)
-    assert code == 0 and result["circuitpython"] == "9.2.1"
-    assert result["format"] == "py" and result["mpy_cross"] is None
+    # no mpy-cross-9.2.1 in the cache (a folder there), none fetched offline
+    assert code == 2 and "could not fetch mpy-cross 9.2.1 (offline" in result["error"]
 
 
 def test_leftovers_of_an_interrupted_deploy_are_cleaned(run, drive):
@@ -1146,11 +1147,37 @@ def test_mpy_cross_env_and_path_are_used(run, compiler, tmp_path, monkeypatch):
     assert code == 0 and result["mpy_cross"] == str(compiler) and result["format"] == "mpy"
 
 
-def test_fetch_failure_falls_back_to_py_with_a_note(run):
-    code, out, _err = run(mpy_cross=None)
-    assert code == 0
-    assert "note: could not fetch mpy-cross 9.2.1 (offline in tests)" in out
-    assert "deploying .py files" in out
+@pytest.mark.parametrize("how", ["offline", "--no-fetch"])
+def test_without_a_circuitpython_mpy_cross_the_deploy_is_refused(run, drive, how):
+    """Issue 50.1: from .py sources the game stops with MemoryError at import
+    on a board, so with no compiler found, given or fetched nothing is written:
+    one error line, status 2 (the computer needs setting up), as the bundle."""
+    before = snapshot(drive)
+    code, out, err = run(*([how] if how == "--no-fetch" else []), mpy_cross=None)
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith("error: no CircuitPython mpy-cross (")
+    assert "--mpy-cross PATH" in err and "MPY_CROSS" in err and "warning" not in out
+    assert ("could not fetch mpy-cross 9.2.1 (offline in tests)" in err) == (how == "offline")
+    assert snapshot(drive) == before
+    code, result = run_json(run, "--no-fetch", mpy_cross=None)
+    assert code == 2 and not result["ok"] and "mpy-cross" in result["error"]
+    assert snapshot(drive) == before
+
+
+def test_the_deploy_command_without_mpy_cross_refuses_in_one_line(drive, tmp_path):
+    """tools/deploy.py as make deploy runs it, with no mpy-cross anywhere and
+    no network to fetch one: one error line, status 2, the drive untouched."""
+    before = snapshot(drive)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "deploy.py"), "--drive", str(drive), "--no-fetch"],
+        capture_output=True,
+        text=True,
+        env={"PATH": str(tmp_path / "no-bin"), "HOME": str(tmp_path)},
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
+    assert "mpy-cross" in result.stderr and "Traceback" not in result.stderr
+    assert snapshot(drive) == before
 
 
 def test_fetched_compiler_is_cached(run, compiler, tmp_path, monkeypatch):

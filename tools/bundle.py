@@ -15,7 +15,8 @@ copy them. The files are planned and built by deploy's own code (``deploy_plan``
 the bundle ships exactly what a deploy would.
 
 Exit status: 0 built, 1 refused or failed (the message says why), 2 bad usage,
-or this computer lacks a library the board would import.
+or this computer lacks what the bundle needs (a library the board would import,
+CircuitPython's mpy-cross).
 """
 
 from __future__ import annotations
@@ -33,7 +34,14 @@ from pathlib import Path
 from circuitpy_drive import MIN_CIRCUITPYTHON, Board
 from deploy_plan import board_modules, build_items, game_version
 from deploy_shared import SUPPORTED_BOARDS, DeployError, Item, Reporter, run_command
-from mpy_compiler import MPY_FORMAT, Compiler, add_build_options, find_compiler, fits_major
+from mpy_compiler import (
+    MPY_FORMAT,
+    Compiler,
+    add_build_options,
+    find_compiler,
+    fits_major,
+    no_compiler,
+)
 
 # The release whose mpy-cross is fetched when none is given: any of 9.x and
 # 10.x writes the .mpy format (6) both load.
@@ -167,10 +175,7 @@ def build_bundle(args: argparse.Namespace, reporter: Reporter) -> dict:
         stand_in, args.mpy_cross, not args.no_fetch, Path(args.cache_dir), reporter
     )
     if compiler is None:
-        raise DeployError(
-            "no CircuitPython mpy-cross ({}): a bundle holds .mpy files only; give "
-            "--mpy-cross PATH or set MPY_CROSS".format("; ".join(reporter.notes) or "none found")
-        )
+        raise no_compiler(reporter, "a bundle holds .mpy files only")
     majors = bundle_majors(compiler)
     items = bundle_items(root, compiler, reporter)
     write_zip(out, bundle_entries(items, majors, readme_text(version, majors)))

@@ -33,11 +33,16 @@ class DeployError(Exception):
     status = 1  # the command's exit status
 
 
-class MissingLibraryError(DeployError):
-    """The board would fail to import a library this computer does not have:
-    the computer needs setting up, so the exit status is usage's."""
+class SetupError(DeployError):
+    """This computer lacks what the command needs (a library the board
+    imports, CircuitPython's mpy-cross): the computer needs setting up, so
+    the exit status is usage's."""
 
     status = 2
+
+
+class MissingLibraryError(SetupError):
+    """The board would fail to import a library this computer does not have."""
 
 
 class Reporter:
