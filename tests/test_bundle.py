@@ -19,6 +19,7 @@ from drives import PYGAMER, go_offline, make_compiler, make_drive, snapshot
 from scripting import ScriptWriter
 from ui_runs import kept_game, keys_file, reported
 
+from british_square import files
 from british_square.desktop.notation import position_text
 from british_square.engine import Game
 from british_square.piles import AMERICAN
@@ -133,15 +134,44 @@ def test_the_readme_says_which_board_which_circuitpython_how_to_copy_and_the_sav
 
 
 def test_the_default_zip_is_named_after_the_games_version(capsys, tmp_path, compiler):
-    source = tmp_path / "game"
-    for part in ("lib", "hw"):
-        shutil.copytree(ROOT / part, source / part)
-    shutil.copy(ROOT / "code.py", source)
+    source = game_copy(tmp_path / "game")
     argv = ["--source", source, "--mpy-cross", compiler, "--cache-dir", tmp_path / "cache"]
     assert bundle.main([str(a) for a in argv]) == 0
     out = capsys.readouterr().out
     expected = source / "dist" / "british-square-{}.zip".format(deploy_plan.game_version(ROOT))
     assert out.startswith(str(expected)) and zipfile.is_zipfile(expected)
+
+
+def game_copy(folder):
+    """A copy of the repository's game (code.py, hw/, lib/) in ``folder``."""
+    for part in ("lib", "hw"):
+        shutil.copytree(ROOT / part, folder / part)
+    shutil.copy(ROOT / "code.py", folder)
+    return folder
+
+
+def test_only_the_files_the_game_names_go_into_the_zip(capsys, tmp_path, compiler):
+    """Issue 50.9: files left in the package's folder stay out of the zip; a
+    named file that is a link out of the tree is refused."""
+    source = game_copy(tmp_path / "game")
+    package = source / "lib" / "british_square"
+    (package / "desktop" / "notes.txt").write_text("my notes")
+    (package / "desktop" / "solver" / "cache.bin").write_bytes(b"\0" * 64)
+    (package / "jingle.wav").write_bytes(b"RIFF")
+    code, summary, _err = make_bundle(capsys, tmp_path, "--source", source, mpy_cross=compiler)
+    assert code == 0, summary
+    assert [p for p in summary["files"] if not p.endswith((".mpy", ".py"))] == [
+        "lib/british_square/" + name for name in sorted(files.SHIPPED)
+    ]
+    secret = tmp_path / "secret.txt"
+    secret.write_text("my secret")
+    (package / "words.txt").unlink()
+    (package / "words.txt").symlink_to(secret)
+    code, result, _err = make_bundle(
+        capsys, tmp_path / "again", "--source", source, mpy_cross=compiler
+    )
+    assert code == 1 and "outside the game's tree" in result["error"]
+    assert not (tmp_path / "again" / "out").exists()
 
 
 def test_the_same_tree_makes_the_same_zip(capsys, tmp_path, compiler):

@@ -80,6 +80,7 @@ GAME = {
         "from . import engine\n"
     ),
     "lib/british_square/__main__.py": "import argparse\n",
+    "lib/british_square/files.py": 'SHIPPED = ("cards.bmp",)  # what the game opens\n',
     "hw/pygamer.py": "import keypad\nfrom hw import buttons\n",
     "hw/buttons.py": "KEYS = 4\n",
     "hw/pybadge.py": "import keypad\nfrom hw import buttons\n",
@@ -1218,6 +1219,79 @@ def test_a_syntax_error_stops_the_deploy_before_writing(run, game, drive):
     code, _out, err = run()
     assert code == 1 and "code.py line 1: syntax error" in err
     assert snapshot(drive) == before
+
+
+# ------------------------------------------------------- what the game names
+
+
+def test_only_the_files_the_game_names_ship(run, game, drive):
+    """Issue 50.9: files.py's SHIPPED names the data files; whatever else sits
+    in the package's folder (untracked notes, a solver's cache) stays."""
+    write_tree(
+        game,
+        {
+            "lib/british_square/desktop/notes.txt": "my notes",
+            "lib/british_square/solver/cache.bin": b"\0" * 64,
+            "lib/british_square/jingle.wav": b"RIFF",
+            "lib/british_square/words.txt": "@end\n",  # not named by this game
+        },
+    )
+    code, result = run_json(run)
+    assert code == 0 and game_files(drive) == DEPLOYED_MPY, result
+
+
+@pytest.mark.parametrize(
+    "case", ["a named file missing", "a named file is a folder", "no SHIPPED", "not names"]
+)
+def test_files_the_game_names_wrongly_are_refused_in_one_line(run, game, drive, case):
+    files_py = game / "lib/british_square/files.py"
+    if case == "a named file missing":
+        (game / "lib/british_square/cards.bmp").unlink()
+    elif case == "a named file is a folder":
+        files_py.write_text('SHIPPED = ("cards.bmp", "sounds.wav")\n')
+        (game / "lib/british_square/sounds.wav").mkdir()
+    elif case == "no SHIPPED":
+        files_py.write_text("SHIPPED = FILES\n")
+    else:
+        files_py.write_text('SHIPPED = ("../../code.py",)\n')
+    before = snapshot(drive)
+    code, _out, err = run()
+    assert code == 1 and err.count("\n") == 1 and err.startswith("error: "), err
+    assert snapshot(drive) == before
+
+
+@pytest.mark.parametrize("linked", ["lib/british_square/cards.bmp", "lib/british_square/cards.py"])
+def test_a_link_that_leaves_the_tree_is_refused_in_one_line(run, game, drive, tmp_path, linked):
+    """Issue 50.9: a link is followed only inside the game's tree: the content
+    of a file outside it never goes onto the board (or into the bundle)."""
+    outside = tmp_path / "private" / "secret"
+    write_tree(outside.parent, {"secret": "RANKS = 'my secret'\n"})
+    (game / linked).unlink()
+    (game / linked).symlink_to(outside)
+    before = snapshot(drive)
+    code, _out, err = run()
+    assert code == 1 and err.count("\n") == 1 and err.startswith("error: "), err
+    assert repr(linked) in err and "outside the game's tree" in err
+    assert snapshot(drive) == before
+
+
+def test_a_link_inside_the_tree_is_followed(run, game, drive):
+    art = game / "art" / "cards-v2.bmp"
+    art.parent.mkdir()
+    (game / "lib/british_square/cards.bmp").rename(art)
+    (game / "lib/british_square/cards.bmp").symlink_to(art)
+    code, _result = run_json(run)
+    assert code == 0 and (drive / "lib/british_square/cards.bmp").read_bytes() == SPRITES
+
+
+def test_the_files_the_game_ships_are_the_ones_its_code_opens():
+    from british_square import files, par, sheet, words
+    from british_square.piles import RULE_NAMES
+
+    opened = {sheet.SHEET_FILE, words.FILE}
+    opened |= {Path(par.par_path(rules)).name for rules in range(len(RULE_NAMES))}
+    assert sorted(files.SHIPPED) == sorted(opened)
+    assert deploy_plan.shipped_names(ROOT) == list(files.SHIPPED)
 
 
 # --------------------------------------------------------------- import graph
