@@ -9,7 +9,10 @@ CircuitPython's own mpy-cross and plays it.
 
 import io
 import json
+import os
 import shutil
+import stat
+import subprocess
 import sys
 import zipfile
 
@@ -178,6 +181,48 @@ def test_the_same_tree_makes_the_same_zip(capsys, tmp_path, compiler):
     first = make_bundle(capsys, tmp_path / "one", mpy_cross=compiler)[1]["zip"]
     second = make_bundle(capsys, tmp_path / "two", mpy_cross=compiler)[1]["zip"]
     assert open(first, "rb").read() == open(second, "rb").read()
+
+
+# Two machines on two days: another checkout's file times, umask, hash seed,
+# time zone and folder.
+MACHINES = [
+    {"mtime": 1_000_000_000, "umask": 0o022, "PYTHONHASHSEED": "1", "TZ": "UTC"},
+    {"mtime": 1_900_000_000, "umask": 0o077, "PYTHONHASHSEED": "2", "TZ": "Asia/Tokyo"},
+]
+
+
+def test_the_zip_is_the_same_byte_for_byte_on_another_day_and_machine(tmp_path, compiler):
+    """Issue 50.7: ``make bundle`` from the same commit anywhere gives the same
+    zip, so that an owner or a store can check what they were given: fixed
+    entry times, order and modes; the zip itself is made as any build
+    artifact (0644 under the usual umask 022, not 0600)."""
+    zips = []
+    for number, machine in enumerate(MACHINES):
+        source = game_copy(tmp_path / "machine{}".format(number) / "game")
+        for path in [source, *source.rglob("*")]:
+            os.utime(path, (machine["mtime"], machine["mtime"]))
+        out = source.parent / "dist" / "bundle.zip"
+        argv = ["--source", source, "--out", out, "--mpy-cross", compiler, "--no-fetch"]
+        env = {name: machine[name] for name in ("PYTHONHASHSEED", "TZ")}
+        subprocess.run(
+            [sys.executable, ROOT / "tools" / "bundle.py", *argv],
+            env=dict(env, PATH="/usr/bin:/bin", HOME=str(source.parent)),
+            cwd=source.parent,
+            preexec_fn=lambda umask=machine["umask"]: os.umask(umask),
+            check=True,
+            capture_output=True,
+        )
+        zips.append(out)
+    assert zips[0].read_bytes() == zips[1].read_bytes()
+    assert [stat.S_IMODE(path.stat().st_mode) for path in zips] == [0o644, 0o600]  # the umask's
+    with zipfile.ZipFile(zips[0]) as zf:
+        infos = zf.infolist()
+    names = [info.filename for info in infos]
+    in_folders = [sorted(n for n in names if n.startswith(name + "/")) for name in FOLDERS]
+    assert names == ["README.txt", *in_folders[0], *in_folders[1]]  # 9.x, then 10.x
+    for info in infos:
+        assert info.date_time == bundle.ENTRY_TIME and info.create_system == 3  # Unix
+        assert info.external_attr == 0o644 << 16 and info.compress_type == zipfile.ZIP_DEFLATED
 
 
 def test_without_a_circuitpython_mpy_cross_no_bundle_is_made(capsys, tmp_path):

@@ -47,8 +47,12 @@ from mpy_compiler import (
 # 10.x writes the .mpy format (6) both load.
 MPY_CROSS_RELEASE = "10.0.3"
 
-# Fixed entry times, so that the same tree always makes the same zip.
+# The same tree makes the same zip byte for byte, on any day and machine (as
+# Adafruit's bundle builders do): entries in one order, each with this time,
+# made on Unix (create_system 3) with mode 0644, whatever the files' own.
 ENTRY_TIME = (1980, 1, 1, 0, 0, 0)
+ENTRY_MODE = 0o644
+UNIX = 3
 
 README_NAME = "README.txt"
 
@@ -142,6 +146,13 @@ def check_zip_path(path: Path) -> None:
         )
 
 
+def current_umask() -> int:
+    """The process's umask (read by setting it, and setting it back)."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
 def write_zip(path: Path, entries: Sequence[tuple[str, bytes]]) -> None:
     """Write the zip beside ``path`` under a temporary name, then rename it into
     place: a zip at ``path`` is always whole."""
@@ -153,8 +164,12 @@ def write_zip(path: Path, entries: Sequence[tuple[str, bytes]]) -> None:
             for name, data in entries:
                 info = zipfile.ZipInfo(name, ENTRY_TIME)
                 info.compress_type = zipfile.ZIP_DEFLATED
-                info.external_attr = 0o644 << 16
+                info.create_system = UNIX
+                info.external_attr = ENTRY_MODE << 16
                 zf.writestr(info, data)
+        # mkstemp makes it 0600: the zip is made as any build artifact (0644
+        # under the usual umask 022)
+        os.chmod(temp, 0o666 & ~current_umask())
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
