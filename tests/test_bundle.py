@@ -7,6 +7,7 @@ drives.py), so they run everywhere; the VM tier builds the bundle with
 CircuitPython's own mpy-cross and plays it.
 """
 
+import errno
 import io
 import json
 import os
@@ -14,6 +15,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import zipfile
 
 import pytest
@@ -261,6 +263,53 @@ def test_a_folder_or_link_where_the_zip_goes_is_left_alone(capsys, tmp_path, com
     code, result, _err = make_bundle(capsys, tmp_path, mpy_cross=compiler)
     assert code == 1 and target.read_text() == "mine"
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["bundle.zip"]
+
+
+def bundle_error(capsys, *argv):
+    """bundle.main() as the command runs it: (exit status, stderr)."""
+    code = bundle.main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.err
+
+
+def test_a_dist_that_is_a_file_is_one_error_line(capsys, tmp_path, compiler):
+    """Issue 50.10: the default dist/ a file, or --out under a file: one line
+    naming it, before any work (it was a traceback)."""
+    source = game_copy(tmp_path / "game")
+    (source / "dist").write_text("mine")
+    code, err = bundle_error(capsys, "--source", source, "--mpy-cross", compiler)
+    assert code == 1 and err.count("\n") == 1, err
+    assert err.startswith("error: cannot write the bundle ") and "dist' is not a folder" in err
+    (tmp_path / "afile").write_text("mine")
+    code, err = bundle_error(
+        capsys, "--out", tmp_path / "afile" / "b" / "x.zip", "--mpy-cross", compiler
+    )
+    assert code == 1 and err.count("\n") == 1 and "afile' is not a folder" in err, err
+    assert (source / "dist").read_text() == (tmp_path / "afile").read_text() == "mine"
+
+
+def test_a_dist_that_may_not_be_written_is_one_error_line(capsys, tmp_path, compiler, monkeypatch):
+    """Issue 50.10: a read-only dist (os.access says so, as for any user but
+    root) is refused before any work; a write that fails all the same (a
+    read-only file system) is one line too, and leaves nothing behind."""
+    out = tmp_path / "dist" / "x.zip"
+    out.parent.mkdir()
+    real_access = os.access
+    with monkeypatch.context() as patch:
+        patch.setattr(
+            os, "access", lambda path, mode: path != out.parent and real_access(path, mode)
+        )
+        patch.setattr(bundle, "find_compiler", lambda *a: pytest.fail("work before the check"))
+        code, err = bundle_error(capsys, "--out", out, "--mpy-cross", compiler)
+    assert code == 1 and err.count("\n") == 1 and "dist' may not be written" in err, err
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    code, err = bundle_error(capsys, "--out", out, "--mpy-cross", compiler)
+    assert code == 1 and err.count("\n") == 1 and "Read-only file system" in err, err
+    assert list(out.parent.iterdir()) == []
 
 
 def test_an_old_zip_is_replaced_whole(capsys, tmp_path, compiler):

@@ -1112,6 +1112,26 @@ def test_mount_tables_are_read_like_circup():
 # ------------------------------------------------------------------ compiler
 
 
+@pytest.mark.parametrize("given", ["--mpy-cross", "MPY_CROSS", "--drive"])
+def test_a_path_the_user_gave_is_quoted_in_the_error(run, drive, tmp_path, monkeypatch, given):
+    """Issue 50.10: a path in an error is quoted as Python writes it, so that
+    a space or a line break in it shows, and the error stays one line."""
+    odd = tmp_path / "my tools\nold"
+    odd.mkdir()
+    if given == "--mpy-cross":
+        code, _out, err = run(mpy_cross=odd / "mpy-cross")
+    elif given == "MPY_CROSS":
+        monkeypatch.setenv("MPY_CROSS", str(odd / "mpy-cross"))
+        code, _out, err = run(mpy_cross=None)
+    else:
+        code, _out, err = run(target=odd)  # a folder with no boot_out.txt
+    assert code == 1 and err.count("\n") == 1 and err.startswith("error: "), err
+    shown = repr(str(odd if given == "--drive" else odd / "mpy-cross"))
+    assert shown in err and "Errno" not in err
+    if given != "--drive":
+        assert err.startswith("error: {}: {} does not run: ".format(given, shown))
+
+
 def test_micropython_mpy_cross_is_refused(run, tmp_path):
     micropython = make_compiler(
         tmp_path / "mp", "MicroPython v1.24.1 on 2024-11-29; mpy-cross emitting mpy v6.3", b"M\x06"

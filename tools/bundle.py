@@ -33,7 +33,7 @@ from pathlib import Path
 
 from circuitpy_drive import MIN_CIRCUITPYTHON, Board
 from deploy_plan import board_modules, build_items, game_version
-from deploy_shared import SUPPORTED_BOARDS, DeployError, Item, Reporter, run_command
+from deploy_shared import SUPPORTED_BOARDS, DeployError, Item, Reporter, quoted, run_command
 from mpy_compiler import (
     MPY_FORMAT,
     Compiler,
@@ -134,16 +134,35 @@ def bundle_entries(items: Sequence[Item], majors: Sequence[int], readme: str) ->
 
 
 def check_zip_path(path: Path) -> None:
-    """DeployError unless ``path`` holds a regular file or nothing: a folder,
-    a link or a device there is someone else's."""
+    """DeployError unless the zip can go at ``path``: above it a folder this
+    process may write in, or none yet and a place to make it (not a file);
+    at it a regular file or nothing (a folder, a link or a device there is
+    someone else's)."""
+    for folder in (path.parent, *path.parent.parents):
+        if not os.path.lexists(folder):
+            continue  # made when the zip is written
+        if not os.path.isdir(folder):
+            raise cannot_write(path, "{} is not a folder".format(quoted(folder)))
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise cannot_write(path, "{} may not be written".format(quoted(folder)))
+        break
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
         return
+    except OSError as error:
+        raise cannot_write(path, error) from None
     if not stat.S_ISREG(mode):
         raise DeployError(
-            "{!r} is not a plain file: the bundle is not written there".format(str(path))
+            "{} is not a plain file: the bundle is not written there".format(quoted(path))
         )
+
+
+def cannot_write(path: Path, why: OSError | str) -> DeployError:
+    """The one line that says the zip cannot be written at ``path``, and ``why``."""
+    if isinstance(why, OSError):
+        why = why.strerror or str(why)
+    return DeployError("cannot write the bundle {}: {}".format(quoted(path), why))
 
 
 def current_umask() -> int:
@@ -157,8 +176,11 @@ def write_zip(path: Path, entries: Sequence[tuple[str, bytes]]) -> None:
     """Write the zip beside ``path`` under a temporary name, then rename it into
     place: a zip at ``path`` is always whole."""
     check_zip_path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent)
+    except OSError as error:  # read-only, full, or changed since the check
+        raise cannot_write(path, error) from None
     try:
         with os.fdopen(handle, "wb") as out, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
             for name, data in entries:
@@ -171,6 +193,9 @@ def write_zip(path: Path, entries: Sequence[tuple[str, bytes]]) -> None:
         # under the usual umask 022)
         os.chmod(temp, 0o666 & ~current_umask())
         os.replace(temp, path)
+    except OSError as error:
+        Path(temp).unlink(missing_ok=True)
+        raise cannot_write(path, error) from None
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise

@@ -47,7 +47,7 @@ from deploy_plan import (
     plan_changes,
     read_manifest,
 )
-from deploy_shared import ENTRY, DeployError, Reporter, run_command
+from deploy_shared import ENTRY, DeployError, Reporter, quoted, run_command
 from mpy_compiler import (
     MPY_FORMAT,
     Compiler,
@@ -214,12 +214,6 @@ def _summary_line(s):
         len(s["removed"]),
         s["seconds"],
     )
-
-
-def quoted(path: object) -> str:
-    """A path the user named, as an error says it: quoted as Python writes it,
-    so that a line break in it never splits the line (and never cut short)."""
-    return repr(str(path))
 
 
 def flash_firmware(args: argparse.Namespace, reporter: Reporter) -> dict:

@@ -29,6 +29,7 @@ from deploy_shared import (
     MissingLibraryError,
     Plan,
     Reporter,
+    quoted,
 )
 from mpy_compiler import Compiler, compile_modules, compiler_info
 from safe_writer import (
@@ -80,7 +81,7 @@ def shipped_names(root: str | Path) -> list[str]:
                 return list(names)
             break
     raise DeployError(
-        "{} names no files in {} = (\"NAME\", ...): deploy ships only the files the game "
+        '{} names no files in {} = ("NAME", ...): deploy ships only the files the game '
         "names there".format(where, SHIPPED)
     )
 
@@ -107,17 +108,18 @@ def tree_file(root: str | Path, path: Path) -> Path:
     file there; DeployError if it is missing, not a regular file (a folder, a
     FIFO) or a link that leaves the tree: nothing from outside the tree ships."""
     try:
-        shown_path = repr(Path(path).relative_to(root).as_posix())
+        shown_path = quoted(Path(path).relative_to(root).as_posix())
     except ValueError:
-        shown_path = repr(str(path))
+        shown_path = quoted(path)
     try:
         real = Path(path).resolve(strict=True)
     except (OSError, RuntimeError):
-        raise DeployError("{} is missing from {!r}".format(shown_path, str(root))) from None
+        raise DeployError("{} is missing from {}".format(shown_path, quoted(root))) from None
     if not real.is_relative_to(Path(root).resolve()):
         raise DeployError(
-            "{} is a link to {!r}, outside the game's tree: nothing from outside it "
-            "ships".format(shown_path, str(real))
+            "{} is a link to {}, outside the game's tree: nothing from outside it ships".format(
+                shown_path, quoted(real)
+            )
         )
     if not stat.S_ISREG(real.stat().st_mode):
         raise DeployError("{} is not a plain file".format(shown_path))
@@ -512,6 +514,6 @@ def check_free_space(
     if needed > free:
         raise DeployError(
             "{} has {} bytes free, the deploy needs {}: delete files you do not need from "
-            "it and run again. Nothing was changed.".format(drive, free, needed)
+            "it and run again. Nothing was changed.".format(quoted(drive), free, needed)
         )
     return {"space_needed": needed, "space_free": free}

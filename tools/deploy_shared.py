@@ -27,6 +27,12 @@ ASSET_SUFFIXES = {".bmp", ".pcf", ".bdf", ".wav", ".txt", ".bin"}
 GAME_FOLDERS = ("lib", "hw")
 
 
+def quoted(path: object) -> str:
+    """A path the user named, as an error says it: quoted as Python writes it,
+    so that a line break in it never splits the line (and never cut short)."""
+    return repr(str(path))
+
+
 class DeployError(Exception):
     """A refusal or a failure, with a message that says what to do."""
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from deploy_shared import ROOT, DeployError, Reporter, SetupError
+from deploy_shared import ROOT, DeployError, Reporter, SetupError, quoted
 
 if TYPE_CHECKING:
     from board_imports import Module
@@ -48,13 +48,15 @@ def compiler_info(path: str | Path) -> Compiler | str:
         result = subprocess.run(
             [str(path), "--version"], capture_output=True, text=True, timeout=30
         )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return "{} does not run: {}".format(path, error)
+    except OSError as error:
+        return "{} does not run: {}".format(quoted(path), error.strerror or error)
+    except subprocess.TimeoutExpired:
+        return "{} does not run: no answer to --version in 30 s".format(quoted(path))
     match = re.search(r"CircuitPython (\d+)\.\d+\.\d+\S*", result.stdout)
     if not match:
         if "MicroPython" in result.stdout:
-            return "{} is MicroPython's mpy-cross; boards reject its .mpy".format(path)
-        return "{} is not CircuitPython's mpy-cross".format(path)
+            return "{} is MicroPython's mpy-cross; boards reject its .mpy".format(quoted(path))
+        return "{} is not CircuitPython's mpy-cross".format(quoted(path))
     return Compiler(str(path), match.group(0).split()[1], int(match.group(1)))
 
 
