@@ -4,6 +4,7 @@ the plot, local processes and a Dask cluster."""
 import json
 import math
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -312,12 +313,14 @@ def test_par_takes_the_best_of_the_survey_and_the_quicker_run_for_par(tmp_path):
 
 
 def survey(*args, timeout=60):
-    """The survey command, as a user runs it."""
+    """The survey command, as a user runs it, in at most 1 GB of memory (a
+    survey that read a file without end would take the machine's)."""
     return subprocess.run(
         [sys.executable, "-m", "british_square", "survey", "--rules", "union", *map(str, args)],
         capture_output=True,
         text=True,
         timeout=timeout,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)),
     )
 
 
@@ -351,6 +354,48 @@ def test_a_results_file_that_cannot_be_one_is_refused_before_any_deal(tmp_path, 
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     if kind == "a text file":
         assert out.read_text() == "# my notes\nnot a survey\n"
+
+
+UNSETTLING = {
+    "missing": "cannot read {!r}: No such file or directory",
+    "a folder": "{!r} is not a regular file",
+    "/dev/zero": "'/dev/zero' is not a regular file",  # read, it never ends
+    "a FIFO": "{!r} is not a regular file",  # read, it waits for a writer for ever
+    "a line of 2 MB": "{!r} line 1: over 1048576 bytes",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(UNSETTLING))
+def test_a_settled_in_file_that_cannot_be_one_is_refused_before_any_deal(tmp_path, kind):
+    """Issue 50.10: --settled-in is checked as --out is, before any deal: a
+    missing file is an error, not no deals settled."""
+    named = UNSETTLING[kind]
+    settled = tmp_path / "settled.jsonl"
+    if kind == "a folder":
+        settled.mkdir()
+    elif kind == "/dev/zero":
+        if not os.path.exists("/dev/zero"):
+            pytest.skip("needs /dev/zero")
+        settled = "/dev/zero"
+    elif kind == "a FIFO":
+        os.mkfifo(settled)
+    elif kind == "a line of 2 MB":
+        settled.write_bytes(b"{" + b" " * (2 << 20))
+    out = tmp_path / "r.jsonl"
+    result = survey("--deals", "1-2", "--budget", "30", "--jobs", "1", "--quiet",
+                    "--out", out, "--settled-in", settled, timeout=30)  # fmt: skip
+    assert refused(result, named.format(str(settled))), result
+    assert not out.exists()
+
+
+def test_a_plot_not_named_png_is_refused_before_any_deal(tmp_path):
+    """Issue 50.10: matplotlib picks the format by the name, so x.foo failed
+    only once the whole survey had run."""
+    out = tmp_path / "r.jsonl"
+    result = survey("--deals", "1-2", "--budget", "30", "--jobs", "1", "--quiet",
+                    "--out", out, "--plot", tmp_path / "x.foo")  # fmt: skip
+    assert refused(result, "--plot {!r}: the plot is a PNG file".format(str(tmp_path / "x.foo")))
+    assert not out.exists() and not (tmp_path / "x.foo").exists()
 
 
 @pytest.mark.parametrize(
