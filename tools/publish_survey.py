@@ -22,7 +22,8 @@ says so), the deals each survey left unknown, and where each deal's par came
 from (the budget of its record); ``--write-docs`` puts them in
 docs/solver.md between its ``survey:start`` and ``survey:end`` marks, and
 the figures a player reads (``expectations``: British Square's typical
-cards home, how often the others are won; what is proved) into every place
+cards home, how often and on how many deals the others are won; what is
+proved) into every place
 that says them.
 """
 
@@ -184,7 +185,7 @@ def proved(surveys):
 
 PROVED_START = "<!-- proved:start -->"
 PROVED_END = "<!-- proved:end -->"
-PROVED_PAGES = ("README.md", "docs/solver.md")
+PROVED_PAGES = ("README.md", "docs/solver.md", "docs/rules.md")
 
 TYPICAL_START = "<!-- typical:start -->"
 TYPICAL_END = "<!-- typical:end -->"
@@ -202,6 +203,8 @@ PLACES = (
     ("docs/handheld.md", r"and ([\d.]+)% of Union\nSquare's", "union"),
 )
 TYPICAL_PAGES = ("README.md", "docs/rules.md", "docs/solver.md", "docs/handheld.md")
+# How many deals the solver won of those with par (every deal, for these two).
+WON_PAGES = {"american": ("docs/rules.md",), "union": ("docs/rules.md",)}
 
 
 def won_percent(won, surveyed):
@@ -228,10 +231,17 @@ def expectations(lib=ROOT / "lib" / "british_square"):
             figures.update(median=int(statistics.median(par)), low=min(par), high=max(par))
             figures["deals"] = len(par)
         else:
-            figures[name] = won_percent(sum(1 for value in par if value == 104), len(par))
+            won = sum(1 for value in par if value == 104)
+            figures[name] = won_percent(won, len(par))
+            figures["won-" + name] = "{} of all {} deals".format(spaced(won), spaced(len(par)))
     typical = "about {median} cards home ({low} to {high}, over the {deals:,} deals with par)"
     figures["typical"] = typical.format(**figures)
     return figures
+
+
+def spaced(number):
+    """``number`` with a space between thousands, as the rules page writes it."""
+    return "{:,}".format(number).replace(",", " ")
 
 
 def write_expectations(figures, root=ROOT):
@@ -245,6 +255,9 @@ def write_expectations(figures, root=ROOT):
             raise SystemExit("{}: no place for {} ({})".format(path, key, pattern))
         page.write_text(text)
     marked = [(TYPICAL_PAGES, TYPICAL_START, TYPICAL_END, "typical")]
+    for name, pages in WON_PAGES.items():
+        key = "won-" + name
+        marked.append((pages, "<!-- {}:start -->".format(key), "<!-- {}:end -->".format(key), key))
     if "proved" in figures:
         marked.append((PROVED_PAGES, PROVED_START, PROVED_END, "proved"))
     for pages, start, end, key in marked:
