@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import board_imports  # noqa: E402
 import bundle  # noqa: E402
 import deploy  # noqa: E402
+import deploy_docs  # noqa: E402
 import deploy_plan  # noqa: E402
 import deploy_shared  # noqa: E402
 from mpy_compiler import compiler_info  # noqa: E402
@@ -327,7 +328,53 @@ def test_without_the_board_libraries_no_bundle_is_made(capsys, tmp_path, compile
     assert not (tmp_path / "out").exists()
 
 
+def test_write_docs_puts_the_tree_and_the_sizes_between_the_marks(capsys, tmp_path, compiler):
+    source = game_copy(tmp_path / "game")
+    (source / "docs").mkdir()
+    page = source / "docs" / "deploy.md"
+    page.write_text("# Size\n\n<!-- bundle-tree:start -->x<!-- bundle-tree:end -->\n\n"
+                    "<!-- sizes:start -->y<!-- sizes:end -->\nmine\n")  # fmt: skip
+    code, summary, _err = make_bundle(capsys, tmp_path, "--source", source, "--write-docs",
+                                      mpy_cross=compiler)  # fmt: skip
+    assert code == 0, summary
+    trees, said = deploy_docs.said(source)
+    assert trees[0].startswith("\n\n```\nREADME.txt\nCircuitPython 9.x/\n  code.py\n")
+    assert said["files"] == len(summary["files"]) - 1  # a PyGamer's: not the PyBadge's adapter
+    assert said["bundle_files"] == len(summary["files"]) and said["seconds"] > 0
+    assert page.read_text().startswith("# Size\n") and page.read_text().endswith("\nmine\n")
+    page.write_text("# Size, no marks\n")
+    out = tmp_path / "again.zip"
+    code = bundle.main(["--source", str(source), "--mpy-cross", str(compiler), "--write-docs",
+                        "--out", str(out)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1 and "<!-- bundle-tree:start -->" in err, err
+    assert not out.exists()  # refused before any work
+
+
 # ------------------------------------------------------------------ the VM
+
+
+@pytest.mark.vm
+def test_the_docs_say_what_the_bundle_and_a_deploy_hold(mpy_cross, capsys, tmp_path):
+    """Issue 50.5: docs/deploy.md's tree of the bundle and its sizes are
+    what ``bundle.py --write-docs`` writes of today's tree, with
+    CircuitPython's mpy-cross: the tree and the counts exactly, the sizes
+    within 2% (it said 44 files, 196 159 bytes where the bundle had 50 files,
+    202 852 bytes)."""
+    code, summary, _err = make_bundle(capsys, tmp_path, mpy_cross=mpy_cross)
+    assert code == 0, summary
+    compiler = compiler_info(mpy_cross)
+    reporter = deploy_shared.Reporter(as_json=True)
+    items = bundle.bundle_items(ROOT, compiler, reporter)
+    board = deploy_plan.game_items(ROOT, "pygamer", compiler, reporter)
+    trees, said = deploy_docs.said(ROOT)
+    tree = deploy_docs.tree_text(items, [9, 10], bundle.folder_name, bundle.README_NAME)
+    now = deploy_docs.sizes(board, items, summary["zip_bytes"])
+    redo = "; run .venv/bin/python tools/bundle.py --write-docs"
+    assert trees == [tree], "docs/deploy.md's tree of the bundle is not today's" + redo
+    assert not deploy_docs.differences(said, now), (
+        "docs/deploy.md's sizes: {}".format(deploy_docs.differences(said, now)) + redo
+    )
 
 
 @pytest.mark.vm

@@ -4,6 +4,7 @@ unpacks and copies onto the board's CIRCUITPY drive.
 Usage::
 
     python tools/bundle.py [--out FILE.zip] [--mpy-cross PATH] [--no-fetch] [--json]
+                           [--write-docs]
 
 The zip (``dist/british-square-<version>.zip`` unless ``--out`` says) has the
 shape of the Project Bundles of Adafruit's Learn guides: one folder per
@@ -12,7 +13,9 @@ each holding what a deploy writes onto a PyGamer's drive and onto a PyBadge's
 (code.py, both boards' hw adapters, the game's and the libraries' ``.mpy``,
 the assets), and nothing else; ``README.txt`` beside the folders says how to
 copy them. The files are planned and built by deploy's own code (``deploy_plan``), so
-the bundle ships exactly what a deploy would.
+the bundle ships exactly what a deploy would. ``--write-docs`` also puts the
+bundle's tree and the sizes of it and of a deploy into docs/deploy.md
+(``deploy_docs``).
 
 Exit status: 0 built, 1 refused or failed (the message says why), 2 bad usage,
 or this computer lacks what the bundle needs (a library the board would import,
@@ -31,8 +34,9 @@ import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import deploy_docs
 from circuitpy_drive import MIN_CIRCUITPYTHON, Board
-from deploy_plan import board_modules, build_items, game_version
+from deploy_plan import board_modules, build_items, game_items, game_version
 from deploy_shared import SUPPORTED_BOARDS, DeployError, Item, Reporter, quoted, run_command
 from mpy_compiler import (
     MPY_FORMAT,
@@ -208,6 +212,11 @@ def build_bundle(args: argparse.Namespace, reporter: Reporter) -> dict:
     version = game_version(root)
     out = Path(args.out or root / "dist" / "british-square-{}.zip".format(version))
     check_zip_path(out)  # before any work
+    if args.write_docs:
+        try:
+            deploy_docs.check_page(root)
+        except (OSError, ValueError) as error:
+            raise DeployError("no figures can be written: {}".format(error)) from None
     # No board to ask: the compiler is looked for as a deploy to a board
     # running MPY_CROSS_RELEASE would look for it.
     stand_in = Board("", MPY_CROSS_RELEASE, int(MPY_CROSS_RELEASE.split(".")[0]))
@@ -219,6 +228,8 @@ def build_bundle(args: argparse.Namespace, reporter: Reporter) -> dict:
     majors = bundle_majors(compiler)
     items = bundle_items(root, compiler, reporter)
     write_zip(out, bundle_entries(items, majors, readme_text(version, majors)))
+    if args.write_docs:
+        write_figures(root, compiler, items, majors, out.stat().st_size, reporter)
     summary = {
         "ok": True,
         "zip": str(out),
@@ -244,6 +255,21 @@ def build_bundle(args: argparse.Namespace, reporter: Reporter) -> dict:
     return summary
 
 
+def write_figures(root, compiler, items, majors, zip_bytes, reporter):
+    """docs/deploy.md's figures (``deploy_docs``): the bundle's tree, what it
+    and a PyGamer's deploy hold, and how long a deploy with nothing to change
+    takes."""
+    board = game_items(root, "pygamer", compiler, reporter)
+    figures = deploy_docs.sizes(board, items, zip_bytes)
+    tree = deploy_docs.tree_text(items, majors, folder_name, README_NAME)
+    seconds = deploy_docs.redeploy_seconds(root, compiler, MPY_CROSS_RELEASE)
+    try:
+        page = deploy_docs.write_docs(root, tree, figures, seconds)
+    except OSError as error:
+        raise DeployError("the figures were not written: {}".format(error)) from None
+    reporter.say("{}: the bundle's tree and the sizes written".format(page))
+
+
 def bundle_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bundle.py",
@@ -253,6 +279,11 @@ def bundle_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", help="the zip to write (default: dist/british-square-VERSION.zip)")
     add_build_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object, for scripts")
+    parser.add_argument(
+        "--write-docs",
+        action="store_true",
+        help="also write docs/deploy.md's figures of the bundle and a deploy (in --source)",
+    )
     return parser
 
 

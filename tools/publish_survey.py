@@ -43,6 +43,9 @@ from british_square.desktop.solver import LOST, UNKNOWN, WON  # noqa: E402
 from british_square.desktop.survey import plot_distribution, rate_text, read_results, summary  # noqa: E402
 from british_square.piles import RULE_NAMES  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tools"))
+from docs_marks import write_marked  # noqa: E402
+
 TABLE_START = "<!-- survey:start -->"
 TABLE_END = "<!-- survey:end -->"
 
@@ -183,12 +186,8 @@ def proved(surveys):
     return text.format(counts[LOST], MAX_DEAL, counts[WON], counts[UNKNOWN])
 
 
-PROVED_START = "<!-- proved:start -->"
-PROVED_END = "<!-- proved:end -->"
 PROVED_PAGES = ("README.md", "docs/solver.md", "docs/rules.md")
 
-TYPICAL_START = "<!-- typical:start -->"
-TYPICAL_END = "<!-- typical:end -->"
 # Where each figure is said (the par files are its one source), as the file
 # says it: (file from the root, pattern with one group, what fills the group).
 _WORDS = "lib/british_square/words.txt"
@@ -254,21 +253,16 @@ def write_expectations(figures, root=ROOT):
         if not found:
             raise SystemExit("{}: no place for {} ({})".format(path, key, pattern))
         page.write_text(text)
-    marked = [(TYPICAL_PAGES, TYPICAL_START, TYPICAL_END, "typical")]
-    for name, pages in WON_PAGES.items():
-        key = "won-" + name
-        marked.append((pages, "<!-- {}:start -->".format(key), "<!-- {}:end -->".format(key), key))
+    marked = [(TYPICAL_PAGES, "typical")]
+    marked += [(pages, "won-" + name) for name, pages in WON_PAGES.items()]
     if "proved" in figures:
-        marked.append((PROVED_PAGES, PROVED_START, PROVED_END, "proved"))
-    for pages, start, end, key in marked:
+        marked.append((PROVED_PAGES, "proved"))
+    for pages, key in marked:
         for path in pages:
-            page = Path(root) / path
-            pattern = re.escape(start) + ".*?" + re.escape(end)
-            filled = start + figures[key] + end
-            text, found = re.subn(pattern, lambda m, f=filled: f, page.read_text(), flags=re.S)
-            if not found:
-                raise SystemExit("{}: no {} ... {} marks".format(path, start, end))
-            page.write_text(text)
+            try:
+                write_marked(Path(root) / path, key, figures[key])
+            except ValueError as error:
+                raise SystemExit(str(error)) from None
 
 
 def _filled(match, value):
