@@ -324,6 +324,22 @@ def survey(*args, timeout=60):
     )
 
 
+def odd_file(kind, path):
+    """What to give a command for a file that cannot be one: ``path`` made
+    the ``kind`` of file it names ("a folder", "a FIFO"), or that device
+    ("/dev/full"; a skip where there is none)."""
+    if kind.startswith("/dev/"):
+        if not os.path.exists(kind):
+            pytest.skip("needs " + kind)
+        return kind
+    if kind == "a folder":
+        path.mkdir()
+    else:
+        assert kind == "a FIFO", kind
+        os.mkfifo(path)
+    return path
+
+
 @pytest.mark.parametrize(
     "kind, named",
     [
@@ -336,18 +352,12 @@ def survey(*args, timeout=60):
 )
 def test_a_results_file_that_cannot_be_one_is_refused_before_any_deal(tmp_path, kind, named):
     out = tmp_path / "r.jsonl"
-    if kind == "a folder":
-        out.mkdir()
-    elif kind == "a missing folder":
+    if kind == "a missing folder":
         out = tmp_path / "missing" / "r.jsonl"
-    elif kind == "/dev/full":
-        if not os.path.exists("/dev/full"):
-            pytest.skip("needs /dev/full")
-        out = "/dev/full"
-    elif kind == "a FIFO":
-        os.mkfifo(out)
-    else:
+    elif kind == "a text file":
         out.write_text("# my notes\nnot a survey\n")
+    else:
+        out = odd_file(kind, out)
     before = sorted(p.name for p in tmp_path.iterdir())
     result = survey("--deals", "1-2", "--budget", "30", "--jobs", "1", "--quiet", "--out", out)
     assert refused(result, named), result
@@ -371,16 +381,10 @@ def test_a_settled_in_file_that_cannot_be_one_is_refused_before_any_deal(tmp_pat
     missing file is an error, not no deals settled."""
     named = UNSETTLING[kind]
     settled = tmp_path / "settled.jsonl"
-    if kind == "a folder":
-        settled.mkdir()
-    elif kind == "/dev/zero":
-        if not os.path.exists("/dev/zero"):
-            pytest.skip("needs /dev/zero")
-        settled = "/dev/zero"
-    elif kind == "a FIFO":
-        os.mkfifo(settled)
-    elif kind == "a line of 2 MB":
+    if kind == "a line of 2 MB":
         settled.write_bytes(b"{" + b" " * (2 << 20))
+    elif kind != "missing":
+        settled = odd_file(kind, settled)
     out = tmp_path / "r.jsonl"
     result = survey("--deals", "1-2", "--budget", "30", "--jobs", "1", "--quiet",
                     "--out", out, "--settled-in", settled, timeout=30)  # fmt: skip
