@@ -156,9 +156,12 @@ def pytest_report_header(config):
     )
 
 
-def pytest_terminal_summary(terminalreporter):
-    """The end of a run counts the tests the VM tier skipped, and says how to
-    run them (a literal ``make test`` skips them all)."""
+def pytest_unconfigure(config):
+    """The last line of a run counts the tests the VM tier skipped, and says
+    how to run them (a literal ``make test`` skips them all)."""
+    terminalreporter = config.pluginmanager.get_plugin("terminalreporter")
+    if terminalreporter is None:
+        return
     skipped = terminalreporter.stats.get("skipped", [])
     vm_tier = [
         report
