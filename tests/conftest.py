@@ -1,11 +1,13 @@
 """Shared test helpers: the repository paths and the CircuitPython VM tier.
 
 The VM tier runs code under CircuitPython's own unix-port interpreter, found
-through ``CIRCUITPYTHON_VM`` (``.ci/run`` points it at ``../shared/vm``).
-Without it those tests skip and say why.
+through ``CIRCUITPYTHON_VM`` (``.ci/run`` points it at ``../shared/vm``),
+with CircuitPython's compiler from ``MPY_CROSS``. Without them those tests
+skip, each saying why, and the end of the run counts them.
 """
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +18,29 @@ ROOT = Path(__file__).resolve().parents[1]
 LIB = ROOT / "lib"
 HW = ROOT / "hw"
 sys.path.insert(0, str(LIB))
+VM_TOOLS = ("CIRCUITPYTHON_VM", "MPY_CROSS")
+VM_UNSET = "CIRCUITPYTHON_VM is not set: CircuitPython VM tier skipped"
+MPY_CROSS_UNSET = "MPY_CROSS is not set: CircuitPython mpy-cross tests skipped"
+
+
+def absolute_tool(value):
+    """A tool's path as the environment gives it, made absolute once, from
+    the folder pytest started in: tests start the VM and mpy-cross (and
+    tools that read ``MPY_CROSS``) from other folders, a board's tree or a
+    scratch one, where docs/testing.md's ``../shared/vm/bin/...`` names
+    nothing. A bare name is looked up on PATH, as a shell would; an empty
+    value, or a name PATH lacks, stays as it is."""
+    if not value:
+        return value
+    if os.sep in value or (os.altsep and os.altsep in value):
+        return os.path.abspath(value)
+    found = shutil.which(value)
+    return os.path.abspath(found) if found else value
+
+
+for _name in VM_TOOLS:
+    if os.environ.get(_name):
+        os.environ[_name] = absolute_tool(os.environ[_name])
 # pygame's window and mixer open on SDL's dummy drivers unless told otherwise:
 # the tests need neither a screen nor a sound card
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -74,7 +99,7 @@ class CircuitPythonVM:
 def _vm_or_reason():
     binary = os.environ.get("CIRCUITPYTHON_VM")
     if not binary:
-        return None, "CIRCUITPYTHON_VM is not set: CircuitPython VM tier skipped"
+        return None, VM_UNSET
     if not os.access(binary, os.X_OK):
         return None, "CIRCUITPYTHON_VM={} is not an executable".format(binary)
     return CircuitPythonVM(binary, os.environ.get("MPY_CROSS")), None
@@ -102,7 +127,7 @@ def font():
 def mpy_cross(vm):
     """CircuitPython's mpy-cross (``MPY_CROSS``), or a skip."""
     if not vm.mpy_cross or not os.access(vm.mpy_cross, os.X_OK):
-        pytest.skip("MPY_CROSS is not set: CircuitPython mpy-cross tests skipped")
+        pytest.skip(MPY_CROSS_UNSET)
     return vm.mpy_cross
 
 
@@ -119,3 +144,33 @@ def deadline():
     yield signal.alarm
     signal.alarm(0)
     signal.signal(signal.SIGALRM, previous)
+
+
+def pytest_report_header(config):
+    """The first lines of a run say whether the VM tier runs."""
+    found, reason = _vm_or_reason()
+    if found is None:
+        return "CircuitPython VM tier: off, {} (docs/testing.md)".format(reason.split(":")[0])
+    return "CircuitPython VM tier: {}; mpy-cross: {}".format(
+        found.binary, found.mpy_cross or "MPY_CROSS is not set"
+    )
+
+
+def pytest_unconfigure(config):
+    """The last line of a run counts the tests the VM tier skipped, and says
+    how to run them (a literal ``make test`` skips them all)."""
+    terminalreporter = config.pluginmanager.get_plugin("terminalreporter")
+    if terminalreporter is None:
+        return
+    skipped = terminalreporter.stats.get("skipped", [])
+    vm_tier = [
+        report
+        for report in skipped
+        if isinstance(report.longrepr, tuple)
+        and any(reason in str(report.longrepr[-1]) for reason in (VM_UNSET, MPY_CROSS_UNSET))
+    ]
+    if vm_tier:
+        terminalreporter.write_line(
+            "{} tests of the CircuitPython VM tier skipped: CIRCUITPYTHON_VM and MPY_CROSS "
+            "name the VM and its mpy-cross (docs/testing.md)".format(len(vm_tier))
+        )

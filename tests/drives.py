@@ -182,12 +182,23 @@ class DriveCutter:
 USER_FILES = {**USER_TEMP_NAMES, "notes.txt": b"mine", "lib/my_lib.py": b"X = 1\n"}
 
 
+def as_deploys_before_issue_50(monkeypatch):
+    """Make deploy copy the game's ``.py`` sources when it has no compiler, as
+    deploys did before issue 50 (now they refuse): a drive such a deploy left
+    holds them, and the next deploy must clear them away."""
+    monkeypatch.setattr(deploy, "choose_compiler", lambda board, args, reporter: None)
+
+
 def deploy_quietly(drive, game, compiler, cache, capsys):
-    """deploy.main() on ``drive``: its JSON summary (or Killed)."""
+    """deploy.main() on ``drive``: its JSON summary (or Killed). Without a
+    ``compiler``, a deploy of ``.py`` sources as before issue 50."""
     argv = ["--drive", drive, "--source", game, "--cache-dir", cache, "--json"]
     argv += ["--mpy-cross", compiler] if compiler else ["--no-fetch"]
     try:
-        code = deploy.main([str(a) for a in argv])
+        with pytest.MonkeyPatch.context() as patch:
+            if not compiler:
+                as_deploys_before_issue_50(patch)
+            code = deploy.main([str(a) for a in argv])
     finally:
         out = capsys.readouterr().out
     assert code == 0, out

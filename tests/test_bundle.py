@@ -7,10 +7,15 @@ drives.py), so they run everywhere; the VM tier builds the bundle with
 CircuitPython's own mpy-cross and plays it.
 """
 
+import errno
 import io
 import json
+import os
 import shutil
+import stat
+import subprocess
 import sys
+import tempfile
 import zipfile
 
 import pytest
@@ -19,6 +24,7 @@ from drives import PYGAMER, go_offline, make_compiler, make_drive, snapshot
 from scripting import ScriptWriter
 from ui_runs import kept_game, keys_file, reported
 
+from british_square import files
 from british_square.desktop.notation import position_text
 from british_square.engine import Game
 from british_square.piles import AMERICAN
@@ -29,6 +35,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import board_imports  # noqa: E402
 import bundle  # noqa: E402
 import deploy  # noqa: E402
+import deploy_docs  # noqa: E402
 import deploy_plan  # noqa: E402
 import deploy_shared  # noqa: E402
 from mpy_compiler import compiler_info  # noqa: E402
@@ -133,15 +140,44 @@ def test_the_readme_says_which_board_which_circuitpython_how_to_copy_and_the_sav
 
 
 def test_the_default_zip_is_named_after_the_games_version(capsys, tmp_path, compiler):
-    source = tmp_path / "game"
-    for part in ("lib", "hw"):
-        shutil.copytree(ROOT / part, source / part)
-    shutil.copy(ROOT / "code.py", source)
+    source = game_copy(tmp_path / "game")
     argv = ["--source", source, "--mpy-cross", compiler, "--cache-dir", tmp_path / "cache"]
     assert bundle.main([str(a) for a in argv]) == 0
     out = capsys.readouterr().out
     expected = source / "dist" / "british-square-{}.zip".format(deploy_plan.game_version(ROOT))
     assert out.startswith(str(expected)) and zipfile.is_zipfile(expected)
+
+
+def game_copy(folder):
+    """A copy of the repository's game (code.py, hw/, lib/) in ``folder``."""
+    for part in ("lib", "hw"):
+        shutil.copytree(ROOT / part, folder / part)
+    shutil.copy(ROOT / "code.py", folder)
+    return folder
+
+
+def test_only_the_files_the_game_names_go_into_the_zip(capsys, tmp_path, compiler):
+    """Issue 50.9: files left in the package's folder stay out of the zip; a
+    named file that is a link out of the tree is refused."""
+    source = game_copy(tmp_path / "game")
+    package = source / "lib" / "british_square"
+    (package / "desktop" / "notes.txt").write_text("my notes")
+    (package / "desktop" / "solver" / "cache.bin").write_bytes(b"\0" * 64)
+    (package / "jingle.wav").write_bytes(b"RIFF")
+    code, summary, _err = make_bundle(capsys, tmp_path, "--source", source, mpy_cross=compiler)
+    assert code == 0, summary
+    assert [p for p in summary["files"] if not p.endswith((".mpy", ".py"))] == [
+        "lib/british_square/" + name for name in sorted(files.SHIPPED)
+    ]
+    secret = tmp_path / "secret.txt"
+    secret.write_text("my secret")
+    (package / "words.txt").unlink()
+    (package / "words.txt").symlink_to(secret)
+    code, result, _err = make_bundle(
+        capsys, tmp_path / "again", "--source", source, mpy_cross=compiler
+    )
+    assert code == 1 and "outside the game's tree" in result["error"]
+    assert not (tmp_path / "again" / "out").exists()
 
 
 def test_the_same_tree_makes_the_same_zip(capsys, tmp_path, compiler):
@@ -150,13 +186,56 @@ def test_the_same_tree_makes_the_same_zip(capsys, tmp_path, compiler):
     assert open(first, "rb").read() == open(second, "rb").read()
 
 
+# Two machines on two days: another checkout's file times, umask, hash seed,
+# time zone and folder.
+MACHINES = [
+    {"mtime": 1_000_000_000, "umask": 0o022, "PYTHONHASHSEED": "1", "TZ": "UTC"},
+    {"mtime": 1_900_000_000, "umask": 0o077, "PYTHONHASHSEED": "2", "TZ": "Asia/Tokyo"},
+]
+
+
+def test_the_zip_is_the_same_byte_for_byte_on_another_day_and_machine(tmp_path, compiler):
+    """Issue 50.7: ``make bundle`` from the same commit anywhere gives the same
+    zip, so that an owner or a store can check what they were given: fixed
+    entry times, order and modes; the zip itself is made as any build
+    artifact (0644 under the usual umask 022, not 0600)."""
+    zips = []
+    for number, machine in enumerate(MACHINES):
+        source = game_copy(tmp_path / "machine{}".format(number) / "game")
+        for path in [source, *source.rglob("*")]:
+            os.utime(path, (machine["mtime"], machine["mtime"]))
+        out = source.parent / "dist" / "bundle.zip"
+        argv = ["--source", source, "--out", out, "--mpy-cross", compiler, "--no-fetch"]
+        env = {name: machine[name] for name in ("PYTHONHASHSEED", "TZ")}
+        subprocess.run(
+            [sys.executable, ROOT / "tools" / "bundle.py", *argv],
+            env=dict(env, PATH="/usr/bin:/bin", HOME=str(source.parent)),
+            cwd=source.parent,
+            preexec_fn=lambda umask=machine["umask"]: os.umask(umask),
+            check=True,
+            capture_output=True,
+        )
+        zips.append(out)
+    assert zips[0].read_bytes() == zips[1].read_bytes()
+    assert [stat.S_IMODE(path.stat().st_mode) for path in zips] == [0o644, 0o600]  # the umask's
+    with zipfile.ZipFile(zips[0]) as zf:
+        infos = zf.infolist()
+    names = [info.filename for info in infos]
+    in_folders = [sorted(n for n in names if n.startswith(name + "/")) for name in FOLDERS]
+    assert names == ["README.txt", *in_folders[0], *in_folders[1]]  # 9.x, then 10.x
+    for info in infos:
+        assert info.date_time == bundle.ENTRY_TIME and info.create_system == 3  # Unix
+        assert info.external_attr == 0o644 << 16 and info.compress_type == zipfile.ZIP_DEFLATED
+
+
 def test_without_a_circuitpython_mpy_cross_no_bundle_is_made(capsys, tmp_path):
+    # status 2, as deploy's: the computer needs setting up
     code, result, _err = make_bundle(capsys, tmp_path, "--no-fetch")
-    assert code == 1 and "mpy-cross" in result["error"] and ".mpy" in result["error"]
+    assert code == 2 and "mpy-cross" in result["error"] and ".mpy" in result["error"]
     assert not (tmp_path / "out").exists()
     code = bundle.main(["--out", str(tmp_path / "b.zip"), "--no-fetch"])
     err = capsys.readouterr().err
-    assert code == 1 and err.count("\n") == 1 and err.startswith("error: ")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error: ")
 
 
 @pytest.mark.parametrize(
@@ -187,6 +266,53 @@ def test_a_folder_or_link_where_the_zip_goes_is_left_alone(capsys, tmp_path, com
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["bundle.zip"]
 
 
+def bundle_error(capsys, *argv):
+    """bundle.main() as the command runs it: (exit status, stderr)."""
+    code = bundle.main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.err
+
+
+def test_a_dist_that_is_a_file_is_one_error_line(capsys, tmp_path, compiler):
+    """Issue 50.10: the default dist/ a file, or --out under a file: one line
+    naming it, before any work (it was a traceback)."""
+    source = game_copy(tmp_path / "game")
+    (source / "dist").write_text("mine")
+    code, err = bundle_error(capsys, "--source", source, "--mpy-cross", compiler)
+    assert code == 1 and err.count("\n") == 1, err
+    assert err.startswith("error: cannot write the bundle ") and "dist' is not a folder" in err
+    (tmp_path / "afile").write_text("mine")
+    code, err = bundle_error(
+        capsys, "--out", tmp_path / "afile" / "b" / "x.zip", "--mpy-cross", compiler
+    )
+    assert code == 1 and err.count("\n") == 1 and "afile' is not a folder" in err, err
+    assert (source / "dist").read_text() == (tmp_path / "afile").read_text() == "mine"
+
+
+def test_a_dist_that_may_not_be_written_is_one_error_line(capsys, tmp_path, compiler, monkeypatch):
+    """Issue 50.10: a read-only dist (os.access says so, as for any user but
+    root) is refused before any work; a write that fails all the same (a
+    read-only file system) is one line too, and leaves nothing behind."""
+    out = tmp_path / "dist" / "x.zip"
+    out.parent.mkdir()
+    real_access = os.access
+    with monkeypatch.context() as patch:
+        patch.setattr(
+            os, "access", lambda path, mode: path != out.parent and real_access(path, mode)
+        )
+        patch.setattr(bundle, "find_compiler", lambda *a: pytest.fail("work before the check"))
+        code, err = bundle_error(capsys, "--out", out, "--mpy-cross", compiler)
+    assert code == 1 and err.count("\n") == 1 and "dist' may not be written" in err, err
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    code, err = bundle_error(capsys, "--out", out, "--mpy-cross", compiler)
+    assert code == 1 and err.count("\n") == 1 and "Read-only file system" in err, err
+    assert list(out.parent.iterdir()) == []
+
+
 def test_an_old_zip_is_replaced_whole(capsys, tmp_path, compiler):
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "bundle.zip").write_bytes(b"an older bundle")
@@ -202,7 +328,53 @@ def test_without_the_board_libraries_no_bundle_is_made(capsys, tmp_path, compile
     assert not (tmp_path / "out").exists()
 
 
+def test_write_docs_puts_the_tree_and_the_sizes_between_the_marks(capsys, tmp_path, compiler):
+    source = game_copy(tmp_path / "game")
+    (source / "docs").mkdir()
+    page = source / "docs" / "deploy.md"
+    page.write_text("# Size\n\n<!-- bundle-tree:start -->x<!-- bundle-tree:end -->\n\n"
+                    "<!-- sizes:start -->y<!-- sizes:end -->\nmine\n")  # fmt: skip
+    code, summary, _err = make_bundle(capsys, tmp_path, "--source", source, "--write-docs",
+                                      mpy_cross=compiler)  # fmt: skip
+    assert code == 0, summary
+    trees, said = deploy_docs.said(source)
+    assert trees[0].startswith("\n\n```\nREADME.txt\nCircuitPython 9.x/\n  code.py\n")
+    assert said["files"] == len(summary["files"]) - 1  # a PyGamer's: not the PyBadge's adapter
+    assert said["bundle_files"] == len(summary["files"]) and said["seconds"] > 0
+    assert page.read_text().startswith("# Size\n") and page.read_text().endswith("\nmine\n")
+    page.write_text("# Size, no marks\n")
+    out = tmp_path / "again.zip"
+    code = bundle.main(["--source", str(source), "--mpy-cross", str(compiler), "--write-docs",
+                        "--out", str(out)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1 and "<!-- bundle-tree:start -->" in err, err
+    assert not out.exists()  # refused before any work
+
+
 # ------------------------------------------------------------------ the VM
+
+
+@pytest.mark.vm
+def test_the_docs_say_what_the_bundle_and_a_deploy_hold(mpy_cross, capsys, tmp_path):
+    """Issue 50.5: docs/deploy.md's tree of the bundle and its sizes are
+    what ``bundle.py --write-docs`` writes of today's tree, with
+    CircuitPython's mpy-cross: the tree and the counts exactly, the sizes
+    within 2% (it said 44 files, 196 159 bytes where the bundle had 50 files,
+    202 852 bytes)."""
+    code, summary, _err = make_bundle(capsys, tmp_path, mpy_cross=mpy_cross)
+    assert code == 0, summary
+    compiler = compiler_info(mpy_cross)
+    reporter = deploy_shared.Reporter(as_json=True)
+    items = bundle.bundle_items(ROOT, compiler, reporter)
+    board = deploy_plan.game_items(ROOT, "pygamer", compiler, reporter)
+    trees, said = deploy_docs.said(ROOT)
+    tree = deploy_docs.tree_text(items, [9, 10], bundle.folder_name, bundle.README_NAME)
+    now = deploy_docs.sizes(board, items, summary["zip_bytes"])
+    redo = "; run .venv/bin/python tools/bundle.py --write-docs"
+    assert trees == [tree], "docs/deploy.md's tree of the bundle is not today's" + redo
+    assert not deploy_docs.differences(said, now), (
+        "docs/deploy.md's sizes: {}".format(deploy_docs.differences(said, now)) + redo
+    )
 
 
 @pytest.mark.vm

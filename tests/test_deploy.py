@@ -42,6 +42,7 @@ from drives import (
     UI_LIBRARIES,
     USER_FILES,
     USER_TEMP_NAMES,
+    as_deploys_before_issue_50,
     cut_at_every_change,
     deploy_quietly,
     go_offline,
@@ -79,6 +80,7 @@ GAME = {
         "from . import engine\n"
     ),
     "lib/british_square/__main__.py": "import argparse\n",
+    "lib/british_square/files.py": 'SHIPPED = ("cards.bmp",)  # what the game opens\n',
     "hw/pygamer.py": "import keypad\nfrom hw import buttons\n",
     "hw/buttons.py": "KEYS = 4\n",
     "hw/pybadge.py": "import keypad\nfrom hw import buttons\n",
@@ -332,11 +334,11 @@ def test_a_user_py_that_would_shadow_a_deployed_mpy_is_a_conflict(run, drive):
     assert not (drive / "lib/adafruit_display_text/label.py").exists()
 
 
-def test_py_deploy_without_compiler_then_mpy_never_leaves_py_beside_mpy(run, drive):
-    code, out, err = run("--no-fetch", mpy_cross=None)
+def test_a_py_deploy_of_old_then_mpy_never_leaves_py_beside_mpy(run, drive, monkeypatch):
+    with monkeypatch.context() as patch:
+        as_deploys_before_issue_50(patch)
+        code, out, err = run("--no-fetch", mpy_cross=None)
     assert code == 0, err
-    warnings = [line for line in out.splitlines() if line.startswith("warning: ")]
-    assert len(warnings) == 1 and "RAM" in warnings[0] and ".py" in warnings[0]
     assert game_files(drive) == {p[:-4] + ".py" if p.endswith(".mpy") else p for p in DEPLOYED_MPY}
     code, result = run_json(run)
     assert code == 0 and result["format"] == "mpy"
@@ -534,8 +536,8 @@ def test_a_boot_out_version_names_no_other_file(run, drive, tmp_path):
     )
     assert circuitpy_drive.read_boot_out(drive).version == "9.2.1"
     code, result = run_json(run, mpy_cross=None)
-    assert code == 0 and result["circuitpython"] == "9.2.1"
-    assert result["format"] == "py" and result["mpy_cross"] is None
+    # no mpy-cross-9.2.1 in the cache (a folder there), none fetched offline
+    assert code == 2 and "could not fetch mpy-cross 9.2.1 (offline" in result["error"]
 
 
 def test_leftovers_of_an_interrupted_deploy_are_cleaned(run, drive):
@@ -1110,6 +1112,26 @@ def test_mount_tables_are_read_like_circup():
 # ------------------------------------------------------------------ compiler
 
 
+@pytest.mark.parametrize("given", ["--mpy-cross", "MPY_CROSS", "--drive"])
+def test_a_path_the_user_gave_is_quoted_in_the_error(run, drive, tmp_path, monkeypatch, given):
+    """Issue 50.10: a path in an error is quoted as Python writes it, so that
+    a space or a line break in it shows, and the error stays one line."""
+    odd = tmp_path / "my tools\nold"
+    odd.mkdir()
+    if given == "--mpy-cross":
+        code, _out, err = run(mpy_cross=odd / "mpy-cross")
+    elif given == "MPY_CROSS":
+        monkeypatch.setenv("MPY_CROSS", str(odd / "mpy-cross"))
+        code, _out, err = run(mpy_cross=None)
+    else:
+        code, _out, err = run(target=odd)  # a folder with no boot_out.txt
+    assert code == 1 and err.count("\n") == 1 and err.startswith("error: "), err
+    shown = repr(str(odd if given == "--drive" else odd / "mpy-cross"))
+    assert shown in err and "Errno" not in err
+    if given != "--drive":
+        assert err.startswith("error: {}: {} does not run: ".format(given, shown))
+
+
 def test_micropython_mpy_cross_is_refused(run, tmp_path):
     micropython = make_compiler(
         tmp_path / "mp", "MicroPython v1.24.1 on 2024-11-29; mpy-cross emitting mpy v6.3", b"M\x06"
@@ -1146,11 +1168,37 @@ def test_mpy_cross_env_and_path_are_used(run, compiler, tmp_path, monkeypatch):
     assert code == 0 and result["mpy_cross"] == str(compiler) and result["format"] == "mpy"
 
 
-def test_fetch_failure_falls_back_to_py_with_a_note(run):
-    code, out, _err = run(mpy_cross=None)
-    assert code == 0
-    assert "note: could not fetch mpy-cross 9.2.1 (offline in tests)" in out
-    assert "deploying .py files" in out
+@pytest.mark.parametrize("how", ["offline", "--no-fetch"])
+def test_without_a_circuitpython_mpy_cross_the_deploy_is_refused(run, drive, how):
+    """Issue 50.1: from .py sources the game stops with MemoryError at import
+    on a board, so with no compiler found, given or fetched nothing is written:
+    one error line, status 2 (the computer needs setting up), as the bundle."""
+    before = snapshot(drive)
+    code, out, err = run(*([how] if how == "--no-fetch" else []), mpy_cross=None)
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith("error: no CircuitPython mpy-cross (")
+    assert "--mpy-cross PATH" in err and "MPY_CROSS" in err and "warning" not in out
+    assert ("could not fetch mpy-cross 9.2.1 (offline in tests)" in err) == (how == "offline")
+    assert snapshot(drive) == before
+    code, result = run_json(run, "--no-fetch", mpy_cross=None)
+    assert code == 2 and not result["ok"] and "mpy-cross" in result["error"]
+    assert snapshot(drive) == before
+
+
+def test_the_deploy_command_without_mpy_cross_refuses_in_one_line(drive, tmp_path):
+    """tools/deploy.py as make deploy runs it, with no mpy-cross anywhere and
+    no network to fetch one: one error line, status 2, the drive untouched."""
+    before = snapshot(drive)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "deploy.py"), "--drive", str(drive), "--no-fetch"],
+        capture_output=True,
+        text=True,
+        env={"PATH": str(tmp_path / "no-bin"), "HOME": str(tmp_path)},
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
+    assert "mpy-cross" in result.stderr and "Traceback" not in result.stderr
+    assert snapshot(drive) == before
 
 
 def test_fetched_compiler_is_cached(run, compiler, tmp_path, monkeypatch):
@@ -1191,6 +1239,79 @@ def test_a_syntax_error_stops_the_deploy_before_writing(run, game, drive):
     code, _out, err = run()
     assert code == 1 and "code.py line 1: syntax error" in err
     assert snapshot(drive) == before
+
+
+# ------------------------------------------------------- what the game names
+
+
+def test_only_the_files_the_game_names_ship(run, game, drive):
+    """Issue 50.9: files.py's SHIPPED names the data files; whatever else sits
+    in the package's folder (untracked notes, a solver's cache) stays."""
+    write_tree(
+        game,
+        {
+            "lib/british_square/desktop/notes.txt": "my notes",
+            "lib/british_square/solver/cache.bin": b"\0" * 64,
+            "lib/british_square/jingle.wav": b"RIFF",
+            "lib/british_square/words.txt": "@end\n",  # not named by this game
+        },
+    )
+    code, result = run_json(run)
+    assert code == 0 and game_files(drive) == DEPLOYED_MPY, result
+
+
+@pytest.mark.parametrize(
+    "case", ["a named file missing", "a named file is a folder", "no SHIPPED", "not names"]
+)
+def test_files_the_game_names_wrongly_are_refused_in_one_line(run, game, drive, case):
+    files_py = game / "lib/british_square/files.py"
+    if case == "a named file missing":
+        (game / "lib/british_square/cards.bmp").unlink()
+    elif case == "a named file is a folder":
+        files_py.write_text('SHIPPED = ("cards.bmp", "sounds.wav")\n')
+        (game / "lib/british_square/sounds.wav").mkdir()
+    elif case == "no SHIPPED":
+        files_py.write_text("SHIPPED = FILES\n")
+    else:
+        files_py.write_text('SHIPPED = ("../../code.py",)\n')
+    before = snapshot(drive)
+    code, _out, err = run()
+    assert code == 1 and err.count("\n") == 1 and err.startswith("error: "), err
+    assert snapshot(drive) == before
+
+
+@pytest.mark.parametrize("linked", ["lib/british_square/cards.bmp", "lib/british_square/cards.py"])
+def test_a_link_that_leaves_the_tree_is_refused_in_one_line(run, game, drive, tmp_path, linked):
+    """Issue 50.9: a link is followed only inside the game's tree: the content
+    of a file outside it never goes onto the board (or into the bundle)."""
+    outside = tmp_path / "private" / "secret"
+    write_tree(outside.parent, {"secret": "RANKS = 'my secret'\n"})
+    (game / linked).unlink()
+    (game / linked).symlink_to(outside)
+    before = snapshot(drive)
+    code, _out, err = run()
+    assert code == 1 and err.count("\n") == 1 and err.startswith("error: "), err
+    assert repr(linked) in err and "outside the game's tree" in err
+    assert snapshot(drive) == before
+
+
+def test_a_link_inside_the_tree_is_followed(run, game, drive):
+    art = game / "art" / "cards-v2.bmp"
+    art.parent.mkdir()
+    (game / "lib/british_square/cards.bmp").rename(art)
+    (game / "lib/british_square/cards.bmp").symlink_to(art)
+    code, _result = run_json(run)
+    assert code == 0 and (drive / "lib/british_square/cards.bmp").read_bytes() == SPRITES
+
+
+def test_the_files_the_game_ships_are_the_ones_its_code_opens():
+    from british_square import files, par, sheet, words
+    from british_square.piles import RULE_NAMES
+
+    opened = {sheet.SHEET_FILE, words.FILE}
+    opened |= {Path(par.par_path(rules)).name for rules in range(len(RULE_NAMES))}
+    assert sorted(files.SHIPPED) == sorted(opened)
+    assert deploy_plan.shipped_names(ROOT) == list(files.SHIPPED)
 
 
 # --------------------------------------------------------------- import graph

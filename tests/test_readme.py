@@ -161,22 +161,38 @@ def ci_run_with_fake_make(tmp_path):
     return ci.stdout, calls
 
 
+# The tests the commands below run as they are written (the whole suite would
+# run inside itself): the VM tier's plumbing, which starts the VM and
+# mpy-cross from other folders.
+VM_PROBE = "tests/test_vm_plumbing.py"
+
+
 def check_make_test(command, match, tmp_path):
-    """What CI runs: .ci/run calls ``make test`` (and nothing else)."""
+    """What CI runs: .ci/run calls ``make test`` (and nothing else). Run as
+    written, with no VM named, it says at the end how many tests of the VM
+    tier it skipped and where to read how to run them."""
     _out, calls = ci_run_with_fake_make(tmp_path)
     assert [call[0] for call in calls] == ["test"]
+    unset = {"CIRCUITPYTHON_VM": None, "MPY_CROSS": None}
+    out = succeeded(run('{} ARGS="-q {}"'.format(command, VM_PROBE), env=unset))
+    said = r"^2 tests of the CircuitPython VM tier skipped: .*docs/testing\.md"
+    assert re.search(said, out, re.M), out
 
 
 def check_make_test_on_the_vm(command, match, tmp_path):
     """CI runs ``make test`` with the VM variables the README names, when
-    ../shared/vm is there (and says it skips the VM tier otherwise)."""
+    ../shared/vm is there (and says it skips the VM tier otherwise). Run as
+    written from the repository's folder, the relative paths hold wherever
+    the tests start the VM and mpy-cross."""
     out, calls = ci_run_with_fake_make(tmp_path)
     assert [call[0] for call in calls] == ["test"]
     vm, mpy_cross = (ROOT / match["vm"]).resolve(), (ROOT / match["mpy_cross"]).resolve()
-    if vm.exists():
-        assert [Path(path).resolve() for path in calls[0][1:]] == [vm, mpy_cross]
-    else:
+    if not vm.exists():
         assert "the VM tier will be skipped" in out
+        pytest.skip("no {} beside the repository: the command cannot run here".format(match["vm"]))
+    assert [Path(path).resolve() for path in calls[0][1:]] == [vm, mpy_cross]
+    out = succeeded(run('{} ARGS="-q {}"'.format(command, VM_PROBE)))
+    assert re.search(r"^\d+ passed in ", out, re.M) and "skipped" not in out, out
 
 
 def check_deploy(command, match, tmp_path):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import uf2
-from deploy_shared import SUPPORTED_BOARDS, DeployError
+from deploy_shared import SUPPORTED_BOARDS, DeployError, quoted
 from safe_writer import read_small
 
 MIN_CIRCUITPYTHON = 9
@@ -98,7 +98,7 @@ def pick_drive(explicit: str | Path | None, labels: Sequence[str], what: str) ->
     if explicit:
         drive = Path(explicit)
         if not drive.is_dir():
-            raise DeployError("--drive {!r}: no such folder".format(str(drive)))
+            raise DeployError("--drive {}: no such folder".format(quoted(drive)))
         return drive
     drives = find_drives(labels)
     if not drives:
@@ -109,7 +109,7 @@ def pick_drive(explicit: str | Path | None, labels: Sequence[str], what: str) ->
     if len(drives) > 1:
         raise DeployError(
             "several {} drives: {}; say which with --drive PATH".format(
-                what, ", ".join(str(d) for d in drives)
+                what, ", ".join(quoted(d) for d in drives)
             )
         )
     return drives[0]
@@ -137,13 +137,15 @@ def read_boot_out(drive: str | Path) -> Board:
     if data is None:
         raise DeployError(
             "{} has no boot_out.txt ({}): is it the CIRCUITPY drive of a board running "
-            "CircuitPython? Give --drive PATH if it is elsewhere".format(drive, why)
+            "CircuitPython? Give --drive PATH if it is elsewhere".format(quoted(drive), why)
         )
     text = data.decode("utf-8", errors="replace")
     version = re.search(r"CircuitPython (\d{1,4})\.(\d{1,4})\.(\d{1,4})([-.+0-9A-Za-z]*)", text)
     if not version:
         raise DeployError(
-            "{}: no CircuitPython version in its first line".format(Path(drive) / "boot_out.txt")
+            "{}: no CircuitPython version in its first line".format(
+                quoted(Path(drive) / "boot_out.txt")
+            )
         )
     machine = re.search(r" on [^;\n]*; ([^\n]+)", text)
     board_id = re.search(r"^Board ID:[ \t]*(\S+)", text, re.MULTILINE)

@@ -14,8 +14,9 @@ later deploy removes only its own stale files. The second form flashes
 CircuitPython onto a board in its UF2 bootloader (double-press reset).
 
 Exit status: 0 done, 1 refused or failed (the message says why), 2 bad usage, or
-this computer lacks a library the board would import (the message says how to
-install it).
+this computer lacks what the deploy needs: a library the board would import, or
+CircuitPython's mpy-cross (the message says how to get it). The game is never
+deployed as ``.py`` sources: the board would run out of memory compiling them.
 
 The work is split by job, as circup's is: ``circuitpy_drive`` finds the
 drive and reads boot_out.txt, ``mpy_compiler`` finds and runs mpy-cross,
@@ -46,8 +47,15 @@ from deploy_plan import (
     plan_changes,
     read_manifest,
 )
-from deploy_shared import ENTRY, DeployError, Reporter, run_command
-from mpy_compiler import MPY_FORMAT, Compiler, add_build_options, find_compiler
+from deploy_shared import ENTRY, DeployError, Reporter, quoted, run_command
+from mpy_compiler import (
+    MPY_FORMAT,
+    Compiler,
+    add_build_options,
+    find_compiler,
+    no_compiler,
+    would_fetch,
+)
 from safe_writer import VANISHED, apply_plan, explain, write_file, write_manifest
 
 # CircuitPython runs the first of these it finds.
@@ -104,10 +112,13 @@ def choose_compiler(board: Board, args: argparse.Namespace, reporter: Reporter) 
                 compiler.version, board.version, MPY_FORMAT[board.major]
             )
         )
-    if compiler is None:
-        reporter.warn(
-            "no CircuitPython mpy-cross: deploying .py files, which the board compiles at "
-            "import time using RAM the game needs (risk of MemoryError); give --mpy-cross"
+    if compiler is None and not (
+        args.dry_run and would_fetch(board.version, args.cache_dir, not args.no_fetch)
+    ):
+        # From .py sources the board compiles the game at import time and runs
+        # out of heap: .py is never deployed.
+        raise no_compiler(
+            reporter, "the board needs the game as .mpy (from .py it runs out of memory)"
         )
     return compiler
 
@@ -203,12 +214,6 @@ def _summary_line(s):
         len(s["removed"]),
         s["seconds"],
     )
-
-
-def quoted(path: object) -> str:
-    """A path the user named, as an error says it: quoted as Python writes it,
-    so that a line break in it never splits the line (and never cut short)."""
-    return repr(str(path))
 
 
 def flash_firmware(args: argparse.Namespace, reporter: Reporter) -> dict:

@@ -4,10 +4,12 @@ compares the two, and the space that plan takes on a FAT drive."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
 import shutil
+import stat
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -27,6 +29,7 @@ from deploy_shared import (
     MissingLibraryError,
     Plan,
     Reporter,
+    quoted,
 )
 from mpy_compiler import Compiler, compile_modules, compiler_info
 from safe_writer import (
@@ -48,15 +51,83 @@ if TYPE_CHECKING:
 FACTORY_CODE = {b"", b'print("Hello World!")', b"print('Hello World!')"}
 
 
-def asset_files(root: str | Path) -> list[Path]:
-    """Data files of the game package (sprite sheets, fonts, sounds)."""
-    package_dir = Path(root) / "lib" / GAME_PACKAGE
-    return sorted(
-        p for p in package_dir.rglob("*") if p.is_file() and p.suffix.lower() in ASSET_SUFFIXES
+# The game's module that names the data files it opens, and the name there.
+FILES_MODULE = "files.py"
+SHIPPED = "SHIPPED"
+
+
+def shipped_names(root: str | Path) -> list[str]:
+    """The data files the game at ``root`` opens beside its modules, as
+    ``lib/british_square/files.py`` names them in ``SHIPPED`` (a tuple of
+    plain names, read as text: nothing of the tree runs here); none when
+    the tree has no such module. DeployError if the tuple is not there or
+    not plain names."""
+    module = Path(root) / "lib" / GAME_PACKAGE / FILES_MODULE
+    if not module.is_file():
+        return []
+    where = "lib/{}/{}".format(GAME_PACKAGE, FILES_MODULE)
+    try:
+        tree = ast.parse(module.read_bytes(), where)
+    except (SyntaxError, ValueError) as error:
+        raise DeployError("{} does not parse: {}".format(where, error)) from None
+    for node in tree.body:
+        targets = [getattr(target, "id", None) for target in getattr(node, "targets", ())]
+        if isinstance(node, ast.Assign) and targets == [SHIPPED]:
+            try:
+                names = ast.literal_eval(node.value)
+            except ValueError:
+                break
+            if isinstance(names, tuple) and all(_plain_name(name) for name in names):
+                return list(names)
+            break
+    raise DeployError(
+        '{} names no files in {} = ("NAME", ...): deploy ships only the files the game '
+        "names there".format(where, SHIPPED)
     )
 
 
+def _plain_name(name: object) -> bool:
+    return (
+        isinstance(name, str)
+        and Path(name).suffix.lower() in ASSET_SUFFIXES
+        and is_game_path("lib/{}/{}".format(GAME_PACKAGE, name))
+    )
+
+
+def asset_files(root: str | Path) -> list[Path]:
+    """The data files of the game package that ship (sprite sheet, words, par
+    files): those ``shipped_names`` gives, and nothing else of the folder (a
+    ``notes.txt`` or ``cache.bin`` left there stays). DeployError when one is
+    missing or is not a plain file of the tree (``tree_file``)."""
+    package_dir = Path(root) / "lib" / GAME_PACKAGE
+    return sorted(tree_file(root, package_dir / name) for name in shipped_names(root))
+
+
+def tree_file(root: str | Path, path: Path) -> Path:
+    """``path``, a file of the game's tree at ``root`` to ship, if it is a plain
+    file there; DeployError if it is missing, not a regular file (a folder, a
+    FIFO) or a link that leaves the tree: nothing from outside the tree ships."""
+    try:
+        shown_path = quoted(Path(path).relative_to(root).as_posix())
+    except ValueError:
+        shown_path = quoted(path)
+    try:
+        real = Path(path).resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise DeployError("{} is missing from {}".format(shown_path, quoted(root))) from None
+    if not real.is_relative_to(Path(root).resolve()):
+        raise DeployError(
+            "{} is a link to {}, outside the game's tree: nothing from outside it ships".format(
+                shown_path, quoted(real)
+            )
+        )
+    if not stat.S_ISREG(real.stat().st_mode):
+        raise DeployError("{} is not a plain file".format(shown_path))
+    return Path(path)
+
+
 KIND_ORDER = {"library": 0, "game": 1, "asset": 2, "adapter": 3, "entry": 4}
+TREE_KINDS = ("game", "adapter", "entry")  # modules read from the game's tree
 
 
 def build_items(
@@ -70,6 +141,9 @@ def build_items(
     constants made private (``const_inline``).
     """
     root = Path(root)
+    for module in modules:
+        if module.kind in TREE_KINDS:
+            tree_file(root, module.source)
     compiled = {}
     if compiler:
         ours = [m for m in modules if m.kind in ("game", "adapter")]
@@ -440,6 +514,6 @@ def check_free_space(
     if needed > free:
         raise DeployError(
             "{} has {} bytes free, the deploy needs {}: delete files you do not need from "
-            "it and run again. Nothing was changed.".format(drive, free, needed)
+            "it and run again. Nothing was changed.".format(quoted(drive), free, needed)
         )
     return {"space_needed": needed, "space_free": free}

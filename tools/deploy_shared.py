@@ -27,17 +27,28 @@ ASSET_SUFFIXES = {".bmp", ".pcf", ".bdf", ".wav", ".txt", ".bin"}
 GAME_FOLDERS = ("lib", "hw")
 
 
+def quoted(path: object) -> str:
+    """A path the user named, as an error says it: quoted as Python writes it,
+    so that a line break in it never splits the line (and never cut short)."""
+    return repr(str(path))
+
+
 class DeployError(Exception):
     """A refusal or a failure, with a message that says what to do."""
 
     status = 1  # the command's exit status
 
 
-class MissingLibraryError(DeployError):
-    """The board would fail to import a library this computer does not have:
-    the computer needs setting up, so the exit status is usage's."""
+class SetupError(DeployError):
+    """This computer lacks what the command needs (a library the board
+    imports, CircuitPython's mpy-cross): the computer needs setting up, so
+    the exit status is usage's."""
 
     status = 2
+
+
+class MissingLibraryError(SetupError):
+    """The board would fail to import a library this computer does not have."""
 
 
 class Reporter:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from deploy_shared import ROOT, DeployError, Reporter
+from deploy_shared import ROOT, DeployError, Reporter, SetupError, quoted
 
 if TYPE_CHECKING:
     from board_imports import Module
@@ -48,13 +48,15 @@ def compiler_info(path: str | Path) -> Compiler | str:
         result = subprocess.run(
             [str(path), "--version"], capture_output=True, text=True, timeout=30
         )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return "{} does not run: {}".format(path, error)
+    except OSError as error:
+        return "{} does not run: {}".format(quoted(path), error.strerror or error)
+    except subprocess.TimeoutExpired:
+        return "{} does not run: no answer to --version in 30 s".format(quoted(path))
     match = re.search(r"CircuitPython (\d+)\.\d+\.\d+\S*", result.stdout)
     if not match:
         if "MicroPython" in result.stdout:
-            return "{} is MicroPython's mpy-cross; boards reject its .mpy".format(path)
-        return "{} is not CircuitPython's mpy-cross".format(path)
+            return "{} is MicroPython's mpy-cross; boards reject its .mpy".format(quoted(path))
+        return "{} is not CircuitPython's mpy-cross".format(quoted(path))
     return Compiler(str(path), match.group(0).split()[1], int(match.group(1)))
 
 
@@ -108,13 +110,34 @@ def mpy_cross_url(version: str) -> str | None:
     return None
 
 
+def cached_path(version: str, cache: str | Path) -> Path:
+    """Where the fetched mpy-cross of CircuitPython ``version`` is kept."""
+    return Path(cache) / "mpy-cross-{}{}".format(version, ".exe" if os.name == "nt" else "")
+
+
+def would_fetch(version: str, cache: str | Path, fetch: bool) -> bool:
+    """Would a deploy fetch mpy-cross ``version`` (none cached, one built for
+    this machine)? What a dry run, which downloads nothing, cannot try."""
+    return fetch and not cached_path(version, cache).is_file() and bool(mpy_cross_url(version))
+
+
+def no_compiler(reporter: Reporter, needs: str) -> SetupError:
+    """The refusal when no CircuitPython mpy-cross was found or given (where
+    it was looked for is in ``reporter``'s notes); ``needs`` says why the
+    command needs one."""
+    return SetupError(
+        "no CircuitPython mpy-cross ({}): {}; give --mpy-cross PATH or set MPY_CROSS".format(
+            "; ".join(reporter.notes) or "none found", needs
+        )
+    )
+
+
 def fetch_mpy_cross(
     version: str, cache: str | Path, reporter: Reporter, download: bool = True
 ) -> Compiler | str:
     """The cached mpy-cross for CircuitPython ``version``, downloading it once
     (never when ``download`` is false: a dry run does not use the network)."""
-    suffix = ".exe" if os.name == "nt" else ""
-    target = Path(cache) / "mpy-cross-{}{}".format(version, suffix)
+    target = cached_path(version, cache)
     if target.is_file():
         return compiler_info(target)
     url = mpy_cross_url(version)
@@ -160,7 +183,8 @@ def find_compiler(
     reporter: Reporter,
     download: bool = True,
 ) -> Compiler | None:
-    """CircuitPython's mpy-cross for ``board``, or None (then .py is deployed).
+    """CircuitPython's mpy-cross for ``board``, or None (where it looked is in
+    ``reporter``'s notes; ``no_compiler`` is the refusal that follows).
 
     Order: --mpy-cross, $MPY_CROSS (both must work: asked for by name), then
     mpy-cross on PATH, then a cached copy of the board's version, or (if

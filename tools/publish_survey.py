@@ -22,7 +22,8 @@ says so), the deals each survey left unknown, and where each deal's par came
 from (the budget of its record); ``--write-docs`` puts them in
 docs/solver.md between its ``survey:start`` and ``survey:end`` marks, and
 the figures a player reads (``expectations``: British Square's typical
-cards home, how often the others are won; what is proved) into every place
+cards home, how often and on how many deals the others are won; what is
+proved) into every place
 that says them.
 """
 
@@ -41,6 +42,9 @@ from british_square.desktop.notation import RULE_TITLES  # noqa: E402
 from british_square.desktop.solver import LOST, UNKNOWN, WON  # noqa: E402
 from british_square.desktop.survey import plot_distribution, rate_text, read_results, summary  # noqa: E402
 from british_square.piles import RULE_NAMES  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tools"))
+from docs_marks import write_marked  # noqa: E402
 
 TABLE_START = "<!-- survey:start -->"
 TABLE_END = "<!-- survey:end -->"
@@ -182,12 +186,8 @@ def proved(surveys):
     return text.format(counts[LOST], MAX_DEAL, counts[WON], counts[UNKNOWN])
 
 
-PROVED_START = "<!-- proved:start -->"
-PROVED_END = "<!-- proved:end -->"
-PROVED_PAGES = ("README.md", "docs/solver.md")
+PROVED_PAGES = ("README.md", "docs/solver.md", "docs/rules.md")
 
-TYPICAL_START = "<!-- typical:start -->"
-TYPICAL_END = "<!-- typical:end -->"
 # Where each figure is said (the par files are its one source), as the file
 # says it: (file from the root, pattern with one group, what fills the group).
 _WORDS = "lib/british_square/words.txt"
@@ -202,6 +202,8 @@ PLACES = (
     ("docs/handheld.md", r"and ([\d.]+)% of Union\nSquare's", "union"),
 )
 TYPICAL_PAGES = ("README.md", "docs/rules.md", "docs/solver.md", "docs/handheld.md")
+# How many deals the solver won of those with par (every deal, for these two).
+WON_PAGES = {"american": ("docs/rules.md",), "union": ("docs/rules.md",)}
 
 
 def won_percent(won, surveyed):
@@ -228,10 +230,17 @@ def expectations(lib=ROOT / "lib" / "british_square"):
             figures.update(median=int(statistics.median(par)), low=min(par), high=max(par))
             figures["deals"] = len(par)
         else:
-            figures[name] = won_percent(sum(1 for value in par if value == 104), len(par))
+            won = sum(1 for value in par if value == 104)
+            figures[name] = won_percent(won, len(par))
+            figures["won-" + name] = "{} of all {} deals".format(spaced(won), spaced(len(par)))
     typical = "about {median} cards home ({low} to {high}, over the {deals:,} deals with par)"
     figures["typical"] = typical.format(**figures)
     return figures
+
+
+def spaced(number):
+    """``number`` with a space between thousands, as the rules page writes it."""
+    return "{:,}".format(number).replace(",", " ")
 
 
 def write_expectations(figures, root=ROOT):
@@ -244,18 +253,16 @@ def write_expectations(figures, root=ROOT):
         if not found:
             raise SystemExit("{}: no place for {} ({})".format(path, key, pattern))
         page.write_text(text)
-    marked = [(TYPICAL_PAGES, TYPICAL_START, TYPICAL_END, "typical")]
+    marked = [(TYPICAL_PAGES, "typical")]
+    marked += [(pages, "won-" + name) for name, pages in WON_PAGES.items()]
     if "proved" in figures:
-        marked.append((PROVED_PAGES, PROVED_START, PROVED_END, "proved"))
-    for pages, start, end, key in marked:
+        marked.append((PROVED_PAGES, "proved"))
+    for pages, key in marked:
         for path in pages:
-            page = Path(root) / path
-            pattern = re.escape(start) + ".*?" + re.escape(end)
-            filled = start + figures[key] + end
-            text, found = re.subn(pattern, lambda m, f=filled: f, page.read_text(), flags=re.S)
-            if not found:
-                raise SystemExit("{}: no {} ... {} marks".format(path, start, end))
-            page.write_text(text)
+            try:
+                write_marked(Path(root) / path, key, figures[key])
+            except ValueError as error:
+                raise SystemExit(str(error)) from None
 
 
 def _filled(match, value):

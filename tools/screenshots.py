@@ -8,6 +8,7 @@ board's buttons, as a board shows them (``BSQ_BOARD_BUTTONS``), but for the
 desktop's pictures (``DESKTOP``), which name its keys.
 """
 
+import argparse
 import os
 import subprocess
 import sys
@@ -131,26 +132,61 @@ def screens(scratch):
     ]
 
 
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scale", type=int, choices=range(1, 9), default=3, metavar="1-8")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs", help="the folder (docs/)")
+    return parser.parse_args(argv)
+
+
+def make_folder(out):
+    """Make the folder ``out`` (and those above it); an error line if it cannot
+    be one (a file in its place or above it, no right to write there)."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return "cannot write screenshots into {!r}: {}".format(str(out), error.strerror or error)
+    if not os.access(out, os.W_OK | os.X_OK):
+        return "cannot write screenshots into {!r}: it may not be written".format(str(out))
+    return None
+
+
+def moving(args):
+    """Is the screen reached by code.py ``args`` a moment of something moving
+    (the celebration, the dead test's turns), taken after ``wait:`` real
+    milliseconds? Its picture may differ from run to run, so
+    tests/test_screenshots.py leaves it out."""
+    return any("wait:" in arg for arg in args)
+
+
+def shoot(name, args, scale, target):
+    """Write screen ``name``, reached by code.py ``args``, at ``scale`` into
+    the file ``target``."""
+    with tempfile.TemporaryDirectory() as scratch:
+        args = [a.replace("shot:x", "shot:" + name) for a in args]
+        command = [sys.executable, str(ROOT / "code.py"), "--headless", "--scale", str(scale)]
+        command += args + ["--shot", scratch]
+        env = dict(os.environ, BSQ_BOARD_BUTTONS="1")
+        if name in DESKTOP:
+            del env["BSQ_BOARD_BUTTONS"]
+        subprocess.run(command, check=True, capture_output=True, timeout=300, env=env)
+        shot = Path(scratch) / (name + ".png")
+        if not shot.exists():
+            raise SystemExit("no {} screenshot: check its key script".format(name))
+        target.write_bytes(shot.read_bytes())
+
+
 def main(argv):
-    scale = argv[argv.index("--scale") + 1] if "--scale" in argv else "3"
-    out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else ROOT / "docs"
-    out.mkdir(parents=True, exist_ok=True)
+    args = parse_args(argv)
+    problem = make_folder(args.out)
+    if problem:
+        print("error: " + problem, file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as files:
-        for name, args in screens(files):
-            with tempfile.TemporaryDirectory() as scratch:
-                args = [a.replace("shot:x", "shot:" + name) for a in args]
-                command = [sys.executable, str(ROOT / "code.py"), "--headless", "--scale", scale]
-                command += args + ["--shot", scratch]
-                env = dict(os.environ, BSQ_BOARD_BUTTONS="1")
-                if name in DESKTOP:
-                    del env["BSQ_BOARD_BUTTONS"]
-                subprocess.run(command, check=True, capture_output=True, timeout=300, env=env)
-                shot = Path(scratch) / (name + ".png")
-                if not shot.exists():
-                    raise SystemExit("no {} screenshot: check its key script".format(name))
-                target = out / ("screen-" + name + ".png")
-                target.write_bytes(shot.read_bytes())
-                print("wrote", target)
+        for name, code_args in screens(files):
+            target = args.out / ("screen-" + name + ".png")
+            shoot(name, code_args, args.scale, target)
+            print("wrote", target)
     return 0
 
 

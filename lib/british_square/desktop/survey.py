@@ -20,6 +20,7 @@ import json
 import math
 import os
 import platform
+import stat
 
 from british_square.deal import MAX_DEAL, MIN_DEAL
 from british_square.desktop.notation import rules_from_name
@@ -99,7 +100,10 @@ def read_results(path, rules_name=None, keep="last"):
         return records
     try:
         with open(path, "rb") as handle:  # lines of bytes: a bad one is named by its number
-            for number, line in enumerate(handle, 1):
+            for number, line in enumerate(iter(lambda: handle.readline(LINE_LIMIT + 1), b""), 1):
+                if len(line) > LINE_LIMIT:  # read no further: a line may never end
+                    message = "{!r} line {}: over {} bytes: not a results record"
+                    raise ValueError(message.format(path, number, LINE_LIMIT))
                 try:
                     record = results_record(line)
                 except ValueError as error:
@@ -115,6 +119,10 @@ def read_results(path, rules_name=None, keep="last"):
         raise ValueError("cannot read {!r}: {}".format(path, error.strerror)) from None
     return records
 
+
+# A results record's line is a few KB (a won Union Square line of 1 200
+# moves: 4 KB): a longer one is not a record, and is not read to its end.
+LINE_LIMIT = 1 << 20
 
 # What a results record holds that the summary, the plot and the tools read.
 _WHOLE = (("deal", MIN_DEAL, MAX_DEAL), ("home", 0, 104), ("nodes", 0, None))
@@ -306,6 +314,19 @@ def check_output(path, what, signature=None):
         raise ValueError("{!r} is not {}: left as it is".format(path, what))
 
 
+def check_input(path, what):
+    """May ``what`` be read at ``path``? A regular file that is there (links
+    followed); ``ValueError`` (one line) for anything else: nothing there, a
+    folder, a device (``/dev/zero`` never ends), a FIFO (reading it waits
+    for a writer for ever)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:
+        raise ValueError("cannot read {!r}: {}".format(path, error.strerror)) from None
+    if not stat.S_ISREG(mode):
+        raise ValueError("{!r} is not a regular file: not {}".format(path, what))
+
+
 def _whole_lines_end(path):
     """Where the last whole line of the file at ``path`` ends: its size, or
     less when a survey killed mid-write left a torn record after it."""
@@ -349,9 +370,10 @@ def run_survey(
 
     Everything is checked before the first deal is solved (``ValueError``,
     one line, each path in it quoted): the results file (a file of records,
-    or none yet), the plot's path (not the results file's, links followed),
-    the libraries the progress bar and the plot need, the scheduler.
-    ``proof_only``: each deal's verdict alone (``solve_deal``)."""
+    or none yet), each ``settled_in`` file (a file of records that is
+    there), the plot's path (a ``.png`` name, not the results file's, links
+    followed), the libraries the progress bar and the plot need, the
+    scheduler. ``proof_only``: each deal's verdict alone (``solve_deal``)."""
     if plot and same_file(out, plot):  # each check alone passes a new or empty file
         raise ValueError(
             "--out and --plot are one file, {!r}: the plot would write over the results".format(
@@ -359,6 +381,8 @@ def run_survey(
             )
         )
     check_output(out, "a results file")
+    for path in settled_in:
+        check_input(path, "a results file")
     done = read_results(out, rules_name)  # every line checked: only ours is appended to
     settled = set()
     for path in settled_in:
@@ -378,6 +402,8 @@ def run_survey(
     todo = [d for d in deals if to_solve(d)]
     if plot:
         check_output(plot, "a PNG file", PNG_SIGNATURE)
+        if not os.fspath(plot).lower().endswith(".png"):  # matplotlib's format is the name's
+            raise ValueError("--plot {!r}: the plot is a PNG file, named *.png".format(plot))
         _library("matplotlib", "--plot")
     tqdm = _library("tqdm", "the progress bar (or --quiet)").tqdm if progress and todo else None
     client = None if scheduler is None or not todo else _connect(scheduler)
