@@ -75,14 +75,14 @@ def step_toward(layout, start, goal):
 
 
 def menu_row_at(screens, y):
-    """The menu row (of all its rows, ``screens.row``'s numbering) drawn at
+    """The menu row (of all its rows, ``screens.rows.row``'s numbering) drawn at
     screen row ``y``, or -1."""
     if y < BODY_Y:
         return -1
     row = (y - BODY_Y) // TEXT_LINE
-    if row >= BODY_ROWS or screens.top + row >= screens.menu_rows:
+    if row >= BODY_ROWS or screens.rows.top + row >= screens.rows.count:
         return -1
-    return screens.top + row
+    return screens.rows.top + row
 
 
 def dragged(app, start, end):
@@ -147,8 +147,8 @@ class Click:
             screens = app.screens
             if screens.current != SCREEN_MENU:
                 return NONE
-            if screens.row != self.target:
-                return DOWN if self.target > screens.row else UP
+            if screens.rows.row != self.target:
+                return DOWN if self.target > screens.rows.row else UP
             return self._last(A)
         if self.goal == "key":
             return self._last(self.target)

@@ -76,7 +76,7 @@ def press(app, *actions):
     turning (a row a turn of the loop) is written out first."""
     for action in actions:
         app.handle(action)
-        while app.on_page and app.screens.turning:
+        while app.on_page and app.screens.rows.turning:
             app.screens.tick(app.now)
 
 

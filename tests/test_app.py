@@ -130,10 +130,10 @@ def test_help_says_what_fills_a_space_in_each_rule_set(make_app):
 def test_the_menu_scrolls_to_its_last_row(make_app):
     app = make_app(Game.new_deal(3))
     press(app, A, START, UP)  # up from the first row: the last
-    assert app.screens.row == len(MENU) - 1
+    assert app.screens.rows.row == len(MENU) - 1
     assert "End game" in page_text(app)
     press(app, DOWN)
-    assert app.screens.row == 0 and "Back to game" in page_text(app)
+    assert app.screens.rows.row == 0 and "Back to game" in page_text(app)
 
 
 # ---------------------------------------------- a game is never lost by one press
@@ -440,17 +440,17 @@ def test_a_menu_step_moves_the_bar_and_writes_no_text(make_app):
     grids = (page.title, page.body, page.footer)
     counts = written(*grids)
     press(app, DOWN, DOWN, UP)
-    assert counts == [0, 0, 0] and app.screens.row == 1
+    assert counts == [0, 0, 0] and app.screens.rows.row == 1
     assert page.bar.group.y == BODY_Y + TEXT_LINE and page.bar.text.strip() == b"New game"
     press(app, *[DOWN] * 7)  # past the eighth row the menu turns a page: it comes first
     # each row a write: the cursor and its changed run; then the marks of
     # more rows above and below, each a write of its cursor and its character
-    assert counts[1] == 8 + 2 and app.screens.top == 8
+    assert counts[1] == 8 + 2 and app.screens.rows.top == 8
     assert lines(page.body)[0].startswith("   Auto-play: off") and page.bar.group.y == BODY_Y
     press(app, *[DOWN] * 8)  # the last page ends with the last row
-    assert app.screens.top == len(MENU) - 8 and lines(page.body)[-1].strip() == "End game"
+    assert app.screens.rows.top == len(MENU) - 8 and lines(page.body)[-1].strip() == "End game"
     press(app, *[UP] * 8)  # back above the first row on show: the row comes last
-    assert app.screens.row == 8 and app.screens.top == 1
+    assert app.screens.rows.row == 8 and app.screens.rows.top == 1
 
 
 def test_a_menu_page_turns_a_row_a_frame_the_bars_first_keys_taken_between(make_app):
@@ -461,12 +461,12 @@ def test_a_menu_page_turns_a_row_a_frame_the_bars_first_keys_taken_between(make_
     page, screens = app.view.page, app.screens
     before = lines(page.body)
     app.handle(DOWN)  # past the rows on show: row 8, Auto-play, comes first
-    assert screens.top == 8 and not app.resting()
+    assert screens.rows.top == 8 and not app.resting()
     now = lines(page.body)
     assert now[0].startswith("   Auto-play: off") and page.bar.group.y == BODY_Y
     assert now[1:] == before[1:]  # the others not yet written
     written_rows = [1]
-    while screens.turning:
+    while screens.rows.turning:
         app.tick(app.now)
         written_rows.append(sum(a != b for a, b in zip(lines(page.body), before)))
     assert written_rows == list(range(1, 9)) and app.resting()
@@ -474,10 +474,10 @@ def test_a_menu_page_turns_a_row_a_frame_the_bars_first_keys_taken_between(make_
     # a press while the page turns is taken at once: the bar on the row
     # below, its text written with the row
     app.handle(UP)  # above the first row on show: row 7, Rules, comes last
-    assert screens.top == 0 and lines(page.body)[7].startswith("   Rules: British")
+    assert screens.rows.top == 0 and lines(page.body)[7].startswith("   Rules: British")
     app.handle(DOWN)  # back on row 8 before the rows are written
-    assert screens.row == 8 and screens.top == 8 and screens.turning
-    while screens.turning:
+    assert screens.rows.row == 8 and screens.rows.top == 8 and screens.rows.turning
+    while screens.rows.turning:
         app.tick(app.now)
     assert page.bar.text.strip().startswith(b"Auto-play: off")
 

@@ -405,8 +405,7 @@ def test_a_python_without_the_board_libraries_refuses_and_leaves_the_drive(drive
     assert result.returncode == 2, result.stdout + result.stderr
     assert "warning" not in result.stdout and result.stderr.count("\n") == 1
     assert result.stderr.startswith("error: ")
-    for library in ("adafruit_display_text", "adafruit_displayio_layout"):
-        assert library in result.stderr
+    assert "adafruit_ticks" in result.stderr  # the game's one library
     assert "pip install -r requirements-device.txt" in result.stderr
     assert "make deploy" in result.stderr
     assert snapshot(drive) == before
@@ -1598,9 +1597,10 @@ def test_circup_takes_the_board_libraries_from_the_pinned_bundle_release(tmp_pat
     assert sorted(read["libraries"]) == sorted(board_libraries_of_the_real_tree())
     assert list(read["bundles"]) == ["adafruit/Adafruit_CircuitPython_Bundle"]
     (release,) = read["bundles"].values()
-    assert BUNDLE_RELEASES.get(release) == pins(ROOT / "requirements-device.txt"), (
-        "[tool.circup] should name a bundle release holding requirements-device.txt's pins"
-    )
+    held = BUNDLE_RELEASES.get(release, {})
+    assert {name: held.get(name) for name in pins(ROOT / "requirements-device.txt")} == pins(
+        ROOT / "requirements-device.txt"
+    ), "[tool.circup] should name a bundle release holding requirements-device.txt's pins"
 
 
 def test_blinka_stand_ins_are_never_libraries():

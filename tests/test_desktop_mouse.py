@@ -283,7 +283,7 @@ def test_a_click_on_a_menu_row_chooses_it_and_a_right_click_goes_back(window):
     assert shown(app) == "deal"
     click(60, 60, button=3)  # B: back to the menu, on Deal number
     run(app)
-    assert shown(app) == "menu" and app.screens.row == deal
+    assert shown(app) == "menu" and app.screens.rows.row == deal
     click(60, row_y(app.words.row("menu", "back")))
     run(app)
     assert shown(app) == "play"
@@ -291,8 +291,8 @@ def test_a_click_on_a_menu_row_chooses_it_and_a_right_click_goes_back(window):
     for _ in range(rows - 1):
         key("down")
     run(app)
-    assert app.screens.top > 0
-    click(60, row_y(app.words.row("menu", "end") - app.screens.top))
+    assert app.screens.rows.top > 0
+    click(60, row_y(app.words.row("menu", "end") - app.screens.rows.top))
     run(app)
     assert app.table.outcome == OUTCOME_ENDED  # no move made: nothing to ask
 

@@ -192,7 +192,7 @@ def test_the_menu_on_the_vm_shows_its_words_in_the_fonts_glyphs(text_screens):
     from screen_check import fitted
 
     from british_square.layout import BODY_X, BODY_Y, TEXT_COLUMNS, TITLE_Y
-    from british_square.screens import MENU_COLUMN, MENU_MARK_COLUMN
+    from british_square.menu import MENU_COLUMN, MENU_MARK_COLUMN
     from british_square.sheet import TEXT_GREY, TEXT_WHITE, TEXT_YELLOW
 
     screen = load_raw(text_screens / "vm" / "menu.rgb565")

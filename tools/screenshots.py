@@ -43,9 +43,11 @@ def played(deal, rules, moves, name):
 
 
 def menu_then(item, name, extra=""):
+    """``item`` chosen from the menu, ``extra`` pressed, and the screen shot
+    once it has settled (a menu's page turns a row a frame)."""
     writer = ScriptWriter(Game.new_deal(7, BRITISH))
     writer.menu(item)
-    return writer.text() + " " + extra + " shot:" + name
+    return writer.text() + " " + extra + " wait:300 shot:" + name
 
 
 def four_colours(deal, rules, moves, name):

@@ -7,8 +7,8 @@ than a traceback, or garbage on the screen, when the file is used.
 
 from british_square import sheet
 from british_square.cards import const
+from british_square.menu import MENU_LINES
 from british_square.piles import RULE_NAMES
-from british_square.screens import MENU_LINES
 from british_square.store import AUTOPLAY_NAMES
 from british_square.words import BODY, CENTRED, END, FILE, KINDS, TEXT, DamagedFile, Words
 

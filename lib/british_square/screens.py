@@ -16,14 +16,14 @@ from british_square.layout import (
     ACES_PITCH,
     ACES_X,
     ACES_Y,
-    BODY_ROWS,
     SCREEN_W,
     TITLE_BIG_PITCH,
     TITLE_BIG_Y,
 )
+from british_square.menu import MENU_LINES, MenuRows
 from british_square.par import has_won_deal, par
 from british_square.piles import BRITISH, UNION
-from british_square.results import Results, clock_text, deal_text, moves_text, rules_name
+from british_square.results import Results, deal_text, moves_text, rules_name
 from british_square.screen_ids import (
     SCREEN_ABOUT,
     SCREEN_CONFIRM,
@@ -45,7 +45,6 @@ from british_square.sheet import (
     WAY_UP,
 )
 from british_square.sounds import BUZZ
-from british_square.store import AUTOPLAY_NAMES
 
 # The texts of words.txt some screens pick from: by rule set, by the save's
 # notice (store.NOTICE_*), and the help's marks with the glyph beside each.
@@ -59,16 +58,6 @@ MARKS = (
     ("done", SMALL_DONE),
     ("count", 9),  # the digit 9: a pile's count
 )
-# The menu's rows, by their names in words.txt's "menu", in its order
-# (``files`` checks the file against it): a row's name is found here, not
-# by reading the file (1.5 ms a menu on a SAMD51).
-MENU_LINES = (
-    "back", "new", "deal", "restart", "undo", "redo", "hint", "rules", "autoplay", "winnable",
-    "brightness", "sound", "suits", "help", "stats", "about", "end",
-)  # fmt: skip
-MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
-IDLE_ROWS = (MENU_LINES.index("undo"), MENU_LINES.index("redo"))  # rows that may do nothing
-MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
 
 # What a confirmation is for (``Screens.ask``).
 ASK_RANDOM = const(0)  # a random deal
@@ -93,22 +82,17 @@ class Screens:
         self.words = app.words
         self.current = SCREEN_PLAY
         self.handler = None
-        self.row = 0  # menu: the chosen row, and the first row on show
-        self.top = 0
-        self.turning = 0  # menu: a bit per row on show still to be written after a page turned
-        self.menu_rows = self.words.rows("menu")
-        self.on_off_words = ()  # ``on_off``'s, once read
         self.entry = DealEntry(self)  # the deal number entry
         self.results = Results(self)  # Won, Game over, Finish and the statistics
         self.choice = 0  # rules: the rule set on show
         self.help_page = 0
-        self.no_hint = False  # the last hint asked for found nothing: the menu says so
         self.pending = ASK_RANDOM  # the confirmation: what for, and where B goes back to
         self.pending_number = 0
         self.pending_rules = 0
         self.back = SCREEN_MENU
         self.heap = ""  # About's heap figure, once A has measured it
         self.celebration = Celebration(self.page, app.glow)
+        self.rows = MenuRows(self)  # the menu's rows and bar
 
     def open(self, screen, handler):
         """Clear the page for ``screen``, whose keys ``handler`` takes."""
@@ -121,7 +105,7 @@ class Screens:
     def leave(self):
         """The screen on show goes (the cards are back, or another screen opens)."""
         self.current = SCREEN_PLAY
-        self.turning = 0
+        self.rows.turning = 0
         self.celebration.stop()
 
     def handle(self, action):
@@ -132,15 +116,11 @@ class Screens:
         """A frame of the celebration when one is due; a row of a menu page
         turned, while one is still to be written."""
         self.celebration.tick(now)
-        if self.turning:
-            row = 0
-            while not self.turning >> row & 1:
-                row += 1
-            self._write_row(row)
+        self.rows.tick()
 
     def resting(self):
         """Nothing timed is under way on the screen on show."""
-        return not (self.celebration.on or self.turning)
+        return not (self.celebration.on or self.rows.turning)
 
     # ---------------------------------------------------------------- title
 
@@ -180,154 +160,20 @@ class Screens:
         the game's moves and time in its title; the rows scroll when there
         are more than the page holds."""
         self.open(SCREEN_MENU, self._menu)
-        self.no_hint = False
-        self._choose(MENU_LINES.index(line))
-
-    def _show_row(self, row):
-        """The bar on menu row ``row``; past the rows on show, the page
-        turned so that the row is the first on show going down, the last
-        going up."""
-        self.row = row
-        if row < self.top:
-            self.top = max(0, row - BODY_ROWS + 1)
-        elif row >= self.top + BODY_ROWS:
-            self.top = min(row, self.menu_rows - BODY_ROWS)
-
-    def _turn_page(self, row):
-        """Turn the menu's page to show ``row`` (``_show_row``), a row a
-        frame (a whole page of text is 60 ms on a SAMD51, a row 10): first
-        the bar's, with the bar on it, then the others in turn (``tick``),
-        keys taken between them."""
-        self._show_row(row)
-        self.turning = (1 << BODY_ROWS) - 1
-        page = self.page
-        page.undim()  # the page before's dimmed rows go; this page's come as written
-        page.draw()
-        self._write_row(row - self.top)
-
-    def _write_row(self, shown):
-        """Row ``shown`` of the menu on show, written (its value, its dimming,
-        the mark of more rows), and the bar on it if it is the chosen row."""
-        self.turning &= ~(1 << shown)
-        page, row = self.page, self.top + shown
-        line = MENU_LINES[row]
-        value = self._row_value(line)
-        text = self.words.line("menu", line, () if value is None else (value,))
-        page.body_line(shown, text, column=MENU_COLUMN)
-        self._mark_more(shown)
-        if row in IDLE_ROWS and self._idle(row):
-            page.dim_row(shown)
-            page.draw()
-        if row == self.row:
-            page.show_bar(shown)
-        page.dirty = True
-
-    def _idle(self, row):
-        """Would menu row ``row`` (Undo or Redo) do nothing now?"""
-        game = self.app.table.game
-        if row == IDLE_ROWS[0]:
-            return not game.history_count
-        return game.history_end == game.history_count
-
-    def _choose(self, row):
-        """The menu composed whole, the bar on ``row`` (``_show_row``)."""
-        self._show_row(row)
-        self.turning = 0
-        app, page = self.app, self.page
-        # the title's values (the moves and the time, while the game pauses),
-        # then each row's that has one, in the rows' order
-        values = [moves_text(app.table.game.history_count), clock_text(app.seconds)]
-        for line in MENU_LINES:
-            value = self._row_value(line)
-            if value is not None:
-                values.append(value)
-        self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
-        # rows that would do nothing now are dimmed
-        for idle in IDLE_ROWS:
-            if 0 <= idle - self.top < BODY_ROWS and self._idle(idle):
-                page.dim_row(idle - self.top)
-        # marks near the end of the first and last rows: more rows above, below
-        self._mark_more(0)
-        self._mark_more(BODY_ROWS - 1)
-        page.draw()
-        page.show_bar(row - self.top)
-
-    def _row_value(self, line):
-        """What fills the "{}" of the menu's row ``line``; ``None`` for a row without one."""
-        settings = self.app.settings
-        if line == "hint":
-            return b": nothing found" if self.no_hint else b""
-        if line == "rules":
-            return rules_name(self.words, settings.rules)
-        if line == "autoplay":
-            return self.words.line("autoplay_modes", AUTOPLAY_NAMES[settings.autoplay])
-        if line == "winnable":
-            return self.winnable_text(settings.rules)
-        if line == "brightness":
-            return settings.brightness
-        if line == "sound":
-            return self.on_off(settings.sound)
-        if line == "suits":
-            return self.on_off(settings.four_colours)
-        return None
-
-    def _show_setting(self, line):
-        """The menu's row ``line`` anew, its setting changed: only the
-        characters that changed are written (a whole menu is 20 ms on a
-        SAMD51), and the bar's copy of the row with them."""
-        page = self.page
-        row = MENU_LINES.index(line) - self.top
-        page.body_line(row, self.words.line("menu", line, (self._row_value(line),)),
-                       column=MENU_COLUMN)  # fmt: skip
-        self._mark_more(row)
-        page.show_bar(row)
-
-    def _mark_more(self, row):
-        """The mark at the end of the first or last row on show (``row``):
-        more rows above, or below."""
-        if row == 0 and self.top:
-            self.page.mark_line(0, b"^", MENU_MARK_COLUMN)
-        elif row == BODY_ROWS - 1 and self.top + BODY_ROWS < self.menu_rows:
-            self.page.mark_line(BODY_ROWS - 1, b"v", MENU_MARK_COLUMN)
-
-    def say_no_hint(self):
-        """The hint found nothing: the menu stays, and its Hint row says so."""
-        self.no_hint = True
-        self._choose(self.row)
-
-    def on_off(self, flag):
-        """The words "on" or "off" as words.txt has them (bytes): read once
-        (the menu says them two or three times a redraw)."""
-        if not self.on_off_words:
-            line = self.words.line
-            self.on_off_words = (line("on_off", "off"), line("on_off", "on"))
-        return self.on_off_words[1 if flag else 0]
-
-    def winnable_text(self, rules):
-        """The Winnable only row's value: on or off, or "none" where no deal
-        of ``rules`` is known to be winnable (British Square)."""
-        if not has_won_deal(rules):
-            return self.words.line("on_off", "none")
-        return self.on_off(self.app.settings.winnable_only)
+        self.rows.no_hint = False
+        self.rows.choose(MENU_LINES.index(line))
 
     def _menu(self, action):
-        app = self.app
-        count = self.menu_rows
+        app, rows = self.app, self.rows
         if action == UP or action == DOWN:
-            row = (self.row + (1 if action == DOWN else count - 1)) % count
-            if self.top <= row < self.top + BODY_ROWS:  # no scroll: the bar moves, nothing else
-                self.row = row
-                self.page.show_bar(row - self.top)
-            else:
-                self._turn_page(row)
+            rows.step(action)
             return
         if action == B or action == START:
             app.show_play()
             return
         if action != A:
             return
-        row = self.row
-        line = MENU_LINES[row]
+        line = MENU_LINES[rows.row]
         game = app.table.game
         if line == "back":
             app.show_play()
@@ -345,7 +191,7 @@ class Screens:
             app.table.redo()
         elif line == "hint":
             if not app.hint():
-                self.say_no_hint()
+                rows.say_no_hint()
         elif line == "rules":
             self.rules(game.rules)
         elif line == "autoplay":
@@ -353,24 +199,24 @@ class Screens:
             app.next_autoplay()  # applied at once: a card may go home, or the game end
             if self.current == SCREEN_MENU:
                 if game.history_end == moves:
-                    self._show_setting(line)
+                    rows.show_setting(line)
                 else:  # the title's moves, Undo and Redo changed too
-                    self._choose(row)
+                    rows.choose(rows.row)
         elif line == "winnable":
             if has_won_deal(game.rules):
                 app.toggle("winnable_only")
-                self._show_setting(line)
+                rows.show_setting(line)
             else:  # nothing to choose among: the row says "none"
                 app.beep(BUZZ)
         elif line == "brightness":
             app.next_brightness()
-            self._show_setting(line)
+            rows.show_setting(line)
         elif line == "sound":
             app.toggle("sound")
-            self._show_setting(line)
+            rows.show_setting(line)
         elif line == "suits":
             app.toggle("four_colours")
-            self._show_setting(line)
+            rows.show_setting(line)
         elif line == "help":
             self.help(0)
         elif line == "stats":
@@ -464,7 +310,7 @@ class Screens:
             elif back == SCREEN_PLAY:  # a desktop's direct key asked, from the cards
                 self.app.show_play()
             else:
-                self.menu(MENU_LINES[self.row])
+                self.menu(MENU_LINES[self.rows.row])
 
     # ---------------------------------------------------- deal number entry
 

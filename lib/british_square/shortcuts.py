@@ -26,7 +26,7 @@ def shortcut(screens, action):
         if app.hint():
             return
         if current == SCREEN_MENU:
-            screens.say_no_hint()
+            screens.rows.say_no_hint()
         else:
             app.beep(BUZZ)
     elif action == REDO:

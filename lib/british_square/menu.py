@@ -1,0 +1,187 @@
+"""The menu: its rows, the bar on the one chosen, its pages, and the
+values its rows show (a part of the screens, as ``results`` is: ``Screens``
+opens it and does what a row does; this draws it).
+
+A page turns a row a frame (``turn_page``, ``tick``) and a setting chosen
+rewrites its row alone (``show_setting``): a whole page of rows is 60 ms
+of drawing on a SAMD51, a row 10.
+"""
+
+from british_square.controls import DOWN
+from british_square.layout import BODY_ROWS
+from british_square.par import has_won_deal
+from british_square.results import clock_text, moves_text, rules_name
+from british_square.store import AUTOPLAY_NAMES
+
+# The menu's rows, by their names in words.txt's "menu", in its order
+# (``files`` checks the file against it): a row's name is found here, not
+# by reading the file (1.5 ms a menu on a SAMD51).
+MENU_LINES = (
+    "back", "new", "deal", "restart", "undo", "redo", "hint", "rules", "autoplay", "winnable",
+    "brightness", "sound", "suits", "help", "stats", "about", "end",
+)  # fmt: skip
+MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
+IDLE_ROWS = (MENU_LINES.index("undo"), MENU_LINES.index("redo"))  # rows that may do nothing
+MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
+
+
+class MenuRows:
+    """The menu on the text page, for ``screens`` (a ``screens.Screens``:
+    its app, page and words): the chosen row (``row``), the first on show
+    (``top``) and the rows of a page still to be written (``turning``)."""
+
+    def __init__(self, screens):
+        self.app = screens.app
+        self.page = screens.page
+        self.words = screens.words
+        self.count = self.words.rows("menu")
+        self.row = 0
+        self.top = 0
+        self.turning = 0  # a bit per row on show still to be written after a page turned
+        self.no_hint = False  # the last hint asked for found nothing: its row says so
+        self.on_off_words = ()  # ``on_off``'s, once read
+
+    def step(self, action):
+        """The bar a row up or down (``action``): past the rows on show the page turns."""
+        count = self.count
+        row = (self.row + (1 if action == DOWN else count - 1)) % count
+        if self.top <= row < self.top + BODY_ROWS:  # no scroll: the bar moves, nothing else
+            self.row = row
+            self.page.show_bar(row - self.top)
+        else:
+            self.turn_page(row)
+
+    def tick(self):
+        """A row of a page turned, while one is still to be written."""
+        if self.turning:
+            row = 0
+            while not self.turning >> row & 1:
+                row += 1
+            self._write_row(row)
+
+    def _show_row(self, row):
+        """The bar on menu row ``row``; past the rows on show, the page
+        turned so that the row is the first on show going down, the last
+        going up."""
+        self.row = row
+        if row < self.top:
+            self.top = max(0, row - BODY_ROWS + 1)
+        elif row >= self.top + BODY_ROWS:
+            self.top = min(row, self.count - BODY_ROWS)
+
+    def turn_page(self, row):
+        """Turn the menu's page to show ``row`` (``_show_row``), a row a
+        frame (a whole page of text is 60 ms on a SAMD51, a row 10): first
+        the bar's, with the bar on it, then the others in turn (``tick``),
+        keys taken between them."""
+        self._show_row(row)
+        self.turning = (1 << BODY_ROWS) - 1
+        page = self.page
+        page.undim()  # the page before's dimmed rows go; this page's come as written
+        page.draw()
+        self._write_row(row - self.top)
+
+    def _write_row(self, shown):
+        """Row ``shown`` of the menu on show, written (its value, its dimming,
+        the mark of more rows), and the bar on it if it is the chosen row."""
+        self.turning &= ~(1 << shown)
+        page, row = self.page, self.top + shown
+        line = MENU_LINES[row]
+        value = self.row_value(line)
+        text = self.words.line("menu", line, () if value is None else (value,))
+        page.body_line(shown, text, column=MENU_COLUMN)
+        self._mark_more(shown)
+        if row in IDLE_ROWS and self._idle(row):
+            page.dim_row(shown)
+            page.draw()
+        if row == self.row:
+            page.show_bar(shown)
+        page.dirty = True
+
+    def _idle(self, row):
+        """Would menu row ``row`` (Undo or Redo) do nothing now?"""
+        game = self.app.table.game
+        if row == IDLE_ROWS[0]:
+            return not game.history_count
+        return game.history_end == game.history_count
+
+    def choose(self, row):
+        """The menu composed whole, the bar on ``row`` (``_show_row``)."""
+        self._show_row(row)
+        self.turning = 0
+        app, page = self.app, self.page
+        # the title's values (the moves and the time, while the game pauses),
+        # then each row's that has one, in the rows' order
+        values = [moves_text(app.table.game.history_count), clock_text(app.seconds)]
+        for line in MENU_LINES:
+            value = self.row_value(line)
+            if value is not None:
+                values.append(value)
+        self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
+        # rows that would do nothing now are dimmed
+        for idle in IDLE_ROWS:
+            if 0 <= idle - self.top < BODY_ROWS and self._idle(idle):
+                page.dim_row(idle - self.top)
+        # marks near the end of the first and last rows: more rows above, below
+        self._mark_more(0)
+        self._mark_more(BODY_ROWS - 1)
+        page.draw()
+        page.show_bar(row - self.top)
+
+    def row_value(self, line):
+        """What fills the "{}" of the menu's row ``line``; ``None`` for a row without one."""
+        settings = self.app.settings
+        if line == "hint":
+            return b": nothing found" if self.no_hint else b""
+        if line == "rules":
+            return rules_name(self.words, settings.rules)
+        if line == "autoplay":
+            return self.words.line("autoplay_modes", AUTOPLAY_NAMES[settings.autoplay])
+        if line == "winnable":
+            return self.winnable_text(settings.rules)
+        if line == "brightness":
+            return settings.brightness
+        if line == "sound":
+            return self.on_off(settings.sound)
+        if line == "suits":
+            return self.on_off(settings.four_colours)
+        return None
+
+    def show_setting(self, line):
+        """The menu's row ``line`` anew, its setting changed: only the
+        characters that changed are written (a whole menu is 20 ms on a
+        SAMD51), and the bar's copy of the row with them."""
+        page = self.page
+        row = MENU_LINES.index(line) - self.top
+        page.body_line(row, self.words.line("menu", line, (self.row_value(line),)),
+                       column=MENU_COLUMN)  # fmt: skip
+        self._mark_more(row)
+        page.show_bar(row)
+
+    def _mark_more(self, row):
+        """The mark at the end of the first or last row on show (``row``):
+        more rows above, or below."""
+        if row == 0 and self.top:
+            self.page.mark_line(0, b"^", MENU_MARK_COLUMN)
+        elif row == BODY_ROWS - 1 and self.top + BODY_ROWS < self.count:
+            self.page.mark_line(BODY_ROWS - 1, b"v", MENU_MARK_COLUMN)
+
+    def say_no_hint(self):
+        """The hint found nothing: the menu stays, and its Hint row says so."""
+        self.no_hint = True
+        self.choose(self.row)
+
+    def on_off(self, flag):
+        """The words "on" or "off" as words.txt has them (bytes): read once
+        (the menu says them two or three times a redraw)."""
+        if not self.on_off_words:
+            line = self.words.line
+            self.on_off_words = (line("on_off", "off"), line("on_off", "on"))
+        return self.on_off_words[1 if flag else 0]
+
+    def winnable_text(self, rules):
+        """The Winnable only row's value: on or off, or "none" where no deal
+        of ``rules`` is known to be winnable (British Square)."""
+        if not has_won_deal(rules):
+            return self.words.line("on_off", "none")
+        return self.on_off(self.app.settings.winnable_only)
