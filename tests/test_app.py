@@ -346,31 +346,52 @@ def test_game_over_is_counted_as_it_shows_and_once(make_app):
     assert app.stats.get(BRITISH, PLAYED) == 1
 
 
-def test_auto_play_offers_aces_then_safe_cards_each_applied_at_once(make_app):
+def test_auto_play_offers_aces_then_safe_cards_sent_home_a_card_a_turn(make_app):
     # clubs are home up to the king and on their way down: the other king of
     # clubs is safe to send; the ace of spades starts a foundation
     app = make_app(parse_position("british KC/5H/6H/6H - AS 13,0,0,0"))
     game = app.table.game
     press(app, A)
-    menu_choose(app, "Auto-play: ")  # off to aces: the ace goes home from the menu
+    menu_choose(app, "Auto-play: ")  # off to aces
     assert app.settings.autoplay == AUTOPLAY_ACES and shown(app) == "menu"
     assert "Auto-play: aces" in page_text(app)
-    assert game.waste_count == 0 and game.score() == 14 and game.column_height(0) == 1
-    press(app, A)  # to safe cards: the king goes too
+    press(app, A)  # to safe cards
     assert app.settings.autoplay == AUTOPLAY_SAFE and "Auto-play: safe " in page_text(app)
+    assert game.score() == 13  # what it takes goes home on the cards, where it is seen
+    press(app, B)
+    assert game.score() == 13 and not app.resting()
+    wait(app, 10)  # a card a turn of the loop: the ace first
+    assert game.waste_count == 0 and game.score() == 14 and game.column_height(0) == 1
+    wait(app, 10)  # then the king
     assert game.column_height(0) == 0 and game.score() == 15
-    press(app, A)  # and off
+    wait(app, 10)  # none left: the game looked at as after a move (the dead test, here)
+    assert not app.table.autoplaying and panel_number(app, 1) == "15"  # on the panel
+    menu_choose(app, "Auto-play: ")  # and off
     assert app.settings.autoplay == AUTOPLAY_OFF and "Auto-play: off" in page_text(app)
-    press(app, B)  # the cards show what went: the panel's second number, cards home
-    assert panel_number(app, 1) == "15"
 
 
-def test_safe_cards_auto_play_follows_every_move(make_app):
+def test_safe_cards_auto_play_follows_every_move_a_card_a_turn(make_app):
     app = make_app(parse_position("british 5H/6H/KC/- - - 13,0,0,0"), autoplay=True)
     app.settings.autoplay = AUTOPLAY_SAFE
     press(app, A)
-    app.table.make_move(move(0, 1))  # a move: then the king of clubs goes home by itself
+    app.table.make_move(move(0, 1))  # a move: the turn shows it alone
+    assert app.table.game.column_height(2) == 1 and not app.table.resting()
+    wait(app, 20)  # then the king of clubs goes home by itself
     assert app.table.game.column_height(2) == 0 and app.table.game.score() == 14
+    wait(app, 10)
+    assert not app.table.autoplaying  # nothing more it takes
+
+
+def test_an_undo_stops_auto_play(make_app):
+    app = make_app(parse_position("british 5H/6H/KC/- - - 13,0,0,0"), autoplay=True)
+    app.settings.autoplay = AUTOPLAY_SAFE
+    press(app, A)
+    app.table.make_move(move(0, 1))
+    press(app, SELECT)  # before the king went: the move taken back, and no more
+    wait(app, 50)
+    game = app.table.game
+    assert game.column_height(2) == 1 and game.column_height(0) == 1
+    assert not app.table.autoplaying
 
 
 def test_menu_rows_that_would_do_nothing_are_dimmed(make_app):

@@ -138,7 +138,7 @@ class App:
                 break
             if action != NONE:
                 self.handle(action)
-            elif actions.finished:
+            elif actions.finished and self.settled():
                 break
             self.tick(now)
             if view.dirty:
@@ -173,6 +173,14 @@ class App:
                 self.screens.menu()
             else:
                 self.table.act(action)
+
+    def settled(self):
+        """Is all a press did on the screen? (Auto-play's cards home, on the
+        cards, and a menu's page come a turn at a time after it; a key
+        script ends once they have.)"""
+        if self.on_page:
+            return not self.screens.rows.turning
+        return not self.table.autoplaying
 
     def resting(self):
         """Nothing timed is under way (a flash, the dead test, Finish, the

@@ -59,13 +59,17 @@ class Table:
         self.outcome = OUTCOME_PLAYING
         self.probing = False  # the dead test is under way
         self.finishing = False  # Finish is sending the cards home, one by one
+        # auto-play is sending cards home, one a turn from the turn after the
+        # move (``autoplay_step``): a cascade of a dozen was 200 ms at once
+        self.autoplaying = False
+        self.autoplay_waits = False  # the move's own turn: it alone is shown
         self.finish_offered = False  # this game: Finish was offered (once)
         self.finish_due = 0
 
     def start(self, game):
         """Play ``game`` from where it stands, shown afresh: nothing held or lit."""
         self.game = game
-        self.probing = False
+        self.probing = self.autoplaying = False
         self.finishing = self.finish_offered = False
         self.held = NO_STOP
         self.lit = False
@@ -91,7 +95,7 @@ class Table:
     def end(self):
         """End the game where it stands (End game): its score is the cards home now."""
         self.outcome = OUTCOME_ENDED
-        self.probing = False
+        self.probing = self.autoplaying = False
         self.scene.show_numbers(self.game, PANEL_ENDED)
 
     def in_progress(self):
@@ -108,13 +112,22 @@ class Table:
         return PANEL_NUMBERS
 
     def resting(self):
-        """Nothing timed is under way on the cards (a flash, the dead test, Finish)."""
-        return self.flash_stop == NO_STOP and not (self.probing or self.finishing)
+        """Nothing timed is under way on the cards (a flash, the dead test,
+        Finish, auto-play)."""
+        return self.flash_stop == NO_STOP and not (
+            self.probing or self.finishing or self.autoplaying
+        )
 
     def tick(self, now):
-        """The end of a flash, a step of the dead test or of Finish, when due."""
+        """The end of a flash, a card home by auto-play, a step of the dead
+        test or of Finish, when due."""
         if self.flash_stop != NO_STOP and ticks_diff(now, self.flash_until) >= 0:
             self.end_flash()
+        if self.autoplaying:
+            if self.autoplay_waits:
+                self.autoplay_waits = False
+            else:
+                self.autoplay_step()
         if self.probing:
             self.probe_dead()
         if self.finishing:
@@ -238,16 +251,15 @@ class Table:
         self.cancel()
         self.changed(m)
         if self.session.settings.autoplay:
-            self.auto_play()
-        self.check_end(True)
+            self.autoplaying = self.autoplay_waits = True  # the game looked at once it is done
+        else:
+            self.check_end(True)
 
     def autoplay_now(self):
-        """Auto-play was switched on: what it takes goes home at once, as after a move."""
+        """Auto-play was switched on: what it takes goes home, a card a
+        turn on the cards, as after a move."""
         if self.session.settings.autoplay and self.outcome == OUTCOME_PLAYING:
-            count = self.game.history_count
-            self.auto_play()
-            if self.game.history_count != count:
-                self.check_end(True)
+            self.autoplaying = True
 
     def changed(self, m):
         """Redraw the two piles a move (or its undo) touched, the numbers and the cursor."""
@@ -260,6 +272,7 @@ class Table:
         scene.show_cursor(self.cursor)
 
     def undo(self):
+        self.autoplaying = False  # what the player takes back stays back
         m = self.game.undo()
         if m is None:
             self.refuse(self.cursor)
@@ -271,6 +284,7 @@ class Table:
         self.check_end()
 
     def redo(self):
+        self.autoplaying = False
         m = self.game.redo()
         if m is not None:
             self.session.beep(CLICK)
@@ -331,36 +345,38 @@ class Table:
         if self.outcome != OUTCOME_PLAYING:
             self.finishing = False
 
-    def auto_play(self):
-        """Send home what auto-play takes (``store.AUTOPLAY_*``), as long as
-        something goes: aces that start or finish a foundation, and with safe
-        cards every card no other card can still need (``search.safe_move``,
-        the solver's rule, proved there). Neither choice can cost a card home:
-        nothing can be built on an ace that its foundation could not take as
-        well. Other cards might still be wanted in the tableau, and stay."""
-        game = self.game
-        safe = self.session.settings.autoplay == AUTOPLAY_SAFE
-        buffer = self.move_buffer
-        moved = True
-        while moved:
-            moved = False
-            for source in range(game.columns + 1):
-                if source == game.columns:
-                    source = WASTE
-                card = game.top(source)
-                if card != NO_CARD and card % 13 == 0 and game.foundations[card // 13] in (0, 25):
-                    self.auto_move(move(source, FOUNDATION))
-                    moved = True
-            if safe and not moved:
-                m = safe_move(game, buffer, game.legal_moves(buffer))
-                if m >= 0:
-                    self.auto_move(m)
-                    moved = True
-
-    def auto_move(self, m):
-        """Play auto-play's move ``m`` (legal, found from the position) and show it."""
+    def autoplay_step(self):
+        """Send home the next card auto-play takes (``store.AUTOPLAY_*``):
+        an ace that starts or finishes a foundation, and with safe cards a
+        card no other card can still need (``search.safe_move``, the
+        solver's rule, proved there). Neither choice can cost a card home:
+        nothing can be built on an ace that its foundation could not take
+        as well. Other cards might still be wanted in the tableau, and stay.
+        When it takes none, auto-play is done: the game is looked at as
+        after a move (won, Finish, the dead test)."""
+        m = self.autoplay_move()
+        if m == NO_HINT:
+            self.autoplaying = False
+            self.check_end(True)
+            return
         self.game.push(m)
         self.changed(m)
+
+    def autoplay_move(self):
+        """The next move auto-play takes, or ``NO_HINT``."""
+        game = self.game
+        for source in range(game.columns + 1):
+            if source == game.columns:
+                source = WASTE
+            card = game.top(source)
+            if card != NO_CARD and card % 13 == 0 and game.foundations[card // 13] in (0, 25):
+                return move(source, FOUNDATION)
+        if self.session.settings.autoplay == AUTOPLAY_SAFE:
+            buffer = self.move_buffer
+            m = safe_move(game, buffer, game.legal_moves(buffer))
+            if m >= 0:
+                return m
+        return NO_HINT
 
     def check_end(self, moved=False):
         """Won, or no more moves: the engine's LOST now, or its dead test once the
