@@ -72,12 +72,13 @@ def shown(app):
 
 
 def press(app, *actions):
-    """Press each of ``actions`` once the screen has settled: a menu's page
-    turning (a row a turn of the loop) is written out first."""
+    """Press each of ``actions``, each once the last one's effect is all on
+    the screen (``App.settled``: a menu's page, auto-play's cards home, a
+    hint, come a turn of the loop at a time)."""
     for action in actions:
         app.handle(action)
-        while app.on_page and app.screens.rows.turning:
-            app.screens.tick(app.now)
+        while not app.settled():
+            app.tick(app.now)
 
 
 def wait(app, ms):

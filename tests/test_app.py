@@ -358,7 +358,7 @@ def test_auto_play_offers_aces_then_safe_cards_sent_home_a_card_a_turn(make_app)
     press(app, A)  # to safe cards
     assert app.settings.autoplay == AUTOPLAY_SAFE and "Auto-play: safe " in page_text(app)
     assert game.score() == 13  # what it takes goes home on the cards, where it is seen
-    press(app, B)
+    app.handle(B)  # the press alone, not what follows it
     assert game.score() == 13 and not app.resting()
     wait(app, 10)  # a card a turn of the loop: the ace first
     assert game.waste_count == 0 and game.score() == 14 and game.column_height(0) == 1
@@ -375,8 +375,9 @@ def test_safe_cards_auto_play_follows_every_move_a_card_a_turn(make_app):
     app.settings.autoplay = AUTOPLAY_SAFE
     press(app, A)
     app.table.make_move(move(0, 1))  # a move: the turn shows it alone
+    app.tick(app.now)
     assert app.table.game.column_height(2) == 1 and not app.table.resting()
-    wait(app, 20)  # then the king of clubs goes home by itself
+    wait(app, 10)  # then the king of clubs goes home by itself
     assert app.table.game.column_height(2) == 0 and app.table.game.score() == 14
     wait(app, 10)
     assert not app.table.autoplaying  # nothing more it takes
@@ -800,6 +801,27 @@ def test_a_hint_that_finds_nothing_says_so_and_changes_nothing(make_app):
     assert position_text(app.table.game) == before and app.hints_used == 0
     press(app, B, START)  # the menu again: the notice is gone
     assert "nothing found" not in page_text(app)
+
+
+def test_a_hints_search_looks_a_few_positions_a_turn_and_a_press_stops_it(make_app):
+    # deal 10's hint needs a search: the cards show at once, the hint turns
+    # later (a whole search is a quarter of a second on a board)
+    app = make_app(Game.new_deal(10))
+    press(app, A)
+    menu_choose(app, "Hint")  # settled: the hint shown
+    held, cursor = app.table.held, app.table.cursor
+    press(app, B, START, *[DOWN] * MENU.index("Hint"))
+    app.handle(A)  # the press alone
+    assert shown(app) == "play" and app.table.hinting and not app.resting()
+    turns = 0
+    while app.table.hinting:
+        app.tick(app.now)
+        turns += 1
+    assert turns > 3 and (app.table.held, app.table.cursor) == (held, cursor)  # the same hint
+    press(app, B, START, *[DOWN] * MENU.index("Hint"))
+    app.handle(A)
+    app.handle(RIGHT)  # a press while it looks: the search stops, the press is taken
+    assert not app.table.hinting and app.table.held == NO_STOP
 
 
 def test_a_hint_borrows_the_dead_test_and_gives_it_back(make_app):

@@ -415,6 +415,8 @@ def test_the_direct_keys_play_and_plus_and_minus_size_the_window(window):
     on_the_cards(app)
     key("h")  # hint: a British deal's first move is a deal, the stock lit
     run(app)
+    while not app.settled():  # the window closed as the hint's search began
+        app.tick(app.now)
     assert app.hints_used == 1 and app.table.cursor == app.table.layout.stock_stop
     key("z")
     key("u")

@@ -175,12 +175,12 @@ class App:
                 self.table.act(action)
 
     def settled(self):
-        """Is all a press did on the screen? (Auto-play's cards home, on the
-        cards, and a menu's page come a turn at a time after it; a key
-        script ends once they have.)"""
+        """Is all a press did on the screen? (A menu's page, and on the cards
+        auto-play's cards home and a hint, come a turn at a time after it; a
+        key script ends once they have.)"""
         if self.on_page:
             return not self.screens.rows.turning
-        return not self.table.autoplaying
+        return not (self.table.autoplaying or self.table.hinting)
 
     def resting(self):
         """Nothing timed is under way (a flash, the dead test, Finish, the

@@ -96,17 +96,39 @@ def _home_at(card, foundations):
 class Hinter(DeadSearch):
     """Finds a hint; made once, reused for every request (no heap churn).
     It is the dead test's search turned round: the same table of position
-    hashes and path, a depth limit, and a score to beat."""
+    hashes and path, a depth limit, and a score to beat. A request is
+    ``begin`` then ``step`` over turns of the game's loop, a few positions
+    each (a whole search is a quarter of a second on a SAMD51), or
+    ``suggest`` at once (the desktop, the tests)."""
 
     def __init__(self, budget=BUDGET, buffer=None):
         super().__init__(max(budget, DEPTH), buffer)
         self.positions = 0  # positions looked at by the last request
+        # the request under way: the move it falls back on, its budget, and
+        # the search's score to beat (cards home at the start, the best gain,
+        # at what depth, by which first move)
+        self.fallback = NO_HINT
+        self.limit = 0
+        self.start_score = 0
+        self.best_gain = 0
+        self.best_depth = 0
+        self.best_move = NO_HINT
 
     def suggest(self, game, budget=BUDGET):
         """The hinted move for ``game`` (a move int), or ``NO_HINT`` when it
         has no legal move, after at most ``budget`` positions (the game's
         dead test is a ``Hinter`` with a larger table: a hint borrows it
         between two of its runs)."""
+        found = self.begin(game, budget)
+        while found is None:
+            found = self.step_hint(budget)
+        return found
+
+    def begin(self, game, budget=BUDGET):
+        """Start a request for ``game`` (not touched: the search works on a
+        copy): its answer when it needs no search (a card home, no forward
+        move, no move at all: ``NO_HINT``), else ``None``, and ``step_hint``
+        goes on with it."""
         self.positions = 0
         buffer = self.buffer
         count = game.legal_moves(buffer)
@@ -130,26 +152,28 @@ class Hinter(DeadSearch):
                 other = m
         if first_forward == NO_HINT:
             return other if other != NO_HINT else back if back != NO_HINT else m
-        best = self._search(game, min(budget, self.budget))
-        self.positions = self.seen
-        return best if best != NO_HINT else first_forward
-
-    def _search(self, game, budget):
-        """The first move of the shortest line of forward moves that brings
-        the most cards home, or ``NO_HINT`` if none of those seen does."""
+        self.fallback = first_forward
+        self.limit = min(budget, self.budget)
         self.start(game)  # a copy, its hash noted
-        probe = self.game
-        buffer = self.buffer
-        start = probe.score()
-        best_gain = 0
-        best_depth = DEPTH + 1
-        best_move = NO_HINT
-        depth = 0
-        next_index = 0
-        while True:
+        self.start_score = self.game.score()
+        self.best_gain = 0
+        self.best_depth = DEPTH + 1
+        self.best_move = NO_HINT
+        self.depth = self.next_index = 0
+        return None
+
+    def step_hint(self, positions):
+        """Look at up to ``positions`` more positions of the request begun:
+        ``None`` while it goes on, then the hint: the first move of the
+        shortest line of forward moves that brings the most cards home, or
+        the first forward move if none seen does."""
+        probe, buffer, limit = self.game, self.buffer, self.limit
+        depth, next_index = self.depth, self.next_index
+        stop_at = self.seen + positions
+        while self.seen < stop_at:
             count = probe.legal_moves(buffer) if depth < DEPTH else 0
             moved = False
-            while next_index < count and self.seen < budget:
+            while next_index < count and self.seen < limit:
                 i = 2 * next_index
                 m = buffer[i] << 8 | buffer[i + 1]  # move(), inlined: the hot loop (see engine)
                 next_index += 1
@@ -161,19 +185,23 @@ class Hinter(DeadSearch):
                     continue
                 depth = self._down(depth, m, flag, next_index)
                 next_index = 0
-                gain = probe.score() - start
-                if gain > best_gain or (gain == best_gain and gain and depth < best_depth):
-                    best_gain, best_depth = gain, depth
-                    best_move = self.path_move(0)  # the line's first move
+                gain = probe.score() - self.start_score
+                if gain > self.best_gain or (
+                    gain == self.best_gain and gain and depth < self.best_depth
+                ):
+                    self.best_gain, self.best_depth = gain, depth
+                    self.best_move = self.path_move(0)  # the line's first move
                 moved = True
                 break
             if moved:
                 continue
             if not depth:
-                break
+                self.positions = self.seen
+                return self.best_move if self.best_move != NO_HINT else self.fallback
             depth -= 1
             next_index = self._back(probe, depth)
-        return best_move
+        self.depth, self.next_index = depth, next_index
+        return None
 
 
 def _reorders(game, m):

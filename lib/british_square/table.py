@@ -24,6 +24,9 @@ _FINISH_MS = const(150)  # Finish sends a card home this often: the player can f
 # 1 000 to 2 000 loop units a position with 16 piles: a turn, under 15 ms
 # on a SAMD51).
 PROBE_STEP = const(2)
+# The hint's search looks at this many positions a turn (a request of 60,
+# the hint's budget, is a quarter of a second on a SAMD51 in all).
+HINT_STEP = const(3)
 
 # Where a game stands, as the player sees it (``Table.outcome``).
 OUTCOME_PLAYING = const(0)
@@ -63,13 +66,14 @@ class Table:
         # move (``autoplay_step``): a cascade of a dozen was 200 ms at once
         self.autoplaying = False
         self.autoplay_waits = False  # the move's own turn: it alone is shown
+        self.hinting = False  # the hint's search looks, a few positions a turn
         self.finish_offered = False  # this game: Finish was offered (once)
         self.finish_due = 0
 
     def start(self, game):
         """Play ``game`` from where it stands, shown afresh: nothing held or lit."""
         self.game = game
-        self.probing = self.autoplaying = False
+        self.probing = self.autoplaying = self.hinting = False
         self.finishing = self.finish_offered = False
         self.held = NO_STOP
         self.lit = False
@@ -115,7 +119,7 @@ class Table:
         """Nothing timed is under way on the cards (a flash, the dead test,
         Finish, auto-play)."""
         return self.flash_stop == NO_STOP and not (
-            self.probing or self.finishing or self.autoplaying
+            self.probing or self.finishing or self.autoplaying or self.hinting
         )
 
     def tick(self, now):
@@ -128,6 +132,10 @@ class Table:
                 self.autoplay_waits = False
             else:
                 self.autoplay_step()
+        if self.hinting:
+            found = self.hinter.step_hint(HINT_STEP)
+            if found is not None:
+                self.show_hint(found)
         if self.probing:
             self.probe_dead()
         if self.finishing:
@@ -136,6 +144,7 @@ class Table:
     def act(self, action):
         """Do what the button ``action`` means on the cards (Start, the menu,
         is the session's)."""
+        self.stop_hint()
         if action <= RIGHT:
             self.cursor = self.layout.neighbour(self.cursor, action)
             self.scene.show_cursor(self.cursor)
@@ -204,19 +213,37 @@ class Table:
         scene.set_look(stop, SELECTED)
 
     def hint(self):
-        """A hint: the card the search suggests moving is picked up and the
-        place it should go is lit with the cursor on it, so A plays it and B
-        puts it back; for a deal the stock is lit, under the cursor. False,
-        and nothing changes, when the search found nothing useful."""
-        game, layout = self.game, self.layout
+        """Ask for a hint: False, and nothing changes, when there is none
+        (no legal move, or the game is over); else True, and the hint shows
+        at once when it needs no search, or once the search has looked, a
+        few positions a turn of the loop (``tick``; a press stops it)."""
         if self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_WON:
             return False
         self.probing = False  # the hint borrows the dead test's table
-        m = self.hinter.suggest(game)
-        self.check_end()  # and the dead test starts again where it was needed
-        if m == NO_HINT:
+        found = self.hinter.begin(self.game)
+        if found == NO_HINT:
+            self.check_end()  # and the dead test starts again where it was needed
             return False
         self.cancel()
+        if found is None:
+            self.hinting = True
+        else:
+            self.show_hint(found)
+        return True
+
+    def stop_hint(self):
+        """A press, or a change of the game, while the hint's search looks: it stops."""
+        if self.hinting:
+            self.hinting = False
+            self.check_end()
+
+    def show_hint(self, m):
+        """The hint ``m``: the card it moves is picked up and the place it
+        should go is lit with the cursor on it, so A plays it and B puts it
+        back; for a deal the stock is lit, under the cursor."""
+        game, layout = self.game, self.layout
+        self.hinting = False
+        self.check_end()  # the dead test starts again where it was needed
         source, target = move_source(m), move_target(m)
         if source == STOCK:  # a deal: the stock lit, A on it deals
             self.cursor = layout.stock_stop
@@ -228,7 +255,6 @@ class Table:
             self.scene.set_look(self.held, SELECTED)
         self.scene.set_look(self.cursor, TARGET)
         self.scene.show_cursor(self.cursor)
-        return True
 
     def cancel(self):
         """Put the held card back (it never left its pile), and a hint's lit stock out."""
@@ -264,7 +290,7 @@ class Table:
     def changed(self, m):
         """Redraw the two piles a move (or its undo) touched, the numbers and the cursor."""
         scene, game = self.scene, self.game
-        self.probing = False  # it was about the position before
+        self.probing = self.hinting = False  # they were about the position before
         self.session.note_change()
         scene.show_pile(game, move_source(m))
         scene.show_pile(game, move_target(m))
