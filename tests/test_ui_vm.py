@@ -30,6 +30,7 @@ from ui_runs import (
     four_colour_script,
     kept_game,
     keys_file,
+    play_every_key_word,
     position_line,
     reported,
     run_desktop,
@@ -84,6 +85,17 @@ def test_desktop_and_vm_end_in_the_same_position(session, tmp_path):
     keys = keys_file(tmp_path, writer.text())
     desktop = run_desktop(["--deal", "7", "--keys-file", keys, "--shot", tmp_path])
     assert position_line(desktop.stdout) == position_line(output)
+
+
+def test_every_key_script_word_the_help_lists_plays_on_the_vm(vm, mpy_board, tmp_path):
+    # issue 50: hint, redo, new, restart, the digits raised IndexError in
+    # the VM adapter's poll, and quit pressed B
+    def run(script):
+        result = vm.run_board(mpy_board, "--deal", "7", "--keys", script, "--shot", tmp_path,
+                              heap=HEAP)  # fmt: skip
+        return position_line(result.stdout)
+
+    play_every_key_word(run, tmp_path)
 
 
 def test_runs_from_py_sources(vm, tmp_path):
