@@ -376,21 +376,24 @@ def test_safe_cards_auto_play_follows_every_move(make_app):
 def test_menu_rows_that_would_do_nothing_are_dimmed(make_app):
     app = make_app(Game.new_deal(7))
     page = app.view.page
-    rows = [MENU.index(line) for line in ("Undo", "Redo")]
-    press(app, A, START)  # no move yet: both would do nothing
+    names = ("Restart deal", "Undo", "Redo")
+    restart, undo, redo = rows = [MENU.index(line) for line in names]
+    press(app, A, START)  # no move yet: all three would do nothing (issue 50: Restart too)
     assert page.dimmed == sum(1 << row for row in rows)
     assert all(dim.color == TEXT_GREY and not dim.grid.hidden for dim in page.dims)
-    assert [cell_text(app, 0, row) for row in rows] == ["Undo", "Redo"]
+    assert [cell_text(app, 0, row) for row in rows] == list(names)
     # each over its white row, which it hides: the same text, ready when it goes;
     # each as wide as the longest of them
     assert max(len(lines(page.body)[row]) for row in rows) == DIM_COLUMNS
-    assert [lines(page.body)[row].strip() for row in rows] == ["Undo", "Redo"]
+    assert [lines(page.body)[row].strip() for row in rows] == list(names)
     press(app, B)
     app.table.make_move(move(STOCK, WASTE))
     press(app, START)  # a move to undo: Redo alone is dim
-    assert page.dimmed == 1 << rows[1]
-    press(app, B, SELECT, START)  # undone: a move to redo, none to undo
-    assert page.dimmed == 1 << rows[0]
+    assert page.dimmed == 1 << redo
+    press(app, B, SELECT, START)  # undone: a move to redo, none to undo or restart
+    assert page.dimmed == 1 << restart | 1 << undo
+    press(app, B, REDO, RESTART, A, START)  # restarted: its move kept to redo
+    assert app.table.game.history_end == 1 and page.dimmed == 1 << restart | 1 << undo
     press(app, *[DOWN] * 9)  # scrolled past them: nothing dimmed
     assert page.dimmed == 0 and all(dim.grid.hidden for dim in page.dims)
 

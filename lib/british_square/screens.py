@@ -60,7 +60,7 @@ MARKS = (
     ("count", 9),  # the digit 9: a pile's count
 )
 MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
-IDLE_LINES = ("undo", "redo")  # menu rows that can have nothing to do
+IDLE_LINES = ("restart", "undo", "redo")  # menu rows that can have nothing to do
 MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
 
 # What a confirmation is for (``Screens.ask``).
@@ -193,7 +193,8 @@ class Screens:
         if not self.idle_rows:
             self.idle_rows = tuple(self.words.row("menu", line) for line in IDLE_LINES)
         game = app.table.game
-        idle = (not game.history_count, game.history_end == game.history_count)
+        start = not game.history_count  # nothing to restart, nor to undo
+        idle = (start, start, game.history_end == game.history_count)
         for k in range(len(IDLE_LINES)):
             shown = self.idle_rows[k] - self.top
             if idle[k] and 0 <= shown < BODY_ROWS:
