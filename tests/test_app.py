@@ -346,6 +346,40 @@ def test_game_over_is_counted_as_it_shows_and_once(make_app):
     assert app.stats.get(BRITISH, PLAYED) == 1
 
 
+@pytest.mark.parametrize("leave", ["rules", "new", "deal"])
+def test_a_game_over_is_left_without_asking(make_app, leave):
+    # issue 50: Game over counts the game and ends it, as its A (a new deal)
+    # knows: other rules, a new game or a deal number asked "Abandon this game?"
+    app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
+    press(app, A)
+    app.table.make_move(move(WASTE, FOUNDATION))
+    wait(app, 200)
+    assert shown(app) == "over" and app.stats.get(BRITISH, PLAYED) == 1
+    press(app, B)  # the cards, and on to another game from the menu
+    if leave == "rules":
+        menu_choose(app, "Rules: ")
+        press(app, RIGHT, A)
+    elif leave == "new":
+        menu_choose(app, "New game")
+    else:
+        menu_choose(app, "Deal number")
+        press(app, A)
+    assert shown(app) == "play" and app.table.game.history_count == 0
+    assert app.table.game.rules == (AMERICAN if leave == "rules" else BRITISH)
+    assert app.stats.get(BRITISH, PLAYED) == 1  # counted once, as Game over showed
+
+
+def test_a_game_played_on_after_game_over_asks_again(make_app):
+    app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
+    press(app, A)
+    app.table.make_move(move(WASTE, FOUNDATION))
+    wait(app, 200)
+    press(app, B, SELECT)  # undone: the ace back on the waste, a move to lose again
+    app.table.make_move(move(1, 2))
+    menu_choose(app, "New game")
+    assert shown(app) == "confirm" and "Abandon this game?" in page_text(app)
+
+
 def test_auto_play_offers_aces_then_safe_cards_each_applied_at_once(make_app):
     # clubs are home up to the king and on their way down: the other king of
     # clubs is safe to send; the ace of spades starts a foundation

@@ -46,6 +46,7 @@ from british_square.sheet import (
 )
 from british_square.sounds import BUZZ
 from british_square.store import AUTOPLAY_NAMES
+from british_square.table import OUTCOME_STUCK
 
 # The texts of words.txt some screens pick from: by rule set, by the save's
 # notice (store.NOTICE_*), and the help's marks with the glyph beside each.
@@ -341,7 +342,11 @@ class Screens:
         self.pending_rules = rules
         self.back = back
         app = self.app
-        if what != ASK_END and not app.table.in_progress():
+        table = app.table
+        # nothing to lose: no move made, or Game over shown (the game counted
+        # and over, as its A, a new deal at once, knows)
+        over = table.outcome == OUTCOME_STUCK and app.counted
+        if what != ASK_END and (over or not table.in_progress()):
             self._do_pending()
             return
         self.open(SCREEN_CONFIRM, self._confirm)
