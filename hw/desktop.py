@@ -409,6 +409,9 @@ class Hardware:
         # the keys the screens name for the buttons (None: the board's names)
         self.key_names = None if os.environ.get("BSQ_BOARD_BUTTONS") else KEY_NAMES
         self.help_page = HELP_PAGE if self.key_names else None  # a board's pictures: its own
+        # A window has no backlight: None, and the menu's Brightness says so (a
+        # board's pictures show a board's menu; the level set is kept, to test).
+        self.backlight = None if self.key_names else self.keep_backlight
         self.shot = options.get("shot")
         if self.headless and not self.shot:
             self.shot = DEFAULT_SHOT  # headless always leaves a picture behind
@@ -500,8 +503,8 @@ class Hardware:
         """The save file's NVM, if any; no battery on a desktop (but a fake one)."""
         return "desktop", len(self.nvm) if self.nvm is not None else 0, self.battery_mv
 
-    def backlight(self, percent):
-        self.backlight_level = percent  # a window has no backlight: the level is kept, to test
+    def keep_backlight(self, percent):
+        self.backlight_level = percent  # a board's pictures: the level is kept, to test
 
     def lights(self, frame, percent):
         self.glows += 1

@@ -621,6 +621,17 @@ def test_the_brightness_setting_cycles_and_is_kept_when_dimming(make_app):
     assert app.levels[-1] == 30 and shown(app) == "menu"
 
 
+def test_a_machine_without_a_backlight_says_so_on_the_brightness_row():
+    # issue 50: the desktop's window has no backlight, and its menu offered
+    # 100%, 60%, 30% that changed nothing
+    heard = []
+    app = App(FakeHardware(Clock(), sound=heard.append), None, Game.new_deal(5))
+    press(app, A)
+    menu_choose(app, "Brightness: ")
+    assert "Brightness: n/a" in page_text(app) and "%" not in page_text(app)
+    assert app.settings.brightness == 100 and heard == [BUZZ]  # nothing to choose among
+
+
 def test_the_title_shows_the_battery_and_warns_when_it_is_low(make_app):
     volts = [3920]
     app = make_app(Game.new_deal(5), facts=lambda: ("PyGamer", 8192, volts[0]))

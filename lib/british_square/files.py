@@ -25,7 +25,7 @@ NEEDED = (
     ("menu", ("back", "new", "deal", "restart", "undo", "redo", "hint", "rules",
               "autoplay", "winnable", "brightness", "sound", "suits", "help", "stats", "about",
               "end")),
-    ("on_off", ("off", "on", "none")),
+    ("on_off", ("off", "on", "none", "no_backlight")),
     ("autoplay_modes", AUTOPLAY_NAMES),
     ("deal", ()),
     ("deal_refused", ()),

@@ -178,6 +178,10 @@ class Screens:
         app, page = self.app, self.page
         settings = app.settings
         hint = b": nothing found" if self.no_hint else b""
+        # Brightness: the level, or "n/a" where there is no backlight (a window)
+        brightness = b"%d%%" % settings.brightness
+        if app.hardware.backlight is None:
+            brightness = self.words.line("on_off", "no_backlight")
         values = (
             moves_text(app.table.game.history_count),  # the title: moves and time, while it pauses
             clock_text(app.seconds),
@@ -185,7 +189,7 @@ class Screens:
             rules_name(self.words, settings.rules),
             self.words.line("autoplay_modes", AUTOPLAY_NAMES[settings.autoplay]),
             self.winnable_text(settings.rules),
-            settings.brightness,
+            brightness,
             self.on_off(settings.sound),
             self.on_off(settings.four_colours),
         )
@@ -284,8 +288,11 @@ class Screens:
             else:  # nothing to choose among: the row says "none"
                 app.beep(BUZZ)
         elif line == "brightness":
-            app.next_brightness()
-            self._choose(row)
+            if app.hardware.backlight is None:  # nothing to set: the row says "n/a"
+                app.beep(BUZZ)
+            else:
+                app.next_brightness()
+                self._choose(row)
         elif line == "sound":
             app.toggle("sound")
             self._choose(row)
