@@ -496,13 +496,13 @@ def test_text_grids_show_their_lines_in_the_fonts_cells(make_app):
     app.screens.results.statistics(BRITISH)
     page = app.view.page
     tiles = page.body.grid
-    line = lines(page.body)[1]  # "Won", its figure at the row's end
+    line = lines(page.body)[1]  # "Cards home: best", its figure at the row's end
     # the terminal puts each character's glyph in its cell of the row, after
     # the blank column at the screen's left edge
     drawn = [tiles[1 + x, 1] for x in range(len(line))]
     glyphs = page.body.terminal.font
     assert drawn == [glyphs.get_glyph(ord(c)).tile_index for c in line]
-    assert len(line) == TEXT_COLUMNS and line.startswith("Won ")
+    assert len(line) == TEXT_COLUMNS and line.startswith("Cards home: best ")
     app.screens.help(0)
     assert not page.body.grid.hidden and lines(page.title)[0].strip() == "Help: keys"
 
@@ -660,12 +660,18 @@ def test_the_statistics_are_a_grid_whose_cells_hold_the_rule_set_on_show(make_ap
         return [cell_text(app, index, row) for row in range(page.rows)]
 
     assert column(0) == body("stats")  # what each row counts, as words.txt has it
-    assert column(1) == ["2", "1 (50%)", "104", "59.0", "1, 1", "263", "20:50", "1, 3"]
+    # issue 50: "Par reached, hints  0, 414" said nothing to a new player:
+    # a row for each, the par row's games out of those played, as the won row's
+    assert column(0) == [
+        "Won", "Cards home: best", "Cards home: average", "Streak: now, best",
+        "Fewest moves to win", "Fastest win", "Par reached", "Hints used",
+    ]  # fmt: skip
+    assert column(1) == ["1 of 2 (50%)", "104", "59.0", "1, 1", "263", "20:50", "1 of 2", "3"]
     assert lines(app.view.page.title)[0].strip() == "Statistics: British"
     press(app, RIGHT)  # American: nothing played yet
-    assert column(1) == ["0", "0 (0%)", "0", "0.0", "0, 0", "-", "-", "0, 0"]
+    assert column(1) == ["0 of 0 (0%)", "0", "0.0", "0, 0", "-", "-", "0 of 0", "0"]
     press(app, RIGHT)  # Union Square
-    assert column(1) == ["1", "1 (100%)", "104", "104.0", "1, 1", "200", "1:15", "1, 0"]
+    assert column(1) == ["1 of 1 (100%)", "104", "104.0", "1, 1", "200", "1:15", "1 of 1", "0"]
     assert lines(app.view.page.title)[0].strip() == "Statistics: Union"
     # the table laid out by its GridLayout: its lines span the screen, from
     # the blank column left of it, the figures ending where the rows do
