@@ -487,6 +487,37 @@ def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatc
     caught_once(again, capsys, "loading the save", "MemoryError")
 
 
+def test_a_loader_that_cannot_load_for_want_of_heap_numbers_the_next_save_past_the_records(
+    boot, monkeypatch, capsys
+):
+    """The heap runs out as the loader itself loads: nothing of the record is
+    kept, and the next save is numbered past both records in the block (it
+    was numbered 1, and the older record came back at the next power-on)."""
+    import builtins
+
+    nvm = PagedFlash()
+    app = boot(nvm, Game.new_deal(8))
+    press(app, A)
+    play_some(app, 2)
+    app.save()
+    play_some(app, 2)
+    app.save()  # slot B, then slot A: sequence numbers 1 and 2
+    real_import = builtins.__import__
+
+    def out_of_heap(name, *args, **kwargs):
+        fromlist = args[2] if len(args) > 2 else kwargs.get("fromlist")
+        if name == "british_square" and fromlist and "resume" in fromlist:
+            raise MemoryError
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", out_of_heap)
+    capsys.readouterr()
+    again = boot(nvm)
+    monkeypatch.undo()
+    check_fresh_start_then_a_good_save(again, nvm)
+    caught_once(again, capsys, "loading the save", "MemoryError")
+
+
 def test_an_exception_while_starting_the_resumed_game_starts_a_new_one_saying_so(
     boot, monkeypatch, capsys
 ):

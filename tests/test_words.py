@@ -15,7 +15,7 @@ from british_square.files import NEEDED, TEXTS_AT_MOST, open_words
 from british_square.layout import BODY_ROWS, FIGURE_COLUMNS, PANEL_COLUMNS, TEXT_COLUMNS
 from british_square.words import LONGEST, DamagedFile
 
-DAMAGED = "words.txt is damaged: make deploy mends it"
+DAMAGED = "words.txt is damaged"  # damage.line adds what mends it
 sys.path.insert(0, str(HW))  # hw/ is not a package
 from desktop import KEY_NAMES  # noqa: E402  (the desktop's names of the buttons)
 

@@ -185,6 +185,8 @@ def _parse(store, raw):
     seconds = hints = 0
     if flags & HAS_GAME:
         at = FIXED_SIZE - CRC_SIZE
+        if flags & HAS_START:  # its check imported first: a module that cannot load is no nonsense
+            __import__("british_square.position")
         try:
             game = _parse_game(raw, at, flags & HAS_START)
         except (ValueError, IndexError):  # IllegalMoveError is a ValueError
