@@ -35,7 +35,9 @@ from british_square.store import (
     FEWEST_MOVES,
     HINTS,
     HOME_BEST,
+    MAGIC,
     PLAYED,
+    RECORD_SIZE,
     SLOT_B,
     STATS_SIZE,
     STREAK,
@@ -168,6 +170,32 @@ def test_the_first_starts_help_shows_again_if_the_power_goes_before_a_key(boot):
     boot(nvm)
     again = boot(nvm)  # off while it showed: nothing kept, nothing seen for sure
     assert shown(again) == "first" and nvm.writes == 0
+
+
+@pytest.mark.parametrize("other", ["random", "zeros", "text"])
+def test_another_programs_nvm_is_a_new_board_and_only_the_two_slots_are_written(boot, other):
+    # issue 50: an NVM full of another program's data skipped the first start
+    # (and said "Saved game unreadable" of a save that was never ours)
+    flash = PagedFlash()
+    if other == "random":
+        data = random.Random(5).randbytes(len(flash.data))
+        data = bytes([0]) + data[1:SLOT_B] + bytes([0]) + data[SLOT_B + 1 :]  # no magic of ours
+    elif other == "zeros":
+        data = bytes(len(flash.data))
+    else:
+        data = (b'{"high_score": 1200, "name": "ADA"}\n' * 300)[: len(flash.data)]
+    flash.data[:] = data
+    app = boot(flash)
+    assert shown(app) == "first" and flash.writes == 0
+    press(app, A, A)  # Union Square, then past how to play: kept at once
+    wait(app, 20)
+    assert shown(app) == "title" and flash.writes == 1
+    slots = [(0, RECORD_SIZE), (SLOT_B, SLOT_B + RECORD_SIZE)]
+    for start, end in [(RECORD_SIZE, SLOT_B), (SLOT_B + RECORD_SIZE, len(data))]:
+        assert flash.data[start:end] == data[start:end]  # the rest of the block as it was
+    assert flash.data[slots[1][0] : slots[1][0] + 4] == MAGIC  # the first save: slot B
+    again = boot(flash)
+    assert shown(again) == "title" and again.settings.rules == UNION
 
 
 def test_a_game_named_at_start_up_is_past_the_first_start(boot):

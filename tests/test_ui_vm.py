@@ -386,6 +386,21 @@ def test_a_kept_game_resumes_on_the_vm_as_a_board_resumes_it(vm, mpy_board, tmp_
     assert reported(again.stdout, "saves") == "0"  # nothing changed: nothing written
 
 
+def test_another_programs_nvm_is_a_new_board_on_the_vm(vm, mpy_board, tmp_path):
+    # issue 50: it skipped the first start, saying "Saved game unreadable"
+    data = bytearray(random.Random(3).randbytes(8192))
+    data[0] = data[4096] = 0  # no header of ours: the magic's first byte has bits set
+    nvm = tmp_path / "nvm"
+    nvm.write_bytes(data)
+    env = {"CIRCUITPY_NVM_FILE": str(nvm), "BSQ_KEYS": "a a"}  # Union Square, how to play
+    result = vm.run_board(mpy_board, heap=HEAP, env=env)
+    assert reported(result.stdout, "screens").split() == ["title", "help", "first"]
+    assert int(reported(result.stdout, "saves")) >= 1  # as the help was left
+    after = nvm.read_bytes()
+    assert after[1024:4096] == data[1024:4096] and after[5120:] == data[5120:]
+    assert after[4096:4100] == b"BSQ\x1a"  # the first save: slot B
+
+
 def test_an_hour_of_scripted_play_on_the_vm_keeps_to_the_rate_limit(vm, mpy_board, tmp_path):
     # an American deal: a card dealt and undone in turn every two seconds (the
     # cursor on the stock), the menu once a minute; a virtual clock runs the

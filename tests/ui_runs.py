@@ -105,11 +105,19 @@ def kept_game(path, game):
     """An NVM file (``CIRCUITPY_NVM_FILE``) holding ``game`` as a board saves
     it: the VM resumes it at start-up as a board does, without the text
     module that ``--position`` loads (whose names alone cost the VM's heap
-    another 4.5 KB pool of interned names). Returns the environment."""
+    another 4.5 KB pool of interned names). A game with no move is no game
+    in progress to the loader (the game never keeps one): a copy of it is
+    kept with a move played and taken back (``one_back``), its position as
+    it is. Returns the environment."""
     sys.path.insert(0, str(ROOT / "hw"))
+    from nvm_records import one_back
     from storage import FileNVM
 
+    from british_square.desktop.games import copy_game
     from british_square.store import Store
+
+    if not game.history_end:
+        game = one_back(copy_game(game))
 
     Store(FileNVM(str(path))).save(game, 0, 0)
     return {"CIRCUITPY_NVM_FILE": str(path)}
