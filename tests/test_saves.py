@@ -488,6 +488,16 @@ def caught_once(app, capsys, doing, error):
     assert "Errors caught 1" in page_text(app).splitlines()
 
 
+def boots_afresh(boot, nvm, monkeypatch, capsys, doing, error):
+    """A power-on over ``nvm`` with ``monkeypatch``'s failure in place: a new
+    game saying so, the next save good, and ``error`` said once, ``doing``."""
+    capsys.readouterr()
+    again = boot(nvm)
+    monkeypatch.undo()
+    check_fresh_start_then_a_good_save(again, nvm)
+    caught_once(again, capsys, doing, error)
+
+
 def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatch, capsys):
     """Whatever ``resume.load`` raises (here the heap running out after it
     took the settings and statistics), nothing of the record is kept."""
@@ -508,11 +518,7 @@ def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatc
         raise MemoryError
 
     monkeypatch.setattr(loader, "load", load_then_run_out)
-    capsys.readouterr()
-    again = boot(nvm)
-    monkeypatch.undo()
-    check_fresh_start_then_a_good_save(again, nvm)
-    caught_once(again, capsys, "loading the save", "MemoryError")
+    boots_afresh(boot, nvm, monkeypatch, capsys, "loading the save", "MemoryError")
 
 
 def test_a_loader_that_cannot_load_for_want_of_heap_numbers_the_next_save_past_the_records(
@@ -539,11 +545,7 @@ def test_a_loader_that_cannot_load_for_want_of_heap_numbers_the_next_save_past_t
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", out_of_heap)
-    capsys.readouterr()
-    again = boot(nvm)
-    monkeypatch.undo()
-    check_fresh_start_then_a_good_save(again, nvm)
-    caught_once(again, capsys, "loading the save", "MemoryError")
+    boots_afresh(boot, nvm, monkeypatch, capsys, "loading the save", "MemoryError")
 
 
 def test_an_exception_while_starting_the_resumed_game_starts_a_new_one_saying_so(
@@ -564,12 +566,8 @@ def test_an_exception_while_starting_the_resumed_game_starts_a_new_one_saying_so
             raise MemoryError("memory allocation failed, allocating 512 bytes")
 
     monkeypatch.setattr(App, "start_game", start_then_fail)
-    capsys.readouterr()
-    again = boot(nvm)
-    monkeypatch.undo()
-    check_fresh_start_then_a_good_save(again, nvm)
     error = "MemoryError: memory allocation failed, allocating 512 bytes"
-    caught_once(again, capsys, "starting the save", error)
+    boots_afresh(boot, nvm, monkeypatch, capsys, "starting the save", error)
 
 
 class FailingNVM(PagedFlash):
