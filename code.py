@@ -36,6 +36,8 @@ def main(argv):
         # session's garbage, its pieces can leave no room for the position text.
         gc.collect()
         return __import__("options").report(game, status)
+    except MemoryError:  # as it came: what says the damage would need room too
+        raise
     except Exception as error:  # a file of the game that cannot load: one line, status 2
         hardware = game = None  # the session goes: room for what says so
         gc.collect()

@@ -60,6 +60,7 @@ def damaged(app, error):
     if text is not None:
         damage.say(text, app.hardware.display, app.console)
         raise SystemExit(2) from None
+    unload("british_square.damage")  # none: the game goes on without it
 
 
 def open_files(app, hardware):
