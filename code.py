@@ -17,24 +17,31 @@ def main(argv):
     for name, where in (("lib", 0), ("hw", len(sys.path))):
         if root + name not in sys.path:
             sys.path.insert(where, root + name)
-    if argv:  # desktop and VM only: imported by name, so deploy leaves it off a board
-        started = __import__("options").start(argv, machine)
-        if type(started) is int:
-            return started  # the usage, or one error: line
-        hardware, options, game = started
-        started = None
-        sys.modules.pop("options")  # not held while the game runs: a board has none
-    else:
-        hardware, options, game = machine({}), {}, None  # the game kept in NVM, or a new deal
-    game = run_session(hardware, options, game)
-    status = getattr(hardware, "status", 0)  # the desktop's: what stopped the game
-    if not argv and sys.implementation.name != "cpython":
-        return status  # a board never gets here; the VM, run as a board, reports its run
-    hardware = None
-    # The report's code comes back into a collected heap: loaded among a
-    # session's garbage, its pieces can leave no room for the position text.
-    gc.collect()
-    return __import__("options").report(game, status)
+    try:
+        if argv:  # desktop and VM only: imported by name, so deploy leaves it off a board
+            started = __import__("options").start(argv, machine)
+            if type(started) is int:
+                return started  # the usage, or one error: line
+            hardware, options, game = started
+            started = None
+            sys.modules.pop("options")  # not held while the game runs: a board has none
+        else:
+            hardware, options, game = machine({}), {}, None  # the game kept in NVM, or a new deal
+        game = run_session(hardware, options, game)
+        status = getattr(hardware, "status", 0)  # the desktop's: what stopped the game
+        if not argv and sys.implementation.name != "cpython":
+            return status  # a board never gets here; the VM, run as a board, reports its run
+        hardware = None
+        # The report's code comes back into a collected heap: loaded among a
+        # session's garbage, its pieces can leave no room for the position text.
+        gc.collect()
+        return __import__("options").report(game, status)
+    except MemoryError:  # as it came: what says the damage would need room too
+        raise
+    except Exception as error:  # a file of the game that cannot load: one line, status 2
+        hardware = game = None  # the session goes: room for what says so
+        gc.collect()
+        return __import__("british_square.damage").damage.said(error)
 
 
 def board_module():

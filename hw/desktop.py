@@ -12,7 +12,8 @@ the window's size. The screens name the keys (``KEY_NAMES``), or with
 pictures of a board (an option would cost the VM's runs the heap of its
 name). The mouse (``pointer``): a click on a pile is the cursor there and
 A; a double click sends the card home; a card dragged to a place and let
-go there is put down there; a right click puts a held card back. Closing
+go there is put down there; a right click puts a held card back. The
+window is painted again when uncovered or given the focus. Closing
 the window quits; so do SIGINT (Ctrl-C) and SIGTERM, window or headless,
 keeping the game as a close does (exit status 130 or 143).
 """
@@ -216,6 +217,9 @@ class KeyboardActions:
             self.keymap[pygame.K_0 + digit] = self.keymap[pygame.K_KP0 + digit] = DIGIT_0 + digit
         self.sizes = {pygame.K_PLUS: 1, pygame.K_EQUALS: 1, pygame.K_KP_PLUS: 1,
                       pygame.K_MINUS: -1, pygame.K_KP_MINUS: -1}  # fmt: skip
+        # The window uncovered, or given the focus: its picture may be another
+        # window's (X11 without a compositor keeps none), so the screen is shown again.
+        self.repaints = (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWFOCUSGAINED)
         self.display = None  # the window, to size (``Hardware`` sets it)
         self.scale = scale
         self.pending = []  # actions, and clicks (``Click``) still to play
@@ -227,9 +231,12 @@ class KeyboardActions:
         if self.stopped:
             return QUIT
         pygame = self.pygame
+        repaint = False
         # unfiltered, so a quick press and release stay in order
         for event in pygame.event.get():
-            if event.type == pygame.QUIT:
+            if event.type in self.repaints:
+                repaint = True
+            elif event.type == pygame.QUIT:
                 self.pending.append(QUIT)
             elif event.type == pygame.KEYDOWN and event.key in self.keymap:
                 action = self.keymap[event.key]
@@ -244,6 +251,8 @@ class KeyboardActions:
                 self.pending.append(self.click(event, now))
             elif event.type == pygame.MOUSEBUTTONUP and self.app is not None:
                 self.let_go(event)
+        if repaint and self.display is not None:
+            self.display.show()
         while self.pending:
             head = self.pending[0]
             if not isinstance(head, Click):
@@ -400,6 +409,9 @@ class Hardware:
         # the keys the screens name for the buttons (None: the board's names)
         self.key_names = None if os.environ.get("BSQ_BOARD_BUTTONS") else KEY_NAMES
         self.help_page = HELP_PAGE if self.key_names else None  # a board's pictures: its own
+        # A window has no backlight: None, and the menu's Brightness says so (a
+        # board's pictures show a board's menu; the level set is kept, to test).
+        self.backlight = None if self.key_names else self.keep_backlight
         self.shot = options.get("shot")
         if self.headless and not self.shot:
             self.shot = DEFAULT_SHOT  # headless always leaves a picture behind
@@ -491,8 +503,8 @@ class Hardware:
         """The save file's NVM, if any; no battery on a desktop (but a fake one)."""
         return "desktop", len(self.nvm) if self.nvm is not None else 0, self.battery_mv
 
-    def backlight(self, percent):
-        self.backlight_level = percent  # a window has no backlight: the level is kept, to test
+    def keep_backlight(self, percent):
+        self.backlight_level = percent  # a board's pictures: the level is kept, to test
 
     def lights(self, frame, percent):
         self.glows += 1
@@ -506,6 +518,8 @@ class Hardware:
     def started(self, app):
         self.app = app
         self.actions.app = app  # where the mouse's clicks land
+        if isinstance(self.actions, ScriptPlayer):  # a script presses once a press is all shown
+            self.actions.settled = app.settled
 
     def stopped(self, app):
         """After the loop: the final screenshot; the signals as they were."""

@@ -175,8 +175,11 @@ def _action(name, word, count):
 
 class ScriptPlayer:
     """Plays a key script one action per call, the way a person presses: only
-    when the game has taken the last one. ``save_shot(name)`` is called for
-    ``shot:`` words; ``finished`` turns true after the last word."""
+    when the game has taken the last one and shown all it does (``settled``,
+    the app's, set by the adapter once the game has started: a hint's search
+    or auto-play's cards go on over several turns, and a press would stop
+    them). ``save_shot(name)`` is called for ``shot:`` words; ``finished``
+    turns true after the last word."""
 
     def __init__(self, source, save_shot):
         self.reader = WordReader(source[0], source[1])  # checked (``harness.script_source``)
@@ -185,9 +188,12 @@ class ScriptPlayer:
         self.left = 0
         self.wait_until = None
         self.finished = False
+        self.settled = None
 
     def next_action(self, now):
         """The next action of the script, or ``NONE`` (waiting, or at the end)."""
+        if self.settled is not None and not self.settled():
+            return NONE
         if self.wait_until is not None:
             if ticks_diff(now, self.wait_until) < 0:
                 return NONE

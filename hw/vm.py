@@ -38,7 +38,7 @@ from adafruit_ticks import ticks_add, ticks_ms
 from keyscript import ScriptPlayer
 
 from british_square import unload
-from british_square.controls import KEY_ACTIONS, NONE, KeypadActions, rest
+from british_square.controls import KEY_ACTIONS, NONE, START, KeypadActions, rest
 
 
 class Hardware(ScriptPlayer):
@@ -104,7 +104,7 @@ class Hardware(ScriptPlayer):
         self.peak = 0  # the most heap live between presses (measuring only)
         self.presses = 0
         self.seen = 0  # a bit per screen (screen_ids.SCREEN_NAMES)
-        self.key_of = bytearray(9)  # the key number of each action
+        self.key_of = bytearray(8)  # the key number of each button's action
         for key, action in enumerate(KEY_ACTIONS):
             self.key_of[action] = key
         unload("harness")
@@ -140,6 +140,7 @@ class Hardware(ScriptPlayer):
 
     def started(self, app):
         self.app = app
+        self.settled = app.settled  # a script presses once a press is all shown
 
     def save_shot(self, name):
         with open(self.folder + "/" + name + ".rgb565", "wb") as f:
@@ -158,6 +159,8 @@ class Hardware(ScriptPlayer):
         if action == NONE:
             return NONE
         self.presses += 1
+        if action > START:  # quit, and the desktop's direct keys: no button has them
+            return action
         key = self.key_of[action]
         self.keys.press(key)
         self.keys.release(key)

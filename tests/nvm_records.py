@@ -207,13 +207,26 @@ def started_after(deal, rules=BRITISH, actions=80, seed=0):
 
 def start_body(game, moves=3):
     """A valid body holding ``game`` from its start position (its deal named)
-    after ``moves`` more moves."""
+    after ``moves`` more moves; with none, its position as it is, after
+    ``one_back`` (the game keeps no game with no move)."""
     for _ in range(moves):
         game.play(legal_moves(game)[0])
+    if not moves:
+        one_back(game)
     store = Store(PagedFlash())
     store.resumed_from_position = game
     store.save(game, 1, 0)
     return written_body(store)
+
+
+def one_back(game):
+    """A move played and taken back, to redo: a game the store keeps, its
+    position as it was. A card dealt where the stock has one (every rule set
+    allows it), else the first legal move."""
+    deal = move(STOCK, WASTE)
+    game.play(deal if game.is_legal(deal) else legal_moves(game)[0])
+    game.undo()
+    return game
 
 
 def start_layout(body):

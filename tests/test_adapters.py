@@ -273,6 +273,26 @@ def test_window_mode_keyboard_and_quit(monkeypatch, tmp_path):
     hardware.stopped(app)  # the signals as they were
 
 
+@pytest.mark.parametrize("board_pictures", [False, True])
+def test_a_window_has_no_backlight_but_a_boards_pictures_do(monkeypatch, board_pictures):
+    # issue 50: the menu's Brightness does nothing in a window, and says so
+    # there (the adapter's backlight is None); a board's pictures
+    # (BSQ_BOARD_BUTTONS) show a board's menu
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.syspath_prepend(str(HW))
+    if board_pictures:
+        monkeypatch.setenv("BSQ_BOARD_BUTTONS", "1")
+    else:
+        monkeypatch.delenv("BSQ_BOARD_BUTTONS", raising=False)
+    import desktop
+    import displayio
+
+    displayio.release_displays()  # one display a process: an earlier test's goes
+    hardware = desktop.Hardware({"headless": True, "keys": "a"})
+    assert (hardware.backlight is None) is not board_pictures
+    displayio.release_displays()
+
+
 @pytest.mark.parametrize("name", ["pygamer", "pybadge"])
 def test_board_adapters_sound_through_the_speaker_and_glow_on_the_neopixels(monkeypatch, name):
     from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE, RATE, TUNE

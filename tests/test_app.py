@@ -346,6 +346,40 @@ def test_game_over_is_counted_as_it_shows_and_once(make_app):
     assert app.stats.get(BRITISH, PLAYED) == 1
 
 
+@pytest.mark.parametrize("leave", ["rules", "new", "deal"])
+def test_a_game_over_is_left_without_asking(make_app, leave):
+    # issue 50: Game over counts the game and ends it, as its A (a new deal)
+    # knows: other rules, a new game or a deal number asked "Abandon this game?"
+    app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
+    press(app, A)
+    app.table.make_move(move(WASTE, FOUNDATION))
+    wait(app, 200)
+    assert shown(app) == "over" and app.stats.get(BRITISH, PLAYED) == 1
+    press(app, B)  # the cards, and on to another game from the menu
+    if leave == "rules":
+        menu_choose(app, "Rules: ")
+        press(app, RIGHT, A)
+    elif leave == "new":
+        menu_choose(app, "New game")
+    else:
+        menu_choose(app, "Deal number")
+        press(app, A)
+    assert shown(app) == "play" and app.table.game.history_count == 0
+    assert app.table.game.rules == (AMERICAN if leave == "rules" else BRITISH)
+    assert app.stats.get(BRITISH, PLAYED) == 1  # counted once, as Game over showed
+
+
+def test_a_game_played_on_after_game_over_asks_again(make_app):
+    app = make_app(parse_position("british KC/5H/6H/6H - AS 0,0,0,0"))
+    press(app, A)
+    app.table.make_move(move(WASTE, FOUNDATION))
+    wait(app, 200)
+    press(app, B, SELECT)  # undone: the ace back on the waste, a move to lose again
+    app.table.make_move(move(1, 2))
+    menu_choose(app, "New game")
+    assert shown(app) == "confirm" and "Abandon this game?" in page_text(app)
+
+
 def test_auto_play_offers_aces_then_safe_cards_sent_home_a_card_a_turn(make_app):
     # clubs are home up to the king and on their way down: the other king of
     # clubs is safe to send; the ace of spades starts a foundation
@@ -398,21 +432,24 @@ def test_an_undo_stops_auto_play(make_app):
 def test_menu_rows_that_would_do_nothing_are_dimmed(make_app):
     app = make_app(Game.new_deal(7))
     page = app.view.page
-    rows = [MENU.index(line) for line in ("Undo", "Redo")]
-    press(app, A, START)  # no move yet: both would do nothing
+    names = ("Restart deal", "Undo", "Redo")
+    restart, undo, redo = rows = [MENU.index(line) for line in names]
+    press(app, A, START)  # no move yet: all three would do nothing (issue 50: Restart too)
     assert page.dimmed == sum(1 << row for row in rows)
     assert all(dim.color == TEXT_GREY and not dim.grid.hidden for dim in page.dims)
-    assert [cell_text(app, 0, row) for row in rows] == ["Undo", "Redo"]
+    assert [cell_text(app, 0, row) for row in rows] == list(names)
     # each over its white row, which it hides: the same text, ready when it goes;
     # each as wide as the longest of them
     assert max(len(lines(page.body)[row]) for row in rows) == DIM_COLUMNS
-    assert [lines(page.body)[row].strip() for row in rows] == ["Undo", "Redo"]
+    assert [lines(page.body)[row].strip() for row in rows] == list(names)
     press(app, B)
     app.table.make_move(move(STOCK, WASTE))
     press(app, START)  # a move to undo: Redo alone is dim
-    assert page.dimmed == 1 << rows[1]
-    press(app, B, SELECT, START)  # undone: a move to redo, none to undo
-    assert page.dimmed == 1 << rows[0]
+    assert page.dimmed == 1 << redo
+    press(app, B, SELECT, START)  # undone: a move to redo, none to undo or restart
+    assert page.dimmed == 1 << restart | 1 << undo
+    press(app, B, REDO, RESTART, A, START)  # restarted: its move kept to redo
+    assert app.table.game.history_end == 1 and page.dimmed == 1 << restart | 1 << undo
     press(app, *[DOWN] * 9)  # scrolled past them: nothing dimmed
     assert page.dimmed == 0 and all(dim.grid.hidden for dim in page.dims)
 
@@ -510,13 +547,13 @@ def test_text_grids_show_their_lines_in_the_fonts_cells(make_app):
     app.screens.results.statistics(BRITISH)
     page = app.view.page
     tiles = page.body.grid
-    line = lines(page.body)[1]  # "Won", its figure at the row's end
+    line = lines(page.body)[1]  # "Cards home: best", its figure at the row's end
     # the terminal puts each character's glyph in its cell of the row, after
     # the blank column at the screen's left edge
     drawn = [tiles[1 + x, 1] for x in range(len(line))]
     glyphs = page.body.terminal.font
     assert drawn == [glyphs.get_glyph(ord(c)).tile_index for c in line]
-    assert len(line) == TEXT_COLUMNS and line.startswith("Won ")
+    assert len(line) == TEXT_COLUMNS and line.startswith("Cards home: best ")
     app.screens.help(0)
     assert not page.body.grid.hidden and lines(page.title)[0].strip() == "Help: keys"
 
@@ -635,6 +672,17 @@ def test_the_brightness_setting_cycles_and_is_kept_when_dimming(make_app):
     assert app.levels[-1] == 30 and shown(app) == "menu"
 
 
+def test_a_machine_without_a_backlight_says_so_on_the_brightness_row():
+    # issue 50: the desktop's window has no backlight, and its menu offered
+    # 100%, 60%, 30% that changed nothing
+    heard = []
+    app = App(FakeHardware(Clock(), sound=heard.append), None, Game.new_deal(5))
+    press(app, A)
+    menu_choose(app, "Brightness: ")
+    assert "Brightness: n/a" in page_text(app) and "%" not in page_text(app)
+    assert app.settings.brightness == 100 and heard == [BUZZ]  # nothing to choose among
+
+
 def test_the_title_shows_the_battery_and_warns_when_it_is_low(make_app):
     volts = [3920]
     app = make_app(Game.new_deal(5), facts=lambda: ("PyGamer", 8192, volts[0]))
@@ -663,12 +711,18 @@ def test_the_statistics_are_a_grid_whose_cells_hold_the_rule_set_on_show(make_ap
         return [cell_text(app, index, row) for row in range(page.rows)]
 
     assert column(0) == body("stats")  # what each row counts, as words.txt has it
-    assert column(1) == ["2", "1 (50%)", "104", "59.0", "1, 1", "263", "20:50", "1, 3"]
+    # issue 50: "Par reached, hints  0, 414" said nothing to a new player:
+    # a row for each, the par row's games out of those played, as the won row's
+    assert column(0) == [
+        "Won", "Cards home: best", "Cards home: average", "Streak: now, best",
+        "Fewest moves to win", "Fastest win", "Par reached", "Hints used",
+    ]  # fmt: skip
+    assert column(1) == ["1 of 2 (50%)", "104", "59.0", "1, 1", "263", "20:50", "1 of 2", "3"]
     assert lines(app.view.page.title)[0].strip() == "Statistics: British"
     press(app, RIGHT)  # American: nothing played yet
-    assert column(1) == ["0", "0 (0%)", "0", "0.0", "0, 0", "-", "-", "0, 0"]
+    assert column(1) == ["0 of 0 (0%)", "0", "0.0", "0, 0", "-", "-", "0 of 0", "0"]
     press(app, RIGHT)  # Union Square
-    assert column(1) == ["1", "1 (100%)", "104", "104.0", "1, 1", "200", "1:15", "1, 0"]
+    assert column(1) == ["1 of 1 (100%)", "104", "104.0", "1, 1", "200", "1:15", "1 of 1", "0"]
     assert lines(app.view.page.title)[0].strip() == "Statistics: Union"
     # the table's lines span the screen, from the blank column left of it,
     # the figures ending where the rows do

@@ -420,3 +420,57 @@ def test_a_shell_closed_pipe_or_closed_output_does_not_stop_the_game(tmp_path):
     )
     assert result.returncode == 0 and result.stderr == ""
     assert (tmp_path / "x.png").exists()
+
+
+# ------------------------------------------------------ a damaged install
+
+
+def damaged_tree(tmp_path, file, how):
+    """The desktop's game (code.py, hw/, lib/british_square/) copied, with
+    ``file`` (under lib/british_square) gone or, ``how`` "fifo", a FIFO."""
+    import shutil
+
+    tree = tmp_path / "game"
+    skip = shutil.ignore_patterns("__pycache__")
+    tree.mkdir()
+    shutil.copy(CODE, tree / "code.py")
+    shutil.copytree(HW, tree / "hw", ignore=skip)
+    package = tree / "lib" / "british_square"
+    shutil.copytree(ROOT / "lib" / "british_square", package, ignore=skip)
+    (package / file).unlink()
+    if how == "fifo":
+        os.mkfifo(package / file)
+    return tree
+
+
+@pytest.mark.skipif(not LINUX, reason="FIFOs, and the desktop's own remedy")
+@pytest.mark.parametrize(
+    ("file", "how", "said"),
+    [
+        ("words.txt", "missing", "words.txt is damaged"),
+        ("words.txt", "fifo", "words.txt is damaged"),  # issue 50: start-up waited for ever
+        ("cards.bmp", "fifo", "cards.bmp is damaged"),
+        ("resume.py", "missing", "resume.py is missing"),  # issue 50: the save was reset
+        ("deal_entry.py", "missing", "deal_entry.py is missing"),  # issue 50: a traceback
+    ],
+)
+def test_a_damaged_install_on_the_desktop_is_one_line_with_its_remedy_and_the_save_kept(
+    tmp_path, file, how, said
+):
+    # issue 50: the desktop said a board's remedy, "make deploy mends it"
+    tree = damaged_tree(tmp_path, file, how)
+    save = tmp_path / "save.nvm"
+    first = code_py("--deal", "5", "--keys", "a up a a start", "--save", save)
+    assert first.returncode == 0, first.stderr
+    before = save.read_bytes()
+    result = subprocess.run(
+        [sys.executable, str(tree / "code.py"), "--headless", "--keys", "a", "--save", str(save)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy"),
+        cwd=tree,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.splitlines() == [said + ": git checkout lib mends it"]
+    assert result.stdout == "" and save.read_bytes() == before

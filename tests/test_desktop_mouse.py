@@ -459,3 +459,28 @@ def test_the_help_has_a_third_page_for_the_desktops_own_keys(window):
     key("right")
     run(app)
     assert page_text(app).startswith("Help: keys")
+
+
+# ---------------------------------------------------------------- the window
+
+
+@pytest.mark.parametrize("kind", ["VIDEOEXPOSE", "WINDOWEXPOSED", "WINDOWFOCUSGAINED"])
+def test_the_window_paints_the_game_again_when_uncovered_or_focused(window, kind):
+    """Issue 50: under X11 without a compositor, another window's picture
+    stayed on the game until the next key. The window's events are read
+    where its keys are, by the loop's poll (``App.run`` repaints at its
+    start, so it is polled here as the loop polls it)."""
+    import pygame
+
+    app = window(Game.new_deal(3))
+    on_the_cards(app)
+    actions = app.hardware.actions
+    surface = pygame.display.get_surface()
+    drawn = pygame.image.tobytes(surface, "RGB")
+    surface.fill((255, 0, 255))  # what the window uncovered left there
+    covered = pygame.image.tobytes(surface, "RGB")
+    assert actions.poll(app.ticks_ms()) == NONE
+    assert pygame.image.tobytes(surface, "RGB") == covered  # no event, no cause to paint
+    post(getattr(pygame, kind))
+    assert actions.poll(app.ticks_ms()) == NONE
+    assert pygame.image.tobytes(surface, "RGB") == drawn

@@ -35,7 +35,9 @@ from british_square.store import (
     FEWEST_MOVES,
     HINTS,
     HOME_BEST,
+    MAGIC,
     PLAYED,
+    RECORD_SIZE,
     SLOT_B,
     STATS_SIZE,
     STREAK,
@@ -170,6 +172,32 @@ def test_the_first_starts_help_shows_again_if_the_power_goes_before_a_key(boot):
     assert shown(again) == "first" and nvm.writes == 0
 
 
+@pytest.mark.parametrize("other", ["random", "zeros", "text"])
+def test_another_programs_nvm_is_a_new_board_and_only_the_two_slots_are_written(boot, other):
+    # issue 50: an NVM full of another program's data skipped the first start
+    # (and said "Saved game unreadable" of a save that was never ours)
+    flash = PagedFlash()
+    if other == "random":
+        data = random.Random(5).randbytes(len(flash.data))
+        data = bytes([0]) + data[1:SLOT_B] + bytes([0]) + data[SLOT_B + 1 :]  # no magic of ours
+    elif other == "zeros":
+        data = bytes(len(flash.data))
+    else:
+        data = (b'{"high_score": 1200, "name": "ADA"}\n' * 300)[: len(flash.data)]
+    flash.data[:] = data
+    app = boot(flash)
+    assert shown(app) == "first" and flash.writes == 0
+    press(app, A, A)  # Union Square, then past how to play: kept at once
+    wait(app, 20)
+    assert shown(app) == "title" and flash.writes == 1
+    slots = [(0, RECORD_SIZE), (SLOT_B, SLOT_B + RECORD_SIZE)]
+    for start, end in [(RECORD_SIZE, SLOT_B), (SLOT_B + RECORD_SIZE, len(data))]:
+        assert flash.data[start:end] == data[start:end]  # the rest of the block as it was
+    assert flash.data[slots[1][0] : slots[1][0] + 4] == MAGIC  # the first save: slot B
+    again = boot(flash)
+    assert shown(again) == "title" and again.settings.rules == UNION
+
+
 def test_a_game_named_at_start_up_is_past_the_first_start(boot):
     # the desktop's and the VM's options name a game: it starts at its title,
     # and once it has kept a record, the board is past its first start
@@ -252,12 +280,11 @@ def test_the_statistics_screen_shows_each_rule_set(boot):
     text = page_text(app)
     assert "Statistics: British" in text
     rows = text.splitlines()
-    assert rows[1].startswith("Played") and rows[1].endswith(" 1")
-    assert rows[2].startswith("Won") and rows[2].endswith("1 (100%)")
-    assert rows[3].endswith(" 104") and rows[4].endswith("104.0")
+    assert rows[1].startswith("Won") and rows[1].endswith(" 1 of 1 (100%)")
+    assert rows[2].endswith(" 104") and rows[3].endswith("104.0")
     press(app, RIGHT)
     assert "Statistics: American" in page_text(app)
-    assert page_text(app).splitlines()[1].endswith(" 0")
+    assert page_text(app).splitlines()[1].endswith(" 0 of 0 (0%)")
     press(app, LEFT, LEFT)
     assert "Statistics: Union" in page_text(app)
     press(app, B)
@@ -461,6 +488,16 @@ def caught_once(app, capsys, doing, error):
     assert "Errors caught 1" in page_text(app).splitlines()
 
 
+def boots_afresh(boot, nvm, monkeypatch, capsys, doing, error):
+    """A power-on over ``nvm`` with ``monkeypatch``'s failure in place: a new
+    game saying so, the next save good, and ``error`` said once, ``doing``."""
+    capsys.readouterr()
+    again = boot(nvm)
+    monkeypatch.undo()
+    check_fresh_start_then_a_good_save(again, nvm)
+    caught_once(again, capsys, doing, error)
+
+
 def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatch, capsys):
     """Whatever ``resume.load`` raises (here the heap running out after it
     took the settings and statistics), nothing of the record is kept."""
@@ -481,11 +518,34 @@ def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatc
         raise MemoryError
 
     monkeypatch.setattr(loader, "load", load_then_run_out)
-    capsys.readouterr()
-    again = boot(nvm)
-    monkeypatch.undo()
-    check_fresh_start_then_a_good_save(again, nvm)
-    caught_once(again, capsys, "loading the save", "MemoryError")
+    boots_afresh(boot, nvm, monkeypatch, capsys, "loading the save", "MemoryError")
+
+
+def test_a_loader_that_cannot_load_for_want_of_heap_numbers_the_next_save_past_the_records(
+    boot, monkeypatch, capsys
+):
+    """The heap runs out as the loader itself loads: nothing of the record is
+    kept, and the next save is numbered past both records in the block (it
+    was numbered 1, and the older record came back at the next power-on)."""
+    import builtins
+
+    nvm = PagedFlash()
+    app = boot(nvm, Game.new_deal(8))
+    press(app, A)
+    play_some(app, 2)
+    app.save()
+    play_some(app, 2)
+    app.save()  # slot B, then slot A: sequence numbers 1 and 2
+    real_import = builtins.__import__
+
+    def out_of_heap(name, *args, **kwargs):
+        fromlist = args[2] if len(args) > 2 else kwargs.get("fromlist")
+        if name == "british_square" and fromlist and "resume" in fromlist:
+            raise MemoryError
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", out_of_heap)
+    boots_afresh(boot, nvm, monkeypatch, capsys, "loading the save", "MemoryError")
 
 
 def test_an_exception_while_starting_the_resumed_game_starts_a_new_one_saying_so(
@@ -506,12 +566,8 @@ def test_an_exception_while_starting_the_resumed_game_starts_a_new_one_saying_so
             raise MemoryError("memory allocation failed, allocating 512 bytes")
 
     monkeypatch.setattr(App, "start_game", start_then_fail)
-    capsys.readouterr()
-    again = boot(nvm)
-    monkeypatch.undo()
-    check_fresh_start_then_a_good_save(again, nvm)
     error = "MemoryError: memory allocation failed, allocating 512 bytes"
-    caught_once(again, capsys, "starting the save", error)
+    boots_afresh(boot, nvm, monkeypatch, capsys, "starting the save", error)
 
 
 class FailingNVM(PagedFlash):

@@ -267,10 +267,40 @@ def test_counts_and_home_marks_are_as_bright_as_the_ways():
         assert {v for row in sprites.small(glyph) for v in row if inked(v)} == {bright}
 
 
-def test_the_free_way_is_an_up_and_a_down_apart():
-    # not two thin arrows (they read as daggers): a small solid up, top left,
-    # and a small solid down, bottom right
+def shapes(ink):
+    """The pixels of ``ink`` (rows of booleans) in shapes that touch, even
+    at a corner: a list of sets of (x, y), left to right."""
+    left = {(x, y) for y, row in enumerate(ink) for x, v in enumerate(row) if v}
+    found = []
+    while left:
+        shape, edge = set(), [min(left)]
+        while edge:
+            x, y = edge.pop()
+            if (x, y) in left:
+                left.discard((x, y))
+                shape.add((x, y))
+                edge += [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        found.append(shape)
+    return sorted(found, key=min)
+
+
+def test_the_free_way_is_an_up_arrow_beside_a_down_arrow():
+    # issue 50: a small up and a small down joined corner to corner read as
+    # one squiggle, noise; two thin arrows read as daggers. Two bold arrows
+    # apart, as the up and down ways are: the up on the left, the down on
+    # the right, the down the up upside down
     way = way_mark(Sprites(), sheet.WAY_FREE)
     ink = [[inked(v) for v in row] for row in way]
-    assert ink[0].index(True) < ink[-1].index(True)  # the up's tip left of the down's
-    assert sum(ink[2]) == sum(ink[3]) == 5  # each a triangle, its base 5 wide
+    up, down = shapes(ink)  # two, and no more
+    for arrow in (up, down):
+        rows = sorted({y for _, y in arrow})
+        widths = [sum(1 for _, y in arrow if y == row) for row in rows]
+        assert len(rows) >= 5 and min(widths) >= 2, widths  # tall, and never one pixel thin
+    widths = [sum(1 for _, y in up if y == row) for row in range(sheet.SMALL_H)]
+    head = widths.index(max(widths))
+    assert 0 < head < sheet.SMALL_H // 2 and widths[0] < widths[head]  # a tip, then the head
+    assert widths[head + 1] < widths[head]  # then a shaft
+    assert max(x for x, _ in up) < min(x for x, _ in down)
+    shift = min(x for x, _ in down) - min(x for x, _ in up)
+    flipped = {(x + shift, sheet.SMALL_H - 1 - y) for x, y in up}
+    assert flipped == down

@@ -22,6 +22,7 @@ from nvm_records import (
     flash_holding,
     forged,
     history,
+    one_back,
     same_game,
     start_body,
     start_layout,
@@ -29,6 +30,7 @@ from nvm_records import (
     swap_two_different,
     v1_record_game,
     valid_body,
+    written_body,
     written_record,
 )
 
@@ -146,10 +148,17 @@ def test_a_save_loads_back_exactly_with_settings_stats_time_and_hints(rules):
     assert not again.counted
 
 
+def count(store, game):
+    """``game`` counted in ``store``'s statistics, as the app counts it at Game over."""
+    store.stats.add_game(game.rules, game.score(), False, game.history_count, 60, False, 0)
+
+
 def test_a_game_counted_at_game_over_stays_counted_across_a_power_cut():
     flash = PagedFlash()
     store = Store(flash)
-    store.save(random_game(3, actions=20), 60, 0, counted=True)
+    game = random_game(3, actions=20)
+    count(store, game)
+    store.save(game, 60, 0, counted=True)
     assert written_record(store)[5] & COUNTED
     again, _ = loaded(flash)
     assert again.counted
@@ -158,11 +167,47 @@ def test_a_game_counted_at_game_over_stays_counted_across_a_power_cut():
 
 
 def test_counted_without_a_game_is_refused():
-    body = valid_body(random_game(1, actions=10))
+    game = random_game(1, actions=10)
+    store = Store(PagedFlash())
+    count(store, game)
+    store.save(game, 1, 0)
+    body = written_body(store)
     store, game = loaded(flash_holding(forged(HAS_GAME | COUNTED, bytes(body))))
     assert game is not None and store.counted
     store, game = loaded(flash_holding(forged(COUNTED, bytes(body[: 3 + STATS_SIZE]))))
     assert game is None and store.notice == NOTICE_UNREADABLE
+
+
+@pytest.mark.parametrize("rules", [BRITISH, AMERICAN, UNION])
+def test_counted_with_no_game_of_its_rule_set_played_is_refused(rules):
+    # issue 50: the game counts a game (Game over) before it saves it counted
+    game = random_game(1, rules, actions=10)
+    store = Store(PagedFlash())
+    other = Game.new_deal(9, (rules + 1) % 3)
+    count(store, other)  # a game of another rule set played: not this one
+    store.save(game, 1, 0, counted=True)
+    store, game = loaded(store.nvm)
+    assert game is None and store.notice == NOTICE_UNREADABLE
+    assert store.stats.data == bytes(STATS_SIZE)  # refused whole
+
+
+def test_a_game_with_no_move_is_no_game_in_progress_and_refused():
+    # issue 50: the app saves a game only once it has a move (Table.in_progress)
+    records = []
+    for game, start in ((Game.new_deal(9), False), (started_after(9), True)):
+        store = Store(PagedFlash())
+        store.resumed_from_position = game if start else None
+        store.save(game, 1, 0)  # the store writes what it is given
+        records.append(written_record(store))
+        assert records[-1][5] & HAS_GAME and bool(records[-1][5] & HAS_START) == start
+    for record in records:
+        store, game = loaded(flash_holding(record))
+        assert game is None and store.notice == NOTICE_UNREADABLE
+    for game in (Game.new_deal(9), started_after(9)):  # a move to redo: the same loads
+        store = Store(PagedFlash())
+        store.resumed_from_position = game if game.deal_number and not game.history_end else None
+        store.save(one_back(game), 1, 0)
+        assert loaded(store.nvm)[1] is not None
 
 
 def test_four_colour_suits_are_kept():
@@ -598,8 +643,9 @@ def test_nonsense_behind_a_good_crc_is_refused_whole(name):
 
 
 def start_position_body(position):
-    """A valid body whose game starts from ``position`` (a set position)."""
-    return valid_body(parse_position(position))
+    """A valid body whose game starts from ``position`` (a set position), a
+    move to redo (``one_back``)."""
+    return valid_body(one_back(parse_position(position)))
 
 
 @pytest.mark.parametrize(
@@ -820,7 +866,12 @@ def test_random_flash_never_crashes_the_loader(seed, ours):
             flash.data[start : start + 8] = MAGIC + bytes([VERSION, HAS_GAME]) + length
     store, game = loaded(flash)
     assert game is None  # random bytes are never a CRC-checked record of ours
-    assert store.notice == NOTICE_UNREADABLE
+    # a header that could be ours (every bit of the magic set), whole or cut
+    # short, is an unreadable save; another program's bytes are none at all
+    # (issue 50: they skipped a new board's first start)
+    could = [all(h & m == m for h, m in zip(flash.data[at : at + 4], MAGIC)) for at in (0, SLOT_B)]
+    assert store.notice == (NOTICE_UNREADABLE if any(could) else 0)
+    assert store.sequence == 0
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -23,6 +23,7 @@ from nvm_records import (
     V1_RECORD,
     bad_record,
     forged,
+    one_back,
     start_body,
     started_after,
     v1_record_game,
@@ -250,7 +251,7 @@ def test_a_start_position_naming_its_deal_resumes_on_the_vm(vm, booting_tree, tm
 
 @pytest.mark.vm
 def test_a_record_at_the_sequence_limit_is_followed_on_the_vm(vm, booting_tree, tmp_path):
-    record = forged(HAS_GAME, bytes(valid_body(Game.new_deal(6))), sequence=LAST_SEQUENCE)
+    record = forged(HAS_GAME, bytes(valid_body(one_back(Game.new_deal(6)))), sequence=LAST_SEQUENCE)
     nvm_file = nvm_holding(tmp_path / "nvm", record)
     notice, out = power_on(vm, booting_tree, nvm_file, PLAY_THEN_MENU)
     assert notice == 0 and reported(out, "saves") == "1"

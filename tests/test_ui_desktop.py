@@ -18,7 +18,14 @@ from screen_check import (
     rgb565,
 )
 from scripting import ScriptWriter
-from ui_runs import CODE, four_colour_script, keys_file, position_line, run_desktop
+from ui_runs import (
+    CODE,
+    four_colour_script,
+    keys_file,
+    play_every_key_word,
+    position_line,
+    run_desktop,
+)
 
 from british_square import sheet
 from british_square.desktop.games import legal_moves
@@ -43,6 +50,14 @@ def test_session_screens_match_the_engine(tmp_path):
         assert mismatches(screen, expected_screen(game, sprites)) == {}, name
     assert (tmp_path / "end.png").exists()
     assert position_line(result.stdout) == position_text(writer.game)
+
+
+def test_every_key_script_word_the_help_lists_plays_headless(tmp_path):
+    def run(script):
+        result = run_desktop(["--deal", "7", "--keys", script, "--shot", tmp_path])
+        return position_line(result.stdout)
+
+    play_every_key_word(run, tmp_path)
 
 
 def test_four_colour_suits_draw_clubs_and_diamonds_in_their_colours(tmp_path):

@@ -24,12 +24,13 @@ from screen_check import (
     text_mismatches,
 )
 from scripting import ScriptWriter
-from sessions import ABOUT_ROW, MENU
+from sessions import ABOUT_ROW, MENU, long_game
 from ui_runs import (
     board_tree,
     four_colour_script,
     kept_game,
     keys_file,
+    play_every_key_word,
     position_line,
     reported,
     run_desktop,
@@ -39,7 +40,7 @@ from ui_runs import (
 from british_square.controls import LEFT, NONE, REST_S
 from british_square.desktop.notation import parse_position, position_text
 from british_square.layout import FONT_W, TEXT_LINE
-from british_square.piles import FOUNDATION, WASTE
+from british_square.piles import BRITISH, FOUNDATION, UNION, WASTE
 
 # The whole game, harness included, from an empty heap: the budget
 # (docs/memory.md).
@@ -84,6 +85,17 @@ def test_desktop_and_vm_end_in_the_same_position(session, tmp_path):
     keys = keys_file(tmp_path, writer.text())
     desktop = run_desktop(["--deal", "7", "--keys-file", keys, "--shot", tmp_path])
     assert position_line(desktop.stdout) == position_line(output)
+
+
+def test_every_key_script_word_the_help_lists_plays_on_the_vm(vm, mpy_board, tmp_path):
+    # issue 50: hint, redo, new, restart, the digits raised IndexError in
+    # the VM adapter's poll, and quit pressed B
+    def run(script):
+        result = vm.run_board(mpy_board, "--deal", "7", "--keys", script, "--shot", tmp_path,
+                              heap=HEAP)  # fmt: skip
+        return position_line(result.stdout)
+
+    play_every_key_word(run, tmp_path)
 
 
 def test_runs_from_py_sources(vm, tmp_path):
@@ -374,6 +386,21 @@ def test_a_kept_game_resumes_on_the_vm_as_a_board_resumes_it(vm, mpy_board, tmp_
     assert reported(again.stdout, "saves") == "0"  # nothing changed: nothing written
 
 
+def test_another_programs_nvm_is_a_new_board_on_the_vm(vm, mpy_board, tmp_path):
+    # issue 50: it skipped the first start, saying "Saved game unreadable"
+    data = bytearray(random.Random(3).randbytes(8192))
+    data[0] = data[4096] = 0  # no header of ours: the magic's first byte has bits set
+    nvm = tmp_path / "nvm"
+    nvm.write_bytes(data)
+    env = {"CIRCUITPY_NVM_FILE": str(nvm), "BSQ_KEYS": "a a"}  # Union Square, how to play
+    result = vm.run_board(mpy_board, heap=HEAP, env=env)
+    assert reported(result.stdout, "screens").split() == ["title", "help", "first"]
+    assert int(reported(result.stdout, "saves")) >= 1  # as the help was left
+    after = nvm.read_bytes()
+    assert after[1024:4096] == data[1024:4096] and after[5120:] == data[5120:]
+    assert after[4096:4100] == b"BSQ\x1a"  # the first save: slot B
+
+
 def test_an_hour_of_scripted_play_on_the_vm_keeps_to_the_rate_limit(vm, mpy_board, tmp_path):
     # an American deal: a card dealt and undone in turn every two seconds (the
     # cursor on the stock), the menu once a minute; a virtual clock runs the
@@ -451,10 +478,10 @@ def test_the_damage_is_said_on_the_screen_in_the_built_in_font(vm, mpy_board, tm
     shot = tmp_path / "damage.rgb565"
     script = (
         "import board\n"
-        "from british_square.view import show_damage\n"
+        "from british_square.damage import line, say\n"
         "from british_square.words import DamagedFile\n"
         "board.DISPLAY.auto_refresh = False\n"
-        "show_damage(board.DISPLAY, DamagedFile('cards.bmp'))\n"
+        "say(line(DamagedFile('cards.bmp')))\n"
         "open({!r}, 'wb').write(board.DISPLAY.framebuffer)\n"
     ).format(str(shot))
     out = vm.run_code(script, tmp_path, path=(mpy_board / "lib",)).stdout
@@ -464,3 +491,106 @@ def test_the_damage_is_said_on_the_screen_in_the_built_in_font(vm, mpy_board, tm
     x = 80 - FONT_W * len(first) // 2  # the two lines centred as one block
     assert text_mismatches(screen, x, 52, first, TEXT_WHITE) == 0
     assert text_mismatches(screen, x, 52 + TEXT_LINE, second, TEXT_WHITE) == 0
+
+
+# ------------------------------------------------- modules gone from the drive
+
+# Every module of the game a board holds, and what loads those that a power-on
+# with a kept game does not: a new board's first start, a record kept from a
+# start position, a desktop's direct key (the key scripts have them), About's A.
+MODULES = sorted(
+    path.stem
+    for path in (LIB / "british_square").glob("*.py")
+    # the desktop's; the damage's own, which says it; a board's speaker's (the VM has none)
+    if path.stem not in ("__main__", "damage", "sounds")
+)
+LOADED_BY = {
+    "first_start": ("new board", "a"),
+    "position": ("start position", "a"),
+    "shortcuts": ("kept", "a hint"),
+    "timing": ("kept", "a start " + "down " * ABOUT_ROW + "a a"),
+}
+# and of the adapters and libraries, a few: the VM's adapter, its key
+# scripts, a library's module
+OTHERS = ["hw/vm", "hw/keyscript", "lib/adafruit_display_text/bitmap_label"]
+
+
+def kept_save(path, how):
+    """``path`` holding what a player's board keeps (``how``: "kept", a game
+    with statistics and settings of its own; "start position", a long game
+    kept from a start position; "new board", nothing): its bytes, or None."""
+    if how == "new board":
+        return None
+    sys.path.insert(0, str(HW))
+    from storage import FileNVM
+
+    from british_square.engine import Game
+    from british_square.store import Store
+
+    store = Store(FileNVM(str(path)))
+    store.stats.add_game(BRITISH, 21, False, 140, 600, True, 3)
+    store.settings.sound = False
+    store.settings.brightness = 60
+    game = long_game(UNION, 5, 600) if how == "start position" else Game.new_deal(5)
+    if how == "kept":
+        game.play(game_move(game))
+    store.save(game, 75, 1)
+    return path.read_bytes()
+
+
+def game_move(game):
+    from british_square.desktop.games import legal_moves
+
+    return legal_moves(game)[0]
+
+
+def run_without(vm, mpy_board, tmp_path, file, how, keys, damage="missing"):
+    """The board tree with ``file`` (under the tree, no suffix) gone or, with
+    ``damage`` "empty", emptied, run as a board at power-on over the save
+    ``how`` (``kept_save``) pressing ``keys``: (the run, the save before, after)."""
+    tree = tmp_path / "board"
+    shutil.copytree(mpy_board, tree)
+    target = tree / (file + ".mpy")
+    assert target.is_file(), target
+    if damage == "missing":
+        target.unlink()
+    else:
+        target.write_bytes(b"")
+    nvm = tmp_path / "nvm"
+    before = kept_save(nvm, how)
+    env = {"CIRCUITPY_NVM_FILE": str(nvm), "BSQ_KEYS": keys}
+    result = vm.run_board(tree, heap=HEAP, env=env, check=False)
+    return result, before, nvm.read_bytes() if nvm.exists() else None
+
+
+@pytest.mark.parametrize("name", MODULES + OTHERS)
+def test_a_module_gone_from_the_drive_is_one_line_and_the_save_is_kept(
+    vm, mpy_board, tmp_path, name
+):
+    # issue 50: with resume.mpy gone (a copy cut short) the game said "Saved
+    # game unreadable", kept nothing of the statistics and settings, and its
+    # next save, numbered 1, went over the old record; first_start and
+    # deal_entry gone were a traceback
+    file = name if "/" in name else "lib/british_square/" + name
+    how, keys = LOADED_BY.get(name, ("kept", "a"))
+    result, before, after = run_without(vm, mpy_board, tmp_path, file, how, keys)
+    said = file.split("/", 1)[1].removeprefix("british_square/") + ".mpy"
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    if name == "timing":  # About says its own line first, as it opens
+        assert lines.pop(0).startswith("about: ")
+    assert lines == [said + " is missing: make deploy mends it"]
+    assert result.stderr == ""
+    assert after == before  # the save as it was, for the game mended
+
+
+@pytest.mark.parametrize(("name", "how"), [("resume", "kept"), ("deal_entry", "kept"),
+                                           ("position", "start position")])  # fmt: skip
+def test_a_module_the_vm_cannot_read_is_one_line_and_the_save_is_kept(
+    vm, mpy_board, tmp_path, name, how
+):
+    file = "lib/british_square/" + name
+    result, before, after = run_without(vm, mpy_board, tmp_path, file, how, "a", "empty")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stdout.splitlines() == [name + ".mpy is damaged: make deploy mends it"]
+    assert after == before

@@ -15,7 +15,7 @@ from british_square.files import NEEDED, TEXTS_AT_MOST, open_words
 from british_square.layout import BODY_ROWS, FIGURE_COLUMNS, PANEL_COLUMNS, TEXT_COLUMNS
 from british_square.words import LONGEST, DamagedFile
 
-DAMAGED = "words.txt is damaged: make deploy mends it"
+DAMAGED = "words.txt is damaged"  # damage.line adds what mends it
 sys.path.insert(0, str(HW))  # hw/ is not a package
 from desktop import KEY_NAMES  # noqa: E402  (the desktop's names of the buttons)
 
@@ -197,11 +197,11 @@ class Grid:
 def test_show_puts_each_line_where_it_goes_placeholders_in_order():
     words = open_words(str(WORDS))
     page = Page()
-    words.show(page, "stats", ("Union", 12, "3 (25%)"))
+    words.show(page, "stats", ("Union", "3 of 12 (25%)", 16))
     assert page.seen[0] == ("title", "Statistics: Union")
-    assert page.seen[1] == (0, "Played", "12", False, 0)
-    assert page.seen[2] == (1, "Won", "3 (25%)", False, 0)
-    assert page.seen[3] == (2, "Cards home: best", "{}", False, 0)  # no value left
+    assert page.seen[1] == (0, "Won", "3 of 12 (25%)", False, 0)
+    assert page.seen[2] == (1, "Cards home: best", "16", False, 0)
+    assert page.seen[3] == (2, "Cards home: average", "{}", False, 0)  # no value left
     assert page.seen[-2:] == [("footer", "</> rules    B: back"), "drawn"]
     page = Page()
     words.show(page, "menu", (), 3, first=2, draw=False)  # two rows down, from column 3
@@ -297,7 +297,7 @@ def test_more_texts_than_the_game_has_are_damaged(tmp_path):
         (b"|[sound]Sound: {}\n", b""),  # a named line missing
         (b"|[sound]Sound", b"|[sounds]Sound"),  # renamed
         (b"|[sound]Sound", b"|[sound Sound"),  # its name not closed
-        (b"|Played|{}\n", b"|Played|{}\n" * 2 + b"@stats\n"),  # a text twice
+        (b"|Won|{}\n", b"|Won|{}\n" * 2 + b"@stats\n"),  # a text twice
         (b"^Deal number\n", b"Deal number\n"),  # a line of no known kind
         (b"^Deal number\n", b"^\xc3\xa9Deal number\n"),  # a character the font lacks
         (b"^Deal number\n", b"^Deal number {\n"),  # a brace that is no placeholder

@@ -96,10 +96,11 @@ WAY_GLYPHS = (
                     "...###...")),
     (sheet.WAY_DOWN, ("...###...", "...###...", ".#######.", "..#####..", "...###...",
                       "....#....")),
-    # free: up or down, a small up and a small down (not two thin arrows,
-    # which read as daggers at 1x)
-    (sheet.WAY_FREE, ("..#......", ".###.....", "#####....", "....#####", ".....###.",
-                      "......#..")),
+    # free: up or down, an up arrow beside a down arrow, bold (two thin
+    # arrows read as daggers at 1x; a small up and down triangle joined
+    # corner to corner, as noise)
+    (sheet.WAY_FREE, (".##..##..", "####.##..", ".##..##..", ".##..##..", ".##.####.",
+                      ".##..##..")),
 )  # fmt: skip
 
 # The ink of each suit's cards, in CSHD order: clubs and diamonds have their

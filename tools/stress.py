@@ -2,7 +2,7 @@
 
     nice python tools/stress.py [--seeds 20] [--presses 3000] [--heaps 128,120,...]
         [--pass-runs 1] [--peak-runs 3] [--peak-heap KB] [--collect board|measuring]
-        [--jobs 1] [--results FILE] [--json]
+        [--jobs 1] [--keep-going] [--results FILE] [--json]
 
 Builds the game as deploy puts it on a PyGamer (``.mpy``, with the VM
 adapter) and plays ``--seeds`` random sessions (tests/sessions.py: deals of
@@ -10,8 +10,11 @@ each rule set, some winning American deal 113 first, some resuming the
 longest saves) in each heap of ``--heaps``, largest first, until one fails:
 the smallest heap in which every session played through, and every larger
 one in the list (``--pass-runs`` times each, to see that a heap's outcome
-holds from run to run). Those runs collect as a board does (hw/vm.py: only
-where the game itself collects, and when an allocation finds no room); with
+holds from run to run). In a heap where a session fails, the sessions not
+yet begun are not run (with ``--jobs 2`` two fail and the rest go unrun):
+``--keep-going`` runs them all, to count how many fail. Those runs collect
+as a board does (hw/vm.py: only where the game itself collects, and when
+an allocation finds no room); with
 ``--collect measuring`` they collect at every turn instead, as the harness
 did before (to compare). Then every session plays ``--peak-runs`` times
 more in the largest heap (or ``--peak-heap``) with ``BSQ_MEASURE_LIVE=1``,
@@ -122,12 +125,13 @@ class Sessions:
         self.known[key] = out
         return out
 
-    def batch(self, seeds, heap, collection, jobs, repeat=0):
-        """Every seed in ``heap``; after a failure, the sessions not yet begun are not run."""
+    def batch(self, seeds, heap, collection, jobs, repeat=0, keep_going=False):
+        """Every seed in ``heap``; after a failure, the sessions not yet begun
+        are not run, unless ``keep_going`` (to count how many fail)."""
         failed = []
 
         def one(seed):
-            if failed:
+            if failed and not keep_going:
                 return None
             out = self.run(seed, heap, collection, repeat)
             if not out["ok"]:
@@ -209,7 +213,7 @@ PEAK_GROUPS = (
 )  # fmt: skip
 
 
-def summary(seeds, presses, collection, passing, failing, peak_runs):
+def summary(seeds, presses, collection, passing, failing, peak_runs, tried=0):
     """The result rows (tools/bench.py's): the smallest heap, and the peak
     live heap of each kind of session, the most of ``peak_runs`` (lists of
     outcomes) with how far apart the runs' figures lay."""
@@ -218,9 +222,10 @@ def summary(seeds, presses, collection, passing, failing, peak_runs):
     failure = "all pass in the smallest heap tried"
     if failing:
         first = min(failing, key=lambda o: o["seed"])
-        failure = "in {}B seed {} ({}) fails: {}".format(
-            first["heap"], first["seed"], session_kind(first["seed"]), first["error"]
-        )
+        failure = "in {}B {} of the {} sessions run fail, first seed {} ({}): {}".format(
+            first["heap"], len(failing), tried or len(failing), first["seed"],
+            session_kind(first["seed"]), first["error"],
+        )  # fmt: skip
     name = "smallest_heap" if collection == "board" else "smallest_heap, collecting every turn"
     note = "each of {} sessions of {} presses plays, {}; {}".format(seeds, presses, how, failure)
     rows = [row(name, smallest, "bytes", note)]
@@ -261,6 +266,8 @@ def main():
                         help="runs of each session in each heap (default 1)")  # fmt: skip
     parser.add_argument("--peak-runs", type=int, default=3,
                         help="measuring runs of each session (default 3)")  # fmt: skip
+    parser.add_argument("--keep-going", action="store_true",
+                        help="where a session fails, run the others too (to count)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="result lines for tools/bench.py")
     args = parser.parse_args()
     try:
@@ -279,25 +286,29 @@ def main():
             fail("no {} (set CIRCUITPYTHON_VM and MPY_CROSS)".format(tool))
     seeds = range(args.seeds)
     started = time.monotonic()
-    passing, failing = [], []
+    passing, failing, tried = [], [], 0
     with tempfile.TemporaryDirectory() as folder:
         board = board_tree(Path(folder) / "board", mpy_cross)
         runs = Sessions(vm, board, folder, args.presses, args.results, known)
         for heap in heaps:
             failed = []
             for repeat in range(args.pass_runs):
-                outcomes = runs.batch(seeds, heap, args.collect, args.jobs, repeat)
+                outcomes = runs.batch(
+                    seeds, heap, args.collect, args.jobs, repeat, args.keep_going
+                )
                 failed = [o for o in outcomes if not o["ok"]]
+                # after a failure the sessions not yet begun are not run: say how many were
                 print("stress: {} sessions in {}B, collecting {}, run {}: {}".format(
                     args.seeds, heap, args.collect, repeat + 1,
-                    "{} failed".format(len(failed)) if failed else "all played through",
+                    "{} of the {} run failed".format(len(failed), len(outcomes))
+                    if failed else "all played through",
                 ), file=sys.stderr)  # fmt: skip
                 for o in failed:
                     print("  seed {}: {}".format(o["seed"], o["error"]), file=sys.stderr)
                 if failed:
                     break
             if failed:
-                failing = failed
+                failing, tried = failed, len(outcomes)
                 break
             passing = outcomes
         if not passing:
@@ -310,7 +321,8 @@ def main():
                 fail("measuring in {}B, seed {}: {}".format(
                     peak_heap, broken[0]["seed"], broken[0]["error"]), 1)  # fmt: skip
             peak_runs.append(peaks)
-    for line in summary(args.seeds, args.presses, args.collect, passing, failing, peak_runs):
+    lines = summary(args.seeds, args.presses, args.collect, passing, failing, peak_runs, tried)
+    for line in lines:
         if args.json:
             print(json.dumps(line))
         else:

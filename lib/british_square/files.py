@@ -5,12 +5,24 @@ raises ``words.DamagedFile``, which names it: better one line saying so
 than a traceback, or garbage on the screen, when the file is used.
 """
 
+import os
+
 from british_square import sheet
 from british_square.cards import const
 from british_square.menu import MENU_LINES
 from british_square.piles import RULE_NAMES
 from british_square.store import AUTOPLAY_NAMES
-from british_square.words import BODY, CENTRED, END, FILE, KINDS, TEXT, DamagedFile, Words
+from british_square.words import (
+    BODY,
+    CENTRED,
+    END,
+    FILE,
+    KINDS,
+    TEXT,
+    DamagedFile,
+    Words,
+    words_path,
+)
 
 TEXTS_AT_MOST = const(40)  # a file with more "@" lines is not ours
 
@@ -30,7 +42,7 @@ NEEDED = (
     ("panel_over", ("home",)),
     ("title", ()),
     ("menu", ("title",) + MENU_LINES),
-    ("on_off", ("off", "on", "none")),
+    ("on_off", ("off", "on", "none", "no_backlight")),
     ("autoplay_modes", AUTOPLAY_NAMES),
     ("deal", ()),
     ("deal_refused", ()),
@@ -72,6 +84,7 @@ def open_words(path=None):
     "@end" last, so that a file cut short shows. Where each text starts
     goes into its ``texts``. Any ``OSError`` reading it (a folder in its
     place opens, then fails: EISDIR) is damage too."""
+    _regular(path or words_path(), FILE)
     words = Words(path)
     try:
         _check_words(words)
@@ -143,6 +156,7 @@ def check_sheet(path):
     ``sheet.SHEET_W`` x ``sheet.SHEET_H`` pixels, its rows from
     ``sheet.SHEET_PIXELS_AT`` and all there (the view reads them whole at
     start-up: a short file would stop it, another layout show garbage)."""
+    _regular(path, sheet.SHEET_FILE)
     try:
         with open(path, "rb") as f:
             header = f.read(34)
@@ -159,6 +173,18 @@ def check_sheet(path):
         raise DamagedFile(sheet.SHEET_FILE)
     if pixels != sheet.SHEET_PIXELS_AT or size < pixels + row_bytes * height:
         raise DamagedFile(sheet.SHEET_FILE)
+
+
+def _regular(path, name):
+    """``DamagedFile`` (``name``) unless ``path`` is a regular file, before it
+    is opened: a FIFO there would wait for a writer for ever (the desktop's
+    start-up hung), a folder opens and then fails."""
+    try:
+        regular = os.stat(path)[0] & 0o170000 == 0o100000  # S_IFMT, S_IFREG
+    except OSError:
+        regular = False
+    if not regular:
+        raise DamagedFile(name)
 
 
 def _number(data, at, count):

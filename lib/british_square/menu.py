@@ -21,7 +21,8 @@ MENU_LINES = (
     "brightness", "sound", "suits", "help", "stats", "about", "end",
 )  # fmt: skip
 MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
-IDLE_ROWS = (MENU_LINES.index("undo"), MENU_LINES.index("redo"))  # rows that may do nothing
+# rows that may have nothing to do: Restart deal, Undo, Redo
+IDLE_ROWS = tuple(MENU_LINES.index(line) for line in ("restart", "undo", "redo"))
 MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
 
 
@@ -99,11 +100,11 @@ class MenuRows:
         page.dirty = True
 
     def _idle(self, row):
-        """Would menu row ``row`` (Undo or Redo) do nothing now?"""
+        """Would menu row ``row`` (Restart deal, Undo or Redo) do nothing now?"""
         game = self.app.table.game
-        if row == IDLE_ROWS[0]:
-            return not game.history_count
-        return game.history_end == game.history_count
+        if row == IDLE_ROWS[2]:
+            return game.history_end == game.history_count
+        return not game.history_count  # no move: nothing to restart, nor to undo
 
     def choose(self, row):
         """The menu composed whole, the bar on ``row`` (``_show_row``)."""
@@ -139,8 +140,10 @@ class MenuRows:
             return self.words.line("autoplay_modes", AUTOPLAY_NAMES[settings.autoplay])
         if line == "winnable":
             return self.winnable_text(settings.rules)
-        if line == "brightness":
-            return settings.brightness
+        if line == "brightness":  # the level, or "n/a" where there is no backlight (a window)
+            if self.app.hardware.backlight is None:
+                return self.words.line("on_off", "no_backlight")
+            return b"%d%%" % settings.brightness
         if line == "sound":
             return self.on_off(settings.sound)
         if line == "suits":

@@ -42,8 +42,8 @@ from british_square.sheet import CARD_W
 from british_square.textgrid import TextGrid, as_bytes, park, set_hidden
 
 _GLYPH_ROWS = 2 * BODY_ROWS  # small glyphs are half a text line tall
-DIM_ROWS = const(2)  # body rows dimmed at most at once (the menu's Undo and Redo)
-DIM_COLUMNS = const(7)  # as wide as they are: "   Undo"
+DIM_ROWS = const(3)  # body rows dimmed at most at once (the menu's Restart deal, Undo, Redo)
+DIM_COLUMNS = const(15)  # as wide as the longest: "   Restart deal"
 _GLYPH_CELLS = const(2)  # and beside a row, two cells: a column's way is two wide
 _SPACE = const(32)
 # A page's lines start a column left of the screen, blank, so that with the

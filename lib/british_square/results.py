@@ -46,19 +46,19 @@ class Results:
         words = self.screens.words
         kept = self.screens.app.stats
         count = kept.get
-        won = count(rules, WINS)
+        played = count(rules, PLAYED)
         seconds = count(rules, BEST_TIME)
         tenths = kept.average_home_tenths(rules)
-        values = (
+        values = (  # the games won and the games at par, each out of those played
             rules_name(words, rules),
-            count(rules, PLAYED),
-            b"%d (%d%%)" % (won, kept.percent_won(rules)),
+            b"%d of %d (%d%%)" % (count(rules, WINS), played, kept.percent_won(rules)),
             count(rules, HOME_BEST),
             b"%d.%d" % (tenths // 10, tenths % 10),
             b"%d, %d" % (count(rules, STREAK), count(rules, STREAK_BEST)),
             count(rules, FEWEST_MOVES) or b"-",
             clock_text(seconds) if seconds else b"-",
-            b"%d, %d" % (count(rules, PAR_REACHED), count(rules, HINTS)),
+            b"%d of %d" % (count(rules, PAR_REACHED), played),
+            count(rules, HINTS),
         )
         words.show(self.screens.page, "stats", values)
 

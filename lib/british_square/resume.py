@@ -4,11 +4,14 @@ and lets the module go (``british_square.unload``), so a game in play never
 carries the code that checks a record (the record layout is in ``store``'s
 docstring).
 
-Nothing read is trusted: a CRC only catches accidents. Bad magic, unknown
+Nothing read is trusted: a CRC only catches accidents. A slot whose header
+cannot be ours (``_ours``) is another program's, and no record: with no
+slot ours the board starts as a new one. Bad magic, unknown
 version, bad length, bad CRC, and behind a good CRC anything the game could
 not have written (a field out of its range, statistics no games could add
 up to, a deal that does not exist, a position the engine could not hold or
-its deal could not lead to, a move the engine refuses) make a record
+its deal could not lead to, a move the engine refuses, a game with no move,
+a game counted with none of its rule set played) make a record
 unreadable; the other record, if whole, is used, else a fresh start with a
 notice. The position is rebuilt by replaying every move through
 ``Game.play``, the engine's one checked move path, so a resumed game is one
@@ -92,12 +95,12 @@ def load(store):
     blank = b"\xff" * HEADER_SIZE  # an erased header
     heads = []
     found = []  # (sequence, slot, record bytes) of the records whose CRC holds
-    damaged = False
+    damaged = False  # a header of ours, whole or cut short, holding no record to load
     for slot in (0, 1):
         start = SLOT_B * slot
         head = bytes(store.nvm[start : start + HEADER_SIZE])
         heads.append(head)
-        if head == blank:
+        if head == blank or not _ours(head):  # nothing, or another program's bytes
             continue
         raw = _whole(store, start, head)
         if raw is None:
@@ -121,6 +124,17 @@ def load(store):
     if damaged:
         store.notice = NOTICE_UNREADABLE
     return None
+
+
+def _ours(head):
+    """Could the header ``head`` be one of ours, whole or a write of it cut
+    short? The flash clears bits only as it programs and sets them only as
+    it erases, so every bit set in the magic is set in any such header; a
+    header with one of them clear is another program's (docs/saves.md)."""
+    for i in range(len(MAGIC)):
+        if head[i] & MAGIC[i] != MAGIC[i]:
+            return False
+    return True
 
 
 def _newer(sequence, other):
@@ -185,9 +199,14 @@ def _parse(store, raw):
     seconds = hints = 0
     if flags & HAS_GAME:
         at = FIXED_SIZE - CRC_SIZE
+        if flags & HAS_START:  # its check imported first: a module that cannot load is no nonsense
+            __import__("british_square.position")
         try:
             game = _parse_game(raw, at, flags & HAS_START)
         except (ValueError, IndexError):  # IllegalMoveError is a ValueError
+            return False
+        # counted (it reached Game over): a game of its rule set is among those played
+        if flags & COUNTED and not read_number(stats, (game.rules * FIELDS + PLAYED) * 3, 3):
             return False
         # every value these fields hold is a possible play time and hint count
         seconds = read_number(raw, at + GAME_SECONDS, 3)
@@ -219,8 +238,9 @@ def _parse_game(raw, at, has_start):
     deal = read_number(raw, at + GAME_DEAL, 2)
     count = read_number(raw, at + GAME_DONE, 2)
     kept = read_number(raw, at + GAME_KEPT, 2)
-    # deal 0 is "none": only a game set up from a position has none
-    if rules > UNION or count > kept or deal > MAX_DEAL or not (deal or has_start):
+    # deal 0 is "none": only a game set up from a position has none; a game
+    # with no move is none in progress, and never kept as one
+    if rules > UNION or count > kept or not kept or deal > MAX_DEAL or not (deal or has_start):
         raise ValueError
     at += GAME_SIZE
     if has_start:

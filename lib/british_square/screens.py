@@ -45,6 +45,7 @@ from british_square.sheet import (
     WAY_UP,
 )
 from british_square.sounds import BUZZ
+from british_square.table import OUTCOME_STUCK
 
 # The texts of words.txt some screens pick from: by rule set, by the save's
 # notice (store.NOTICE_*), and the help's marks with the glyph beside each.
@@ -209,8 +210,11 @@ class Screens:
             else:  # nothing to choose among: the row says "none"
                 app.beep(BUZZ)
         elif line == "brightness":
-            app.next_brightness()
-            rows.show_setting(line)
+            if app.hardware.backlight is None:  # nothing to set: the row says "n/a"
+                app.beep(BUZZ)
+            else:
+                app.next_brightness()
+                rows.show_setting(line)
         elif line == "sound":
             app.toggle("sound")
             rows.show_setting(line)
@@ -267,7 +271,11 @@ class Screens:
         self.pending_rules = rules
         self.back = back
         app = self.app
-        if what != ASK_END and not app.table.in_progress():
+        table = app.table
+        # nothing to lose: no move made, or Game over shown (the game counted
+        # and over, as its A, a new deal at once, knows)
+        over = table.outcome == OUTCOME_STUCK and app.counted
+        if what != ASK_END and (over or not table.in_progress()):
             self._do_pending()
             return
         self.open(SCREEN_CONFIRM, self._confirm)

@@ -31,11 +31,11 @@ KINDS = b"^_*~|"
 
 
 class DamagedFile(Exception):
-    """A game file on the drive that the game cannot use: ``str()`` of it is
-    the one line the player reads (which file, and what mends it)."""
+    """A game file on the drive that the game cannot use: ``str()`` of it
+    says which (``damage.line`` adds what mends it on this machine)."""
 
     def __init__(self, name):
-        super().__init__(name + " is damaged: make deploy mends it")
+        super().__init__(name + " is damaged")
 
 
 def words_path():

@@ -4,7 +4,8 @@ Usage: store_crash.py, with ``CIRCUITPY_NVM_FILE`` naming the NVM file.
 Prints ``loaded ID POSITION`` for what it found (``ID`` -1 for none), then
 saves the games ``ID + 1``, ``ID + 2``... printing ``saved ID`` after each
 write returns. Game ``ID`` is deal 9 after the first ``ID % LINE`` moves of
-``line``; its play time, the id itself, tells the saves apart.
+``line`` (with none, the first played and taken back: the game keeps no
+game without a move); its play time, the id itself, tells the saves apart.
 """
 
 import microcontroller
@@ -44,5 +45,7 @@ while n < 1000000:
         game.play(moves[n % LINE - 1])
     else:
         game = Game.new_deal(9)
+        game.play(moves[0])
+        game.undo()
     store.save(game, n, 0)
     print("saved", n)
