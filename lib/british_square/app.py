@@ -187,7 +187,7 @@ class App:
         celebration, a menu's page turning)."""
         if self.on_page:
             return self.screens.resting()
-        return self.table.resting()
+        return self.table.resting() and not self.screens.rows.turning
 
     def tick(self, now):
         """Timed changes: the backlight dimming, the end of a flash, a step of
@@ -213,6 +213,8 @@ class App:
                 self.play_ms -= 1000
                 self.seconds += 1
         self.table.tick(now)
+        if self.table.resting():  # a frame with nothing else in it
+            self.screens.rows.prepare()
 
     def set_backlight(self, percent):
         """The backlight at ``percent``, where the machine has one."""
@@ -453,6 +455,7 @@ class App:
         """Back to the cards."""
         self.on_page = False
         self.screens.leave()
+        self.screens.rows.put_away()
         self.view.show_play()
 
     def hint(self):

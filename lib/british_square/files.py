@@ -41,7 +41,7 @@ NEEDED = (
     ("panel_stuck", ("home",)),
     ("panel_over", ("home",)),
     ("title", ()),
-    ("menu", ("title",) + MENU_LINES),
+    ("menu", ("title",) + MENU_LINES + ("footer",)),
     ("on_off", ("off", "on", "none", "no_backlight")),
     ("autoplay_modes", AUTOPLAY_NAMES),
     ("deal", ()),

@@ -35,12 +35,24 @@ class MenuRows:
         self.app = screens.app
         self.page = screens.page
         self.words = screens.words
+        self.grid = self.page.menu_body  # the menu's own rows, kept between visits
         self.count = self.words.rows("menu")
         self.row = 0
         self.top = 0
         self.turning = 0  # a bit per row on show still to be written after a page turned
         self.no_hint = False  # the last hint asked for found nothing: its row says so
         self.on_off_words = ()  # ``on_off``'s, once read
+        # the rule sets' and auto-play's names, each read once (a search of
+        # words.txt for each is 1 ms a menu on a SAMD51)
+        self.names = {}
+        # What each row on show holds: the menu's row, and the value written
+        # in it (a row is written again only when one of them changes).
+        self.written = [-1] * BODY_ROWS
+        self.values = [None] * BODY_ROWS
+        self.starts = self.words.starts("menu")  # where each row's line is in words.txt
+        self.footer = self.words.line("menu", "footer")
+        for shown in range(BODY_ROWS):  # the first page, hidden till the menu is shown
+            self._write_row(shown)
 
     def step(self, action):
         """The bar a row up or down (``action``): past the rows on show the page turns."""
@@ -55,10 +67,31 @@ class MenuRows:
     def tick(self):
         """A row of a page turned, while one is still to be written."""
         if self.turning:
-            row = 0
-            while not self.turning >> row & 1:
-                row += 1
-            self._write_row(row)
+            self._turn_row(self._next_turning())
+
+    def _next_turning(self):
+        row = 0
+        while not self.turning >> row & 1:
+            row += 1
+        return row
+
+    def put_away(self):
+        """The menu left for the cards: it opens next on its first page,
+        which ``prepare`` writes while it is hidden."""
+        self.row = self.top = 0
+        self.turning = (1 << BODY_ROWS) - 1
+
+    def prepare(self):
+        """Rows of the menu's first page written while the cards are on show,
+        half a page a turn (hidden, they cost no drawing: 8 ms a turn on a
+        SAMD51), so that Start opens the menu with nothing to compose but
+        its title: written as it opens, a page's rows are 20 ms."""
+        for _ in range(BODY_ROWS // 2):
+            if not self.turning:
+                return
+            shown = self._next_turning()
+            self.turning &= ~(1 << shown)
+            self._write_row(shown)
 
     def _show_row(self, row):
         """The bar on menu row ``row``; past the rows on show, the page
@@ -80,24 +113,33 @@ class MenuRows:
         page = self.page
         page.undim()  # the page before's dimmed rows go; this page's come as written
         page.draw()
-        self._write_row(row - self.top)
+        self._turn_row(row - self.top)
 
-    def _write_row(self, shown):
-        """Row ``shown`` of the menu on show, written (its value, its dimming,
-        the mark of more rows), and the bar on it if it is the chosen row."""
+    def _turn_row(self, shown):
+        """Row ``shown`` of a page turned: written, dimmed if it would do
+        nothing, and the bar on it if it is the chosen row."""
         self.turning &= ~(1 << shown)
+        self._write_row(shown)
         page, row = self.page, self.top + shown
-        line = MENU_LINES[row]
-        value = self.row_value(line)
-        text = self.words.line("menu", line, () if value is None else (value,))
-        page.body_line(shown, text, column=MENU_COLUMN)
-        self._mark_more(shown)
         if row in IDLE_ROWS and self._idle(row):
             page.dim_row(shown)
             page.draw()
         if row == self.row:
             page.show_bar(shown)
         page.dirty = True
+
+    def _write_row(self, shown):
+        """Row ``shown`` of the menu on show written, if what it holds has
+        changed (its line, or its value), with the mark of more rows."""
+        row = self.top + shown
+        value = self.row_value(MENU_LINES[row])
+        if self.written[shown] == row and self.values[shown] == value:
+            return
+        self.written[shown] = row
+        self.values[shown] = value
+        text = self.words.line_at(self.starts[row], () if value is None else (value,))
+        self.grid.set_line(shown, text, MENU_COLUMN)
+        self._mark_more(shown)
 
     def _idle(self, row):
         """Would menu row ``row`` (Restart deal, Undo or Redo) do nothing now?"""
@@ -107,25 +149,23 @@ class MenuRows:
         return not game.history_count  # no move: nothing to restart, nor to undo
 
     def choose(self, row):
-        """The menu composed whole, the bar on ``row`` (``_show_row``)."""
+        """The menu shown, the bar on ``row`` (``_show_row``): its title (the
+        game's moves and time, while it pauses) and footer written, and of
+        its rows only those whose value changed since it was last shown."""
         self._show_row(row)
         self.turning = 0
         app, page = self.app, self.page
-        # the title's values (the moves and the time, while the game pauses),
-        # then each row's that has one, in the rows' order
-        values = [moves_text(app.table.game.history_count), clock_text(app.seconds)]
-        for line in MENU_LINES:
-            value = self.row_value(line)
-            if value is not None:
-                values.append(value)
-        self.words.show(page, "menu", values, MENU_COLUMN, self.top, draw=False)
+        page.show_menu_body()
+        title = (moves_text(app.table.game.history_count), clock_text(app.seconds))
+        page.title_line(self.words.line("menu", "title", title))
+        page.footer_line(self.footer)
+        for shown in range(BODY_ROWS):
+            self._write_row(shown)
         # rows that would do nothing now are dimmed
+        page.undim()
         for idle in IDLE_ROWS:
             if 0 <= idle - self.top < BODY_ROWS and self._idle(idle):
                 page.dim_row(idle - self.top)
-        # marks near the end of the first and last rows: more rows above, below
-        self._mark_more(0)
-        self._mark_more(BODY_ROWS - 1)
         page.draw()
         page.show_bar(row - self.top)
 
@@ -135,9 +175,9 @@ class MenuRows:
         if line == "hint":
             return b": nothing found" if self.no_hint else b""
         if line == "rules":
-            return rules_name(self.words, settings.rules)
+            return self._name(settings.rules)
         if line == "autoplay":
-            return self.words.line("autoplay_modes", AUTOPLAY_NAMES[settings.autoplay])
+            return self._name(-1 - settings.autoplay)
         if line == "winnable":
             return self.winnable_text(settings.rules)
         if line == "brightness":  # the level, or "n/a" where there is no backlight (a window)
@@ -154,25 +194,32 @@ class MenuRows:
         """The menu's row ``line`` anew, its setting changed: only the
         characters that changed are written (a whole menu is 20 ms on a
         SAMD51), and the bar's copy of the row with them."""
-        page = self.page
         row = MENU_LINES.index(line) - self.top
-        page.body_line(row, self.words.line("menu", line, (self.row_value(line),)),
-                       column=MENU_COLUMN)  # fmt: skip
-        self._mark_more(row)
-        page.show_bar(row)
+        self._write_row(row)
+        self.page.show_bar(row)
 
     def _mark_more(self, row):
         """The mark at the end of the first or last row on show (``row``):
         more rows above, or below."""
         if row == 0 and self.top:
-            self.page.mark_line(0, b"^", MENU_MARK_COLUMN)
+            self.grid.put(0, MENU_MARK_COLUMN, b"^")
         elif row == BODY_ROWS - 1 and self.top + BODY_ROWS < self.count:
-            self.page.mark_line(BODY_ROWS - 1, b"v", MENU_MARK_COLUMN)
+            self.grid.put(BODY_ROWS - 1, MENU_MARK_COLUMN, b"v")
 
     def say_no_hint(self):
         """The hint found nothing: the menu stays, and its Hint row says so."""
         self.no_hint = True
         self.choose(self.row)
+
+    def _name(self, key):
+        """Rule set ``key``'s name (0 or more), or auto-play way ``-1 - key``'s."""
+        names = self.names
+        if key not in names:
+            if key >= 0:
+                names[key] = rules_name(self.words, key)
+            else:
+                names[key] = self.words.line("autoplay_modes", AUTOPLAY_NAMES[-1 - key])
+        return names[key]
 
     def on_off(self, flag):
         """The words "on" or "off" as words.txt has them (bytes): read once

@@ -166,9 +166,16 @@ class TextPage:
         # (right-aligned at its end) in one text grid on the felt's colour.
         # Two grids, the figures' see-through over the rows', cost a screen
         # of figures 25 ms more to draw on a SAMD51.
-        self.body = TextGrid(
+        self.plain_body = TextGrid(
             glyphs, TEXT_COLUMNS, BODY_ROWS, sheet.TEXT_WHITE, felt, _MARGIN, blank_hides=False
         )
+        # The menu's rows are a body of their own, over the other (``menu``
+        # keeps them written between visits: composing them is 20 ms on a
+        # SAMD51, and the menu is the screen most often shown).
+        self.menu_body = TextGrid(
+            glyphs, TEXT_COLUMNS, BODY_ROWS, sheet.TEXT_WHITE, felt, _MARGIN, blank_hides=False
+        )
+        self.body = self.plain_body  # the body on show, which the calls below write
         # Dimmed rows: each a line of grey on the felt's colour, over its body
         # row's text (``dim_row``, until ``draw``), which it hides: one layer
         # drawn there, as elsewhere, and no wider than the text (a see-through
@@ -186,7 +193,8 @@ class TextPage:
         self.footer = TextGrid(
             glyphs, TEXT_COLUMNS, 1, sheet.TEXT_GREY, felt, _MARGIN, blank_hides=False
         )
-        for line, y in ((self.title, TITLE_Y), (self.body, BODY_Y), (self.footer, FOOTER_Y)):
+        lines = (self.title, TITLE_Y), (self.body, BODY_Y), (self.footer, FOOTER_Y)
+        for line, y in lines + ((self.menu_body, BODY_Y),):
             line.grid.x = _LINE_X
             line.grid.y = y
         # The large lines: two at scale 2 (the title's name, "You won!"),
@@ -219,6 +227,7 @@ class TextPage:
         self.extras = displayio.Group()
         for group in (self.menu_layers, self.extras):
             self.group.append(group)
+        self.menu_layers.append(self.menu_body.grid)
         for dim in self.dims:
             self.menu_layers.append(dim.grid)
         self.bar = Bar(glyphs, MENU_BAR_X, MENU_BAR_W, sheet.MENU_BAR, sheet.TEXT_WHITE, BODY_X)
@@ -259,8 +268,11 @@ class TextPage:
             text.drawn()
 
     def clear(self):
-        """An empty page in the usual colours (on the screen at ``draw``)."""
+        """An empty page in the usual colours (on the screen at ``draw``);
+        the menu's rows kept, hidden."""
         set_hidden(self.menu_layers, True)
+        park(self.menu_body.grid)  # written while hidden (``menu``): no area to redraw
+        self.body = self.plain_body
         set_hidden(self.extras, True)
         park(self.bar.group)
         for card in self.cards:
@@ -279,6 +291,16 @@ class TextPage:
         self.dimmed = 0
         self.body.color = sheet.TEXT_WHITE
         self.footer.color = sheet.TEXT_GREY
+        self.dirty = True
+
+    def show_menu_body(self):
+        """The menu's own body on show, written by the calls below as it
+        was left (``clear`` hides it again)."""
+        set_hidden(self.menu_layers, False)
+        grid = self.menu_body.grid
+        grid.x = _LINE_X
+        set_hidden(grid, False)
+        self.body = self.menu_body
         self.dirty = True
 
     def title_line(self, text):
@@ -315,11 +337,6 @@ class TextPage:
         """Body row ``row`` in grey: it would do nothing now (on the screen at
         ``draw``; ``DIM_ROWS`` of them at most, ``DIM_COLUMNS`` wide at most)."""
         self.dimmed |= 1 << row
-
-    def mark_line(self, row, mark, column):
-        """A character ``mark`` (bytes) at ``column`` of body row ``row`` (on
-        the screen at ``draw``)."""
-        self.body.put(row, column, mark)
 
     def draw(self):
         """Title, body and footer, as the calls above left them, into their

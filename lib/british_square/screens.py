@@ -46,19 +46,14 @@ from british_square.sheet import (
 )
 from british_square.sounds import BUZZ
 from british_square.table import OUTCOME_STUCK
+from british_square.words import NO_ROW
 
 # The texts of words.txt some screens pick from: by rule set, by the save's
 # notice (store.NOTICE_*), and the help's marks with the glyph beside each.
 RULES_TEXTS = ("rules_british", "rules_american", "rules_union")
 NOTICE_LINES = ("", "unreadable", "earlier")
-MARKS = (
-    ("up", WAY_UP),
-    ("down", WAY_DOWN),
-    ("free", WAY_FREE),
-    ("king", SMALL_KING),
-    ("done", SMALL_DONE),
-    ("count", 9),  # the digit 9: a pile's count
-)
+MARK_LINES = (b"up", b"down", b"free", b"king", b"done", b"count")
+MARKS = (WAY_UP, WAY_DOWN, WAY_FREE, SMALL_KING, SMALL_DONE, 9)  # 9: the digit, a pile's count
 
 # What a confirmation is for (``Screens.ask``).
 ASK_RANDOM = const(0)  # a random deal
@@ -94,6 +89,7 @@ class Screens:
         self.heap = ""  # About's heap figure, once A has measured it
         self.celebration = Celebration(self.page, app.glow)
         self.rows = MenuRows(self)  # the menu's rows and bar
+        self.mark_rows = bytearray(len(MARKS))  # the help's: the row of each mark's line
 
     def open(self, screen, handler):
         """Clear the page for ``screen``, whose keys ``handler`` takes."""
@@ -370,11 +366,11 @@ class Screens:
             page.show_lines(self.app.hardware.help_page)
             return
         text = "help_marks" if game.rules == BRITISH else "help_marks_piles"
-        words.show(page, text)
-        for line, glyph in MARKS:  # each glyph beside the line that says what it means
-            row = words.row(text, line)
-            if row >= 0:
-                page.glyph(row, glyph)
+        rows = self.mark_rows
+        words.show(page, text, lines=MARK_LINES, rows=rows)
+        for k in range(len(MARKS)):  # each glyph beside the line that says what it means
+            if rows[k] != NO_ROW:
+                page.glyph(rows[k], MARKS[k])
 
     def _help(self, action):
         if action == LEFT or action == RIGHT:

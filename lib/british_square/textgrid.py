@@ -130,6 +130,7 @@ class TextGrid:
         self.shown = bytearray(_BLANK[:columns] * rows)  # what its tiles show, row after row
         self.shown_view = memoryview(self.shown)
         self.stale = 0  # a bit per row to blank at ``flush`` (``clear``)
+        self.blanks = (1 << rows) - 1  # a bit per row known to be blank
         # From ``clear`` (a new screen, drawn whole) until ``drawn``, a row is
         # written whole, not compared with what shows: the comparison, a
         # character at a time in Python, is most of a line's cost.
@@ -155,8 +156,9 @@ class TextGrid:
 
     def clear(self):
         """Every row to be blank at ``flush``, unless written before then:
-        a new screen, written whole until ``drawn``."""
-        self.stale = (1 << self.rows) - 1
+        a new screen, written whole until ``drawn``. Rows blank already
+        are left as they are (8 rows written blank were 6 ms on a SAMD51)."""
+        self.stale = ((1 << self.rows) - 1) & ~self.blanks
         self.fresh = True
 
     def drawn(self):
@@ -170,7 +172,16 @@ class TextGrid:
         where they meet; cut at the grid's width."""
         if self.fresh:
             self._write_whole(row, text, column, figure)
-            return
+        else:
+            self._compose(row, text, column, figure)
+        if text or figure:
+            self.blanks &= ~(1 << row)
+        else:
+            self.blanks |= 1 << row
+
+    def _compose(self, row, text, column, figure):
+        """``set_line`` once the grid is drawn: the row composed in
+        ``_ROW`` and only what differs written."""
         composed = _ROW
         composed[:] = _BLANK
         size = min(len(text), self.columns - column)  # ``_place``'s, written out: a line
@@ -226,6 +237,7 @@ class TextGrid:
         """``run`` (a memoryview of bytes) shown from ``column`` of ``row``:
         the cursor moved there (the terminal counts from 1) and the run
         written, in one write."""
+        self.blanks &= ~(1 << row)  # perhaps not blank: ``clear`` blanks it
         out = _OUT
         size = len(run)
         out[_CURSOR_SIZE : _CURSOR_SIZE + size] = run

@@ -212,12 +212,15 @@ class Words:
 
     # ------------------------------------------------------- what screens ask
 
-    def show(self, page, name, values=(), column=0, first=0, draw=True):
+    def show(self, page, name, values=(), column=0, first=0, draw=True, lines=(), rows=None):
         """Put text ``name`` on the text page (``page.TextPage``): its title,
         footer and large lines where they go, its body lines from line
         ``first`` at ``column``, "{}" filled from ``values`` in order (ints,
         bytes or strings); the page drawn unless ``draw`` is false (the
-        caller adds to it first)."""
+        caller adds to it first). The body row of each of ``lines`` (names,
+        bytes) into ``rows`` (a bytearray; ``NO_ROW`` where the text has none)."""
+        for k in range(len(lines)):
+            rows[k] = NO_ROW
         row = -first
         big = 0
         self._begin(name, values)
@@ -240,6 +243,10 @@ class Words:
                 big += 1
             else:
                 page.body_line(row, self.left, self.right, kind == CENTRED, column)
+                if self.name_end:
+                    for k in range(len(lines)):
+                        if self._named(lines[k]):
+                            rows[k] = row
                 row += 1
             size = self._next()
         if draw:
@@ -257,6 +264,30 @@ class Words:
                 return bytes(self.left)
             size = self._next()
         return b""
+
+    def starts(self, name):
+        """Where each body line of text ``name`` starts in the file, in
+        order: for ``line_at``, which reads one without a search."""
+        starts = []
+        self._begin(name)
+        at = self.at
+        while self._next() >= 0:
+            if self.kind == BODY or self.kind == CENTRED:
+                starts.append(at)
+            at = self.at
+        return starts
+
+    def line_at(self, at, values=()):
+        """The line that starts at ``at`` in the file (``starts``), "{}"
+        filled from ``values``: a memoryview, good until the next read."""
+        self.at = at
+        self.values = values
+        self.used = 0
+        size = self._next()
+        if size < 0:
+            return b""
+        self._compose(size)
+        return self.left
 
     def row(self, name, line):
         """The body row of the line named ``line`` in text ``name``."""
