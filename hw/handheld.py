@@ -12,6 +12,8 @@ from lights import Lights
 
 from british_square.controls import KeypadActions, rest
 
+SCAN_S = 0.005  # the buttons' scan interval
+
 try:
     from speaker import Speaker
 except ImportError:  # a CircuitPython build without audioio: silent
@@ -26,6 +28,10 @@ def button_actions(key_count):
         latch=board.BUTTON_LATCH,
         key_count=key_count,
         value_when_pressed=True,
+        # a scan every 5 ms: a press waits for the scan, then at most a
+        # resting loop's sleep (controls.REST_S, 15 ms), 20 ms in all (the
+        # default scan, 20 ms, made it 35)
+        interval=SCAN_S,
         max_events=16,  # 8 presses: more than a hand makes in a turn (64: 350 bytes more)
     )
     return KeypadActions(keys, keypad.Event())

@@ -89,6 +89,8 @@ def test_pygamer_adapter_buttons_and_joystick(monkeypatch):
 
     hardware = pygamer.Hardware()
     assert made["key_count"] == 4 and made["value_when_pressed"] is True
+    # issue 46: a press is read within 20 ms, the scan's wait and a resting loop's sleep
+    assert made["interval"] + controls.REST_S <= 0.020
     assert hardware.display.auto_refresh is False
     actions = hardware.actions
     assert actions.poll(0) == controls.B  # key 0 is B on the PyGamer

@@ -514,26 +514,32 @@ def test_a_menu_step_moves_the_bar_and_writes_no_text(make_app):
 
 def test_a_menu_page_turns_a_row_a_frame_the_bars_first_keys_taken_between(make_app):
     # a whole page of rows is 60 ms of drawing on a board: a row a turn of
-    # the loop, the chosen one first, so the press is answered in its frame
+    # the loop, the bar first, so the press is answered in its frame
     app = make_app(Game.new_deal(7))
     press(app, A, START, *[DOWN] * 7)
     page, screens = app.view.page, app.screens
     before = lines(page.body)
     app.handle(DOWN)  # past the rows on show: row 8, Auto-play, comes first
     assert screens.rows.top == 8 and not app.resting()
-    now = lines(page.body)
-    assert now[0].startswith("   Auto-play: off") and page.bar.group.y == BODY_Y
-    assert now[1:] == before[1:]  # the others not yet written
-    written_rows = [1]
+    # the bar on its row with the row's text, the rows not yet written (the
+    # bar hides the one under it: issue 46, a step that turned a page wrote
+    # the row and the bar, 64 ms on a board)
+    assert page.bar.group.y == BODY_Y and page.bar.text.strip() == b"Auto-play: off"
+    assert lines(page.body) == before
+    app.tick(app.now)  # the press's own turn of the loop: its frame shows the bar alone
+    assert lines(page.body) == before
+    written_rows = [0]
     while screens.rows.turning:
         app.tick(app.now)
         written_rows.append(sum(a != b for a, b in zip(lines(page.body), before)))
-    assert written_rows == list(range(1, 9)) and app.resting()
+    assert written_rows == list(range(0, 9)) and app.resting()
+    assert lines(page.body)[0].startswith("   Auto-play: off")
     assert lines(page.body)[-1].startswith("   About")
     # a press while the page turns is taken at once: the bar on the row
     # below, its text written with the row
     app.handle(UP)  # above the first row on show: row 7, Rules, comes last
-    assert screens.rows.top == 0 and lines(page.body)[7].startswith("   Rules: British")
+    assert screens.rows.top == 0 and page.bar.text.strip() == b"Rules: British"
+    assert page.bar.group.y == BODY_Y + 7 * TEXT_LINE
     app.handle(DOWN)  # back on row 8 before the rows are written
     assert screens.rows.row == 8 and screens.rows.top == 8 and screens.rows.turning
     while screens.rows.turning:
@@ -607,7 +613,11 @@ def test_winning_celebrates_and_the_kings_never_cover_the_words(make_app):
 
 def test_the_loop_rests_only_when_nothing_timed_is_under_way(make_app):
     app = make_app(parse_position("american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0"))
-    assert shown(app) != "play" and app.resting()  # the title: nothing moves
+    # the menu's first page is written, hidden, half a page a turn after
+    # the first screen (issue 46: so that Start opens it at once)
+    assert shown(app) != "play" and not app.resting() and app.screens.rows.pending
+    wait(app, 30)
+    assert app.resting()  # the title: nothing moves
     press(app, A)
     assert app.table.probing and not app.resting()  # the dead test runs a step a turn
     wait(app, 400)
@@ -622,6 +632,7 @@ def test_the_loop_rests_only_when_nothing_timed_is_under_way(make_app):
 
 def test_the_loop_passes_resting_to_the_adapters_idle(make_app):
     app = make_app(Game.new_deal(5))
+    wait(app, 30)  # the menu's first page written, hidden
 
     class Script:
         finished = False
@@ -1073,7 +1084,27 @@ def test_the_lights_follow_brightness_and_go_dark_when_the_screen_dims(make_app)
     wait(app, 200)
     assert app.glowed[-1][1] == 30
     wait(app, 60_000)  # a minute without a press: the screen dims
-    assert app.dimmed and app.glowed[-1][1] == 0  # percent 0: dark
+    assert app.dimmed and app.glowed[-1][0] == -1  # dark
+    # issue 46: the celebration waits for a press, and the loop sleeps
+    kings = [(king.x, king.y) for king in app.view.page.cards]
+    count = len(app.glowed)
+    wait(app, 1000)
+    assert [(king.x, king.y) for king in app.view.page.cards] == kings
+    assert len(app.glowed) == count and app.resting()
+    press(app, A)  # wakes the screen, and nothing else
+    wait(app, 200)
+    assert [(king.x, king.y) for king in app.view.page.cards] != kings
+
+
+def test_the_loop_sleeps_between_the_celebrations_frames(make_app):
+    # issue 46: the won screen kept the CPU busy until a press; its frames
+    # are 50 ms apart, and a loop that sleeps between them still shows each
+    app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
+    press(app, A, B)
+    wait(app, 30)  # the menu's first page written, hidden (put away with the cards)
+    assert shown(app) == "won" and app.resting()
+    wait(app, 500)
+    assert len(app.glowed) >= 9 and app.resting()
 
 
 def test_each_screen_has_one_number_and_the_name_of_its_number():

@@ -183,11 +183,12 @@ class App:
         return not (self.table.autoplaying or self.table.hinting)
 
     def resting(self):
-        """Nothing timed is under way (a flash, the dead test, Finish, the
-        celebration, a menu's page turning)."""
+        """Nothing timed is under way (a flash, the dead test, Finish, a
+        menu's page turning, its first page written hidden): the loop may
+        sleep until the next press is due."""
         if self.on_page:
             return self.screens.resting()
-        return self.table.resting() and not self.screens.rows.turning
+        return self.table.resting() and not self.screens.rows.pending
 
     def tick(self, now):
         """Timed changes: the backlight dimming, the end of a flash, a step of
@@ -198,6 +199,7 @@ class App:
         if not self.dimmed and ticks_diff(now, self.last_press) >= _DIM_AFTER_MS:
             self.dimmed = True
             self.set_backlight(min(_DIM_PERCENT, self.settings.brightness))
+            self.glow(-1)  # the lights go dark, and a celebration waits for a press
             self.rest()  # the player has put it down
         policy = self.policy
         if policy is not None and policy.due(now):

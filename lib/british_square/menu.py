@@ -40,6 +40,7 @@ class MenuRows:
         self.row = 0
         self.top = 0
         self.turning = 0  # a bit per row on show still to be written after a page turned
+        self.turned = False  # a page turned this turn of the loop: its rows from the next
         self.no_hint = False  # the last hint asked for found nothing: its row says so
         self.on_off_words = ()  # ``on_off``'s, once read
         # the rule sets' and auto-play's names, each read once (a search of
@@ -49,10 +50,11 @@ class MenuRows:
         # in it (a row is written again only when one of them changes).
         self.written = [-1] * BODY_ROWS
         self.values = [None] * BODY_ROWS
-        self.starts = self.words.starts("menu")  # where each row's line is in words.txt
-        self.footer = self.words.line("menu", "footer")
-        for shown in range(BODY_ROWS):  # the first page, hidden till the menu is shown
-            self._write_row(shown)
+        self.starts = ()  # where each row's line is in words.txt (``_find_lines``)
+        self.footer = b""
+        # rows of the first page still to write while the menu is hidden
+        # (``prepare``): all of them, after start-up's first screen
+        self.pending = (1 << BODY_ROWS) - 1
 
     def step(self, action):
         """The bar a row up or down (``action``): past the rows on show the page turns."""
@@ -65,33 +67,44 @@ class MenuRows:
             self.turn_page(row)
 
     def tick(self):
-        """A row of a page turned, while one is still to be written."""
-        if self.turning:
-            self._turn_row(self._next_turning())
-
-    def _next_turning(self):
-        row = 0
-        while not self.turning >> row & 1:
-            row += 1
-        return row
+        """A row of a page turned, while one is still to be written (from
+        the turn after the press's: its frame shows the bar alone)."""
+        if self.turned:
+            self.turned = False
+        elif self.turning:
+            row = 0
+            while not self.turning >> row & 1:
+                row += 1
+            self._turn_row(row)
 
     def put_away(self):
         """The menu left for the cards: it opens next on its first page,
         which ``prepare`` writes while it is hidden."""
         self.row = self.top = 0
-        self.turning = (1 << BODY_ROWS) - 1
+        self.pending = (1 << BODY_ROWS) - 1
 
     def prepare(self):
-        """Rows of the menu's first page written while the cards are on show,
-        half a page a turn (hidden, they cost no drawing: 8 ms a turn on a
-        SAMD51), so that Start opens the menu with nothing to compose but
-        its title: written as it opens, a page's rows are 20 ms."""
+        """Rows of the menu's first page written while another screen is on
+        show, half a page a turn (hidden, they cost no drawing: 8 ms a turn
+        on a SAMD51), so that Start opens the menu with nothing to compose
+        but its title: written as it opens, a page's rows are 20 ms."""
+        if not self.starts:
+            self._find_lines()  # a turn of its own: 8 ms
+            return
         for _ in range(BODY_ROWS // 2):
-            if not self.turning:
+            pending = self.pending
+            if not pending:
                 return
-            shown = self._next_turning()
-            self.turning &= ~(1 << shown)
+            shown = 0
+            while not pending >> shown & 1:
+                shown += 1
+            self.pending = pending & ~(1 << shown)
             self._write_row(shown)
+
+    def _find_lines(self):
+        """Where the menu's rows are in words.txt, and its footer: read once."""
+        self.starts = self.words.starts("menu")
+        self.footer = self.words.line("menu", "footer")
 
     def _show_row(self, row):
         """The bar on menu row ``row``; past the rows on show, the page
@@ -105,15 +118,16 @@ class MenuRows:
 
     def turn_page(self, row):
         """Turn the menu's page to show ``row`` (``_show_row``), a row a
-        frame (a whole page of text is 60 ms on a SAMD51, a row 10): first
-        the bar's, with the bar on it, then the others in turn (``tick``),
-        keys taken between them."""
+        frame (a whole page of text is 60 ms on a SAMD51, a row 7): first
+        the bar, moved to the row with the row's text on it (the row under
+        it is written later: the bar hides it), then the rows in turn
+        (``tick``), keys taken between them."""
         self._show_row(row)
         self.turning = (1 << BODY_ROWS) - 1
-        page = self.page
-        page.undim()  # the page before's dimmed rows go; this page's come as written
-        page.draw()
-        self._turn_row(row - self.top)
+        self.turned = True
+        value = self.row_value(MENU_LINES[row])
+        text = self.words.line_at(self.starts[row], () if value is None else (value,))
+        self.page.show_bar_text(row - self.top, text, MENU_COLUMN)
 
     def _turn_row(self, shown):
         """Row ``shown`` of a page turned: written, dimmed if it would do
@@ -121,9 +135,7 @@ class MenuRows:
         self.turning &= ~(1 << shown)
         self._write_row(shown)
         page, row = self.page, self.top + shown
-        if row in IDLE_ROWS and self._idle(row):
-            page.dim_row(shown)
-            page.draw()
+        page.dim(shown, row in IDLE_ROWS and self._idle(row))
         if row == self.row:
             page.show_bar(shown)
         page.dirty = True
@@ -153,7 +165,9 @@ class MenuRows:
         game's moves and time, while it pauses) and footer written, and of
         its rows only those whose value changed since it was last shown."""
         self._show_row(row)
-        self.turning = 0
+        self.turning = self.pending = 0
+        if not self.starts:
+            self._find_lines()
         app, page = self.app, self.page
         page.show_menu_body()
         title = (moves_text(app.table.game.history_count), clock_text(app.seconds))
@@ -161,12 +175,10 @@ class MenuRows:
         page.footer_line(self.footer)
         for shown in range(BODY_ROWS):
             self._write_row(shown)
-        # rows that would do nothing now are dimmed
-        page.undim()
-        for idle in IDLE_ROWS:
-            if 0 <= idle - self.top < BODY_ROWS and self._idle(idle):
-                page.dim_row(idle - self.top)
         page.draw()
+        for shown in range(BODY_ROWS):  # rows that would do nothing now are dimmed
+            idle = self.top + shown
+            page.dim(shown, idle in IDLE_ROWS and self._idle(idle))
         page.show_bar(row - self.top)
 
     def row_value(self, line):

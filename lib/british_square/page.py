@@ -16,7 +16,6 @@ won!", the deal number), text grids in scaled groups.
 docs/memory.md has what each costs in heap and time.
 """
 
-import bitmaptools
 import displayio
 
 from british_square import sheet
@@ -32,8 +31,8 @@ from british_square.layout import (
     DEAL_MARK_Y,
     FONT_W,
     FOOTER_Y,
-    MENU_BAR_W,
-    MENU_BAR_X,
+    MENU_BAR_END,
+    MENU_BAR_FIRST,
     TEXT_COLUMNS,
     TEXT_LINE,
     TITLE_Y,
@@ -44,8 +43,9 @@ from british_square.textgrid import TextGrid, as_bytes, park, set_hidden
 _GLYPH_ROWS = 2 * BODY_ROWS  # small glyphs are half a text line tall
 DIM_ROWS = const(3)  # body rows dimmed at most at once (the menu's Restart deal, Undo, Redo)
 DIM_COLUMNS = const(15)  # as wide as the longest: "   Restart deal"
+_NO_DIM = const(255)  # a dim over no row
 _GLYPH_CELLS = const(2)  # and beside a row, two cells: a column's way is two wide
-_SPACE = const(32)
+_BLANK_ROW = b" " * TEXT_COLUMNS
 # A page's lines start a column left of the screen, blank, so that with the
 # spare column at their end they span its whole width: a row of pixels one
 # layer covers whole is where displayio stops (the felt under it is skipped).
@@ -92,45 +92,30 @@ class Large:
 
 
 class Bar:
-    """The bar behind the chosen menu row, ``width`` pixels from ``x``, a line
-    tall, in ``colour``, with that row's text on it in ``ink``; the row's
-    characters start at ``text_x``. The columns the bar holds whole are a
-    text grid of their own in the bar's colours, written by the terminal
-    (C); the two slivers of columns at its ends, narrower than a glyph,
-    are small bitmaps with those columns of their glyphs copied in. Over
-    the body's opaque lines it is the one layer where it is, so a menu step
-    redraws the row left and the row reached, once each."""
+    """The bar behind the chosen menu row: text columns ``first`` to
+    ``end`` (not included) of the body, whose characters start at
+    ``text_x``, in ``colour``, with that row's text on it in ``ink``. A text
+    grid of its own in the bar's colours, written by the terminal (C), in a
+    group that moves from row to row. Whole columns: over the body's opaque
+    lines it is then the one layer where it is, and a menu step redraws the
+    row left and the row reached, once each, and nothing under them (a bar
+    whose ends cut a column had two more layers there, and displayio drew
+    the body and the felt under the whole bar as well)."""
 
-    def __init__(self, glyphs, x, width, colour, ink, text_x):
-        self.glyphs = glyphs
-        w = glyphs.width
-        self.first = -(-(x - text_x) // w)  # the first column the bar holds whole
-        self.end = (x + width - text_x) // w  # and the column after its last
-        self.middle = TextGrid(
-            glyphs, self.end - self.first, 1, ink, colour, blank_hides=False, spare=False
-        )
-        self.middle.grid.x = text_x + w * self.first
-        palette = self.middle.palette
+    def __init__(self, glyphs, first, end, colour, ink, text_x):
+        self.first = first
+        self.end = end
+        self.middle = TextGrid(glyphs, end - first, 1, ink, colour, blank_hides=False, spare=False)
+        self.middle.grid.x = text_x + glyphs.width * first
         self.group = displayio.Group()
         self.group.append(self.middle.grid)
-        # the slivers: (the column, the first of its glyph's pixel columns shown, its bitmap)
-        self.slivers = []
-        left, right = text_x + w * self.first, text_x + w * self.end
-        for column, skip, sliver_x, sliver_w in (
-            (self.first - 1, w - (left - x), x, left - x),
-            (self.end, 0, right, x + width - right),
-        ):
-            if sliver_w > 0:
-                bitmap = displayio.Bitmap(sliver_w, glyphs.height, 2)
-                self.group.append(displayio.TileGrid(bitmap, pixel_shader=palette, x=sliver_x))
-                self.slivers.append((column, skip, bitmap))
-        self.sliver_codes = bytearray(len(self.slivers))  # the characters shown in them
         park(self.group)
         self.text = bytearray(TEXT_COLUMNS)  # the row's text on the bar
 
     def show(self, y, line, row):
         """The bar at ``y`` behind row ``row`` of ``line`` (the body, a
-        ``TextGrid``): only what changed is written."""
+        ``TextGrid``): its text written only if it changed, and then whole
+        (the bar's area is redrawn whole when it moves)."""
         group = self.group
         group.x = 0
         group.y = y
@@ -140,18 +125,27 @@ class Bar:
         if text.find(mine, at, at + columns) == at:  # the same text: compared in C
             return
         mine[:] = memoryview(text)[at : at + columns]
-        self.middle.set_line(0, memoryview(mine)[self.first : self.end])
-        glyphs = self.glyphs
-        for k in range(len(self.slivers)):
-            column, skip, bitmap = self.slivers[k]
-            code = mine[column] if 0 <= column < columns else _SPACE
-            if code != self.sliver_codes[k]:
-                self.sliver_codes[k] = code
-                bitmap.fill(0)
-                if code != _SPACE:
-                    source = glyphs.tile(code) * glyphs.width + skip
-                    bitmaptools.blit(bitmap, glyphs.bitmap, 0, 0, x1=source, y1=0,
-                                     x2=source + bitmap.width, y2=glyphs.height)  # fmt: skip
+        self._write()
+
+    def show_text(self, y, text, column):
+        """The bar at ``y`` with ``text`` (bytes) on it from body column
+        ``column``, before the body's row has it (a page turned)."""
+        group = self.group
+        group.y = y
+        group.x = 0
+        set_hidden(group, False)
+        mine = self.text
+        mine[:] = _BLANK_ROW
+        size = min(len(text), len(mine) - column)
+        mine[column : column + size] = text if size == len(text) else text[:size]
+        self._write()
+
+    def _write(self):
+        mine = self.text
+        middle = self.middle
+        middle.fresh = True  # no comparison, a character at a time
+        middle.set_line(0, memoryview(mine)[self.first : self.end])
+        middle.fresh = False
 
 
 class TextPage:
@@ -176,15 +170,17 @@ class TextPage:
             glyphs, TEXT_COLUMNS, BODY_ROWS, sheet.TEXT_WHITE, felt, _MARGIN, blank_hides=False
         )
         self.body = self.plain_body  # the body on show, which the calls below write
-        # Dimmed rows: each a line of grey on the felt's colour, over its body
-        # row's text (``dim_row``, until ``draw``), which it hides: one layer
-        # drawn there, as elsewhere, and no wider than the text (a see-through
-        # grid of three whole rows over the body cost a menu 16 ms more to draw).
+        # The menu's dimmed rows: each a line of grey on the felt's colour,
+        # over its row's text (``dim``), which it hides: one layer drawn
+        # there, as elsewhere, and no wider than the text (a see-through grid
+        # of three whole rows over the body cost a menu 16 ms more to draw).
+        # Kept with the menu's rows, each where it was, between visits.
         grey = sheet.TEXT_GREY
         self.dims = [TextGrid(glyphs, DIM_COLUMNS, 1, grey, felt) for _ in range(DIM_ROWS)]
         for dim in self.dims:
             park(dim.grid)
-        self.dimmed = 0  # a bit per body row
+        self.dim_rows = bytearray(_NO_DIM for _ in range(DIM_ROWS))  # the row each covers
+        self.dim_bits = 0  # a bit per menu row with a dim over it
         # Always shown (blank, they look like the felt under them, and cost
         # the same to draw): whether a line left them blank is not counted
         self.title = TextGrid(
@@ -230,7 +226,8 @@ class TextPage:
         self.menu_layers.append(self.menu_body.grid)
         for dim in self.dims:
             self.menu_layers.append(dim.grid)
-        self.bar = Bar(glyphs, MENU_BAR_X, MENU_BAR_W, sheet.MENU_BAR, sheet.TEXT_WHITE, BODY_X)
+        bar_colours = sheet.MENU_BAR, sheet.TEXT_WHITE
+        self.bar = Bar(glyphs, MENU_BAR_FIRST, MENU_BAR_END, *bar_colours, BODY_X)
         self.menu_layers.append(self.bar.group)
         extras = self.extras
         self.cards = []
@@ -272,6 +269,8 @@ class TextPage:
         the menu's rows kept, hidden."""
         set_hidden(self.menu_layers, True)
         park(self.menu_body.grid)  # written while hidden (``menu``): no area to redraw
+        for dim in self.dims:
+            park(dim.grid)
         self.body = self.plain_body
         set_hidden(self.extras, True)
         park(self.bar.group)
@@ -288,18 +287,21 @@ class TextPage:
         self.title.clear()
         self.footer.clear()
         self.body.clear()
-        self.dimmed = 0
         self.body.color = sheet.TEXT_WHITE
         self.footer.color = sheet.TEXT_GREY
         self.dirty = True
 
     def show_menu_body(self):
-        """The menu's own body on show, written by the calls below as it
-        was left (``clear`` hides it again)."""
+        """The menu's own body on show, and its dimmed rows, as they were
+        left (``clear`` hides them again); the calls below write it."""
         set_hidden(self.menu_layers, False)
         grid = self.menu_body.grid
         grid.x = _LINE_X
         set_hidden(grid, False)
+        for k in range(DIM_ROWS):
+            if self.dim_rows[k] != _NO_DIM:
+                self.dims[k].grid.x = BODY_X
+                set_hidden(self.dims[k].grid, False)
         self.body = self.menu_body
         self.dirty = True
 
@@ -318,7 +320,6 @@ class TextPage:
         if centred:
             column = max(0, (TEXT_COLUMNS - len(text)) // 2)
         self.body.set_line(row, text, column, figure)
-        self.dimmed &= ~(1 << row)
 
     def show_lines(self, lines):
         """A page of ``lines`` as they are (strings; no words.txt): the
@@ -329,14 +330,41 @@ class TextPage:
         self.footer_line(as_bytes(lines[-1]))
         self.draw()
 
-    def undim(self):
-        """No body row dimmed (on the screen at ``draw``)."""
-        self.dimmed = 0
+    @property
+    def dimmed(self):
+        """A bit per body row on show in grey (the menu's, while it shows)."""
+        return self.dim_bits if self.body is self.menu_body else 0
 
-    def dim_row(self, row):
-        """Body row ``row`` in grey: it would do nothing now (on the screen at
-        ``draw``; ``DIM_ROWS`` of them at most, ``DIM_COLUMNS`` wide at most)."""
-        self.dimmed |= 1 << row
+    def dim(self, row, grey):
+        """The menu's body row ``row`` in grey (``grey``: it would do nothing
+        now), its text as the row has it, or as written: at once, and only
+        what changes (``DIM_ROWS`` rows at most, ``DIM_COLUMNS`` wide)."""
+        rows, dims = self.dim_rows, self.dims
+        k = 0
+        while k < DIM_ROWS and rows[k] != row:
+            k += 1
+        if not grey:
+            if k < DIM_ROWS:
+                park(dims[k].grid)
+                rows[k] = _NO_DIM
+                self.dim_bits &= ~(1 << row)
+            return
+        if k == DIM_ROWS:  # a free one
+            k = 0
+            while k < DIM_ROWS and rows[k] != _NO_DIM:
+                k += 1
+            if k == DIM_ROWS:
+                return
+            rows[k] = row
+            self.dim_bits |= 1 << row
+            grid = dims[k].grid
+            grid.x = BODY_X
+            grid.y = BODY_Y + TEXT_LINE * row
+        dim = dims[k]
+        dim.set_line(0, self.body.line(row))  # cut at the dim's width
+        dim.flush()
+        set_hidden(dim.grid, False)
+        self.dirty = True
 
     def draw(self):
         """Title, body and footer, as the calls above left them, into their
@@ -345,20 +373,6 @@ class TextPage:
             text.flush()
         for large in self.big + (self.digits, self.mark):
             large.text.flush()
-        dimmed, dims = self.dimmed, self.dims
-        used = 0
-        for row in range(BODY_ROWS):
-            if dimmed >> row & 1 and used < DIM_ROWS:
-                dim = dims[used]
-                dim.grid.x = BODY_X
-                dim.grid.y = BODY_Y + TEXT_LINE * row
-                dim.set_line(0, self.body.line(row))  # cut at the dim's width
-                dim.flush()
-                set_hidden(dim.grid, False)
-                set_hidden(self.menu_layers, False)
-                used += 1
-        for k in range(used, DIM_ROWS):  # hidden, their text kept: the menu's rows come back
-            park(dims[k].grid)
         self.dirty = True
 
     def place_big(self, index, x, y):
@@ -382,6 +396,13 @@ class TextPage:
         self.digits.show(digits)
         self.mark.place(DEAL_DIGITS_X + DEAL_DIGIT_W * digit + DEAL_DIGIT_W // 2, DEAL_MARK_Y, True)
         self.mark.show(b"^")
+        self.dirty = True
+
+    def show_bar_text(self, row, text, column):
+        """The bar behind body row ``row``, with ``text`` from ``column`` on
+        it: the row's text, before the row is written (a menu page turned)."""
+        set_hidden(self.menu_layers, False)
+        self.bar.show_text(BODY_Y + TEXT_LINE * row, text, column)
         self.dirty = True
 
     def show_bar(self, row):

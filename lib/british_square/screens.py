@@ -110,14 +110,21 @@ class Screens:
         self.handler(action)
 
     def tick(self, now):
-        """A frame of the celebration when one is due; a row of a menu page
-        turned, while one is still to be written."""
-        self.celebration.tick(now)
-        self.rows.tick()
+        """A frame of the celebration when one is due (none while the screen
+        is dimmed: it waits for a press); a row of a menu page turned, while
+        one is still to be written, or of the menu's first page, hidden."""
+        if not self.app.dimmed:
+            self.celebration.tick(now)
+        if self.current == SCREEN_MENU:
+            self.rows.tick()
+        else:
+            self.rows.prepare()
 
     def resting(self):
-        """Nothing timed is under way on the screen on show."""
-        return not (self.celebration.on or self.rows.turning)
+        """Nothing on the screen on show needs the next turn: a menu's page
+        turning does; the celebration's frames, 50 ms apart, come on time
+        from a loop that sleeps between them."""
+        return not (self.rows.turning or self.rows.pending)
 
     # ---------------------------------------------------------------- title
 
