@@ -98,6 +98,7 @@ class App:
         self.dimmed = False
         self.last_press = self.now
         self.last_tick = self.now
+        self.pressed = False  # the turn under way had a press (``handle``)
         self.hints_used = 0  # in this game
         self.bettered = 0  # the records this game bettered (``Stats.add_game``), once counted
         self.on_page = True  # a screen of ``screens`` shows, not the cards
@@ -153,6 +154,7 @@ class App:
         dimmed, wake it and nothing else: the player could not see what the
         press would do)."""
         self.last_press = self.now
+        self.pressed = True  # this turn has a press: ``tick`` adds no work of its own
         if self.dimmed:
             self.dimmed = False
             self.set_backlight(self.settings.brightness)
@@ -196,6 +198,7 @@ class App:
         to one screen and stops when it goes."""
         elapsed = ticks_diff(now, self.last_tick)
         self.last_tick = now
+        pressed, self.pressed = self.pressed, False
         if not self.dimmed and ticks_diff(now, self.last_press) >= _DIM_AFTER_MS:
             self.dimmed = True
             self.set_backlight(min(_DIM_PERCENT, self.settings.brightness))
@@ -205,7 +208,7 @@ class App:
         if policy is not None and policy.due(now):
             self.save()
         if self.on_page:
-            self.screens.tick(now)
+            self.screens.tick(now, pressed)
             return
         outcome = self.table.outcome
         if not self.dimmed and outcome != OUTCOME_ENDED and outcome != OUTCOME_WON:
@@ -215,7 +218,7 @@ class App:
                 self.play_ms -= 1000
                 self.seconds += 1
         self.table.tick(now)
-        if self.table.resting():  # a frame with nothing else in it
+        if self.table.resting() and not pressed:  # a turn with nothing else in it
             self.screens.rows.prepare()
 
     def set_backlight(self, percent):

@@ -109,7 +109,7 @@ class Screens:
         """Do what ``action`` means on the screen on show."""
         self.handler(action)
 
-    def tick(self, now):
+    def tick(self, now, pressed=False):
         """A frame of the celebration when one is due (none while the screen
         is dimmed: it waits for a press); a row of a menu page turned, while
         one is still to be written, or of the menu's first page, hidden."""
@@ -117,7 +117,7 @@ class Screens:
             self.celebration.tick(now)
         if self.current == SCREEN_MENU:
             self.rows.tick()
-        else:
+        elif not pressed:  # a turn with no press in it
             self.rows.prepare()
 
     def resting(self):

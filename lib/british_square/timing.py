@@ -3,11 +3,12 @@
 Under CircuitPython's VM the project counts what each action costs
 (``tools/latency.py``, docs/benchmarks.md); only a board can say what it
 really takes, the SPI bus and the flash included. So this plays the same
-actions through the app, as the main loop does for a press (``handle``, then
-one ``refresh``), ``_REPEATS`` times each, timed with the board's clock, and
-prints a line each, with the heap free and the largest block that can be
-allocated, for an owner to send us (docs/handheld.md), and gives About its
-heap figure. Loaded when asked for and let go after: a board does not hold
+presses through the app, as the main loop does (``handle``, then its
+``refresh``), ``_REPEATS`` times each, timed with the board's clock, and
+prints a line for each of the bench's rows it has, the worst and the
+mean, with the heap free and the largest block that can be allocated,
+for an owner to send us (docs/handheld.md), and gives About its heap
+figure. Loaded when asked for and let go after: a board does not hold
 it while it plays.
 
 The game is left as it was: the cursor goes there and back, a move is taken
@@ -18,26 +19,38 @@ and the caller opens the About screen again.
 import gc
 
 from british_square.cards import const
-from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B, ticks_diff
+from british_square.controls import DOWN, LEFT, RIGHT, SELECT, START, UP, A, B, ticks_diff
 
 _REPEATS = const(8)
 
 
-def _timed(app, steps):
-    """Mean ms of one of ``steps`` (functions, called in turn, ``_REPEATS``
-    times over), each with its refresh, in tenths."""
+def _timed(app, action, took):
+    """Press ``action`` as the main loop does (``handle``, then the turns
+    that finish what it shows, each with its refresh) and add the ms it
+    took to ``took`` (worst, total)."""
     ticks, view = app.ticks_ms, app.view
     start = ticks()
+    app.handle(action)
+    view.refresh()
+    while not app.settled():  # a menu's page turning: a turn a frame, as the loop does
+        app.tick(ticks())
+        view.refresh()
+    ms = ticks_diff(ticks(), start)
+    took[0] = max(took[0], ms)
+    took[1] += ms
+
+
+def _pairs(app, name, there, name_back, back):
+    """``_REPEATS`` presses of ``there`` then ``back``, each timed: the rows
+    ``name`` and ``name_back`` (``name_back`` None: ``back`` not reported)."""
+    went, came = [0, 0], [0, 0]
     for _ in range(_REPEATS):
-        for step in steps:
-            step()
-            view.refresh()
-    return ticks_diff(ticks(), start) * 10 // (_REPEATS * len(steps))
-
-
-def _presses(app, *actions):
-    """A step for each of ``actions``: pressing it, as the main loop does."""
-    return tuple(lambda action=action: app.handle(action) for action in actions)
+        _timed(app, there, went)
+        _timed(app, back, came)
+    rows = [(name, went)]
+    if name_back:
+        rows.append((name_back, came))
+    return rows
 
 
 def largest_block():
@@ -58,37 +71,45 @@ def largest_block():
 
 
 def run(app):
-    """From the About screen: time each action and print the figures (the
-    caller shows a screen again); the heap free and in all, for About
-    ("34K of 149K": a collection and two scans of the heap, 25 ms on a
-    SAMD51, so About shows it only once asked)."""
+    """From the About screen: time each press and print the figures (the
+    caller shows a screen again), named as the bench's rows
+    (docs/benchmarks.md) so that an owner's can be set beside them: each
+    the worst of ``_REPEATS`` and their mean. The heap free and in all, for
+    About ("34K of 149K": a collection and two scans of the heap, 25 ms
+    on a SAMD51, so About shows it only once asked)."""
     screens = app.screens
     figures = []
     app.handle(B)  # About to the menu, on its row
     app.view.refresh()
-    figures.append(("menu step (no scroll)", _timed(app, _presses(app, UP, DOWN))))
-    for name, line, there_back in (
-        ("menu, help, menu", "help", (A, A)),
-        ("menu, statistics, menu", "stats", (A, B)),
+    figures += _pairs(app, "menu step", DOWN, "menu step up", UP)
+    for line, there, back in (
+        ("help", "menu to the help", "back from the help"),
+        ("stats", "menu to the statistics", "back from the statistics"),
     ):
         screens.menu(line)
         app.view.refresh()
-        figures.append((name, _timed(app, _presses(app, *there_back))))
-    figures.append(("menu, cards, menu", _timed(app, _presses(app, START, START))))
+        figures += _pairs(app, there, A, back, B)
+    figures += _pairs(app, "menu to the cards", B, "cards to the menu, again", START)
     app.show_play()  # the cards, the cursor where it was
     app.view.refresh()
-    figures.append(("cursor move", _timed(app, _presses(app, RIGHT, LEFT))))
-    # Select's undo, then the menu's redo: -1 while there is no move to take back
-    table = app.table
-    undo_redo = _timed(app, (table.undo, table.redo)) if table.game.history_count else -1
-    figures.append(("undo, redo", undo_redo))
+    figures += _pairs(app, "cursor step", RIGHT, None, LEFT)
+    # Select's undo, and the move played again untimed: none while there is no move
+    if app.table.game.history_count:
+        undone = [0, 0]
+        for _ in range(_REPEATS):
+            _timed(app, SELECT, undone)
+            app.table.redo()
+            app.view.refresh()
+        figures.append(("undo", undone))
     say = app.console  # the serial console, or the desktop's standard error
-    say("timing: ms a press, the mean of {} (refresh included)".format(_REPEATS))
-    for name, tenths in figures:
-        shown = "-" if tenths < 0 else "{}.{}".format(tenths // 10, tenths % 10)
-        say("timing: {}: {}".format(name, shown))
+    say("timing: ms a press, the worst of {} and their mean (the bench's rows)".format(_REPEATS))
+    for name, (worst, total) in figures:
+        tenths = total * 10 // _REPEATS
+        say("timing: {}: {} worst, {}.{} mean".format(name, worst, tenths // 10, tenths % 10))
     largest = largest_block()  # collected first: what is free after a collection
-    counted = hasattr(gc, "mem_free")  # not CPython's, on the desktop
-    free, used = (gc.mem_free(), gc.mem_alloc()) if counted else (0, 0)
+    if not hasattr(gc, "mem_free"):  # CPython's, on the desktop: no board's heap
+        say("timing: heap not counted here (a board's is)")
+        return "no limit"
+    free, used = gc.mem_free(), gc.mem_alloc()
     say("timing: heap free {} B, largest block {} B".format(free, largest))
-    return "{}K of {}K".format(free // 1024, (free + used) // 1024) if counted else "no limit"
+    return "{}K of {}K".format(free // 1024, (free + used) // 1024)
