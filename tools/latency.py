@@ -1,6 +1,6 @@
 """What each press costs a PyGamer, at its dearest: the VM, the flash and the display bus.
 
-    python tools/latency.py [--write-docs] [--json] [--jobs 2] [ROW ...]
+    python tools/latency.py [--write-docs] [--json] [--jobs 2] [--from-json FILE] [ROW ...]
 
 Every kind of press and every change of screen, each measured on its own
 in the turn of the game's loop that answers it, in the state where it
@@ -27,7 +27,8 @@ moves up to 3x.
 Needs the VM (``CIRCUITPYTHON_VM``), its ``mpy-cross`` (``MPY_CROSS``),
 valgrind, strace, gdb and gcc-multilib (``board_cost``). ``--write-docs``
 puts the table in docs/benchmarks.md; ``--json`` prints result lines for
-tools/bench.py. It takes about ten minutes on two cores.
+tools/bench.py; ``--from-json`` takes such lines instead of a run. It
+takes about fifteen minutes on two cores.
 """
 
 import argparse
@@ -71,6 +72,11 @@ SHARED_BIN = ROOT.parent / "shared" / "vm" / "bin"
 PYSTONE = ROOT / "tests" / "bench" / "pystone.py"
 PYSTONE_US = 1e6 / 1521.6  # a pass on a Metro M4 (SAMD51, 120 MHz)
 START, END = "<!-- latency:start -->", "<!-- latency:end -->"
+BEFORE_START, BEFORE_END = "<!-- latency-before:start -->", "<!-- latency-before:end -->"
+# The table as it stood when issue 46 began (commit 18929e8, this tool's
+# first run), and the last run --write-docs wrote: the docs' before and after
+BEFORE = ROOT / "docs" / "bench" / "latency-before-issue46.jsonl"
+RESULTS = ROOT / "docs" / "bench" / "latency.jsonl"
 MENU = [line.split("{")[0] for line in body("menu")]
 DEAL = 10  # British deal 10, as the table always measured
 
@@ -446,8 +452,14 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--write-docs", action="store_true")
+    parser.add_argument("--from-json", metavar="FILE",
+                        help="the lines of an earlier --json run, not a new one")  # fmt: skip
     parser.add_argument("rows", nargs="*", help="words of the rows' names: only their scripts")
     args = parser.parse_args()
+    if args.from_json:
+        results = [json.loads(line) for line in Path(args.from_json).read_text().splitlines()]
+        report(results, args)
+        return
     vm = find_tool("CIRCUITPYTHON_VM", SHARED_BIN / "circuitpython")
     mpy_cross = find_tool("MPY_CROSS", SHARED_BIN / "mpy-cross")
     chosen = [s for s in scripts()
@@ -471,6 +483,11 @@ def main():
                 "unit": "instructions", "ns": round(ns, 2)}]  # fmt: skip
     for row in rows:
         results.append(result(row, ns))
+    report(results, args)
+
+
+def report(results, args):
+    """Print ``results`` (JSON lines, or the table) and, asked, write the docs."""
     if args.json:
         for line in results:
             print(json.dumps(line))
@@ -478,7 +495,8 @@ def main():
     if not args.json:
         print(text)
     if args.write_docs:
-        write_docs(text)
+        RESULTS.write_text("".join(json.dumps(line) + "\n" for line in results))
+        write_docs(text, before_after(results))
 
 
 def result(row, ns):
@@ -529,11 +547,28 @@ def table(results):
     return "\n".join(lines)
 
 
-def write_docs(text):
+def before_after(results):
+    """Each row's board total when issue 46 began (``BEFORE``) and now."""
+    before = {line["metric"]: line for line in map(json.loads, BEFORE.read_text().splitlines())}
+    lines = [
+        "| press | before, board ms | now, board ms | target |",
+        "|---|---:|---:|---:|",
+    ]
+    for row in results[1:]:
+        old = before.get(row["metric"])
+        lines.append("| {} | {} | **{}** | {} |".format(
+            row["metric"], old["value"] if old else "-", row["value"], row["target"]))  # fmt: skip
+    return "\n".join(lines)
+
+
+def write_docs(text, before_text):
     path = ROOT / "docs" / "benchmarks.md"
     doc = path.read_text()
-    start, end = doc.index(START), doc.index(END)
-    path.write_text(doc[: start + len(START)] + "\n" + text + "\n" + doc[end:])
+    for (start_mark, end_mark), part in (((START, END), text),
+                                         ((BEFORE_START, BEFORE_END), before_text)):
+        start, end = doc.index(start_mark), doc.index(end_mark)
+        doc = doc[: start + len(start_mark)] + "\n" + part + "\n" + doc[end:]
+    path.write_text(doc)
 
 
 if __name__ == "__main__":
