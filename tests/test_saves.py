@@ -420,6 +420,8 @@ def test_a_save_between_two_steps_of_the_dead_test_leaves_its_verdict(boot):
     )
     press(app, A)
     assert app.table.probing
+    while app.table.settling:  # the test's copy made, from the turn after the press
+        app.tick(app.now)
     app.table.hinter.step(1)
     app.save()  # fills the shared buffer with the record
     verdict = None

@@ -512,7 +512,7 @@ LOADED_BY = {
 }
 # and of the adapters and libraries, a few: the VM's adapter, its key
 # scripts, a library's module
-OTHERS = ["hw/vm", "hw/keyscript", "lib/adafruit_display_text/bitmap_label"]
+OTHERS = ["hw/vm", "hw/keyscript", "lib/adafruit_ticks"]
 
 
 def kept_save(path, how):

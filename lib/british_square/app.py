@@ -180,16 +180,17 @@ class App:
         """Is all a press did on the screen? (A menu's page, and on the cards
         auto-play's cards home and a hint, come a turn at a time after it; a
         key script ends once they have.)"""
-        if self.on_page:
+        table = self.table
+        if self.on_page:  # (the table's work waits for the cards)
             return not self.screens.rows.turning
-        return not (self.table.autoplaying or self.table.hinting)
+        return not (table.autoplaying or table.hinting or table.settling)
 
     def resting(self):
         """Nothing timed is under way (a flash, the dead test, Finish, a
         menu's page turning, its first page written hidden): the loop may
         sleep until the next press is due."""
         if self.on_page:
-            return self.screens.resting()
+            return self.screens.resting() and not self.table.panel_due
         return self.table.resting() and not self.screens.rows.pending
 
     def tick(self, now):
@@ -208,6 +209,9 @@ class App:
         if policy is not None and policy.due(now):
             self.save()
         if self.on_page:
+            if self.table.panel_due and not pressed:  # a turn with nothing else in it
+                self.table.show_panel()
+                return
             self.screens.tick(now, pressed)
             return
         outcome = self.table.outcome
@@ -461,6 +465,8 @@ class App:
         self.on_page = False
         self.screens.leave()
         self.screens.rows.put_away()
+        if self.table.panel_due:
+            self.table.show_panel()
         self.view.show_play()
 
     def hint(self):
@@ -474,18 +480,23 @@ class App:
 
     # ------------------------------------------------- told by the table
 
-    def decided(self):
-        """The table found the game won or stuck (``Table.outcome``): it is
-        counted, and Won or Game over shows. Stuck while another screen is on
-        show (a game dealt stuck, auto-play switched on from the menu), only
-        the panel says so. Game over's B goes back to the cards, where the
-        player may still move or undo."""
+    def shows_end(self):
+        """Would a game won or stuck now be shown so? (Stuck while another
+        screen is on show, a game dealt stuck or auto-play switched on from
+        the menu, only the panel says so.)"""
+        return not self.on_page or self.table.outcome == OUTCOME_WON
+
+    def decided(self, show):
+        """The table found the game won or stuck (``Table.outcome``), a turn
+        ago (``shows_end``): it is counted (``show`` false), and a turn later
+        Won or Game over shows (the two in one turn were 120 ms on a SAMD51).
+        Game over's B goes back to the cards, where the player may still
+        move or undo."""
         won = self.table.outcome == OUTCOME_WON
-        if self.on_page and not won:
-            return
-        self.count_game()  # what the screen says is in the statistics now
-        self.rest()
-        if won:
+        if not show:
+            self.count_game()  # what the screen says is in the statistics now
+            self.rest()
+        elif won:
             self.beep(FANFARE)
             self.screens.results.won()
         else:

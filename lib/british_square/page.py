@@ -263,6 +263,8 @@ class TextPage:
         changes in its lines is written (``TextGrid.drawn``)."""
         for text in (self.title, self.body, self.footer):
             text.drawn()
+        for large in self.big + (self.digits, self.mark):  # a digit of the deal number
+            large.text.drawn()
 
     def clear(self):
         """An empty page in the usual colours (on the screen at ``draw``);

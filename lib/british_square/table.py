@@ -20,10 +20,19 @@ from british_square.store import AUTOPLAY_SAFE
 
 _FLASH_MS = const(180)  # a refused drop shows red this long
 _FINISH_MS = const(150)  # Finish sends a card home this often: the player can follow it
-# The dead test's positions per turn of the main loop (tests/bench: about
-# 1 000 to 2 000 loop units a position with 16 piles: a turn, under 15 ms
-# on a SAMD51).
-PROBE_STEP = const(2)
+# The dead test's positions per turn of the main loop (one: two were 27 ms
+# a turn on a SAMD51 late in a British game, by tools/latency.py).
+PROBE_STEP = const(1)
+# The dead test's stages once the stock is out, a turn each (``probe_dead``):
+# is the rest certain (then Finish is offered, the turn after), else the
+# engine's verdict and the test's copy of the game, then its steps.
+_PROBE_FINISH = const(0)
+_PROBE_OFFER = const(1)
+_PROBE_START = const(2)
+_PROBE_STEPS = const(3)
+# A game decided (won, or stuck): counted a turn after, shown the turn after that
+_DECIDE_COUNT = const(1)
+_DECIDE_SHOW = const(2)
 # The hint's search looks at this many positions a turn (a request of 60,
 # the hint's budget, is a quarter of a second on a SAMD51 in all).
 HINT_STEP = const(3)
@@ -43,8 +52,10 @@ class Table:
     the sprites, for the heap's sake). The table asks its session (an
     ``app.App``) for only this: ``now``, the turn's ticks; ``settings``, for
     auto-play; ``beep(effect)``; ``note_change()``, a move worth keeping;
-    ``decided()``, the game was just won or found stuck (``outcome`` says
-    which); and ``offer_finish()``, the rest is certain."""
+    ``shows_end()``, would it show the game's end now; ``decided(show)``,
+    the game was won or found stuck (``outcome`` says which): counted
+    (``show`` false), then shown, a turn apart; and
+    ``offer_finish()``, the rest is certain."""
 
     def __init__(self, session, scene, hinter, move_buffer):
         self.session = session
@@ -61,6 +72,11 @@ class Table:
         self.flash_until = 0
         self.outcome = OUTCOME_PLAYING
         self.probing = False  # the dead test is under way
+        self.probe_stage = _PROBE_START  # at this stage (``probe_dead``)
+        self.probe_waits = False  # from the turn after the press that began it
+        self.deciding = 0  # the game decided: what the session does next (``_DECIDE_*``)
+        self.decide_waits = False  # from the turn after the one that decided it
+        self.panel_due = False  # the panel's notice is still to write (``show_panel``)
         self.finishing = False  # Finish is sending the cards home, one by one
         # auto-play is sending cards home, one a turn from the turn after the
         # move (``autoplay_step``): a cascade of a dozen was 200 ms at once
@@ -100,7 +116,14 @@ class Table:
         """End the game where it stands (End game): its score is the cards home now."""
         self.outcome = OUTCOME_ENDED
         self.probing = self.autoplaying = False
-        self.scene.show_numbers(self.game, PANEL_ENDED)
+        self.panel_due = True  # Game over shows first: the panel waits (``show_panel``)
+
+    def show_panel(self):
+        """The panel's notice, written while the cards are hidden (a turn of
+        its own, 11 ms on a SAMD51, after Game over shows) or as they come
+        back, whichever is first."""
+        self.panel_due = False
+        self.scene.show_numbers(self.game, self.panel())
 
     def in_progress(self):
         """Would leaving this game throw away moves the player made? (asked before
@@ -119,7 +142,7 @@ class Table:
         """Nothing timed is under way on the cards (a flash, the dead test,
         Finish, auto-play)."""
         return self.flash_stop == NO_STOP and not (
-            self.probing or self.finishing or self.autoplaying or self.hinting
+            self.probing or self.finishing or self.autoplaying or self.hinting or self.deciding
         )
 
     def tick(self, now):
@@ -137,7 +160,12 @@ class Table:
             if found is not None:
                 self.show_hint(found)
         if self.probing:
-            self.probe_dead()
+            if self.probe_waits:
+                self.probe_waits = False
+            else:
+                self.probe_dead()
+        if self.deciding:
+            self.decide_step()
         if self.finishing:
             self.finish_step(now)
 
@@ -415,23 +443,40 @@ class Table:
             if self.outcome != OUTCOME_WON:
                 self.outcome = OUTCOME_WON
                 self.finishing = False
-                self.session.decided()
+                self.decide()
             return
         self.outcome = OUTCOME_PLAYING
-        if moved and not (self.finishing or self.finish_offered) and self.finish_certain():
-            self.finish_offered = True  # once a game: B says the player plays it out
+        if not game.stock_count:
+            if game.status(self.move_buffer) == STATUS_LOST:  # no move at all: at once
+                self.set_stuck()
+                return
+            # from the next turn, a stage a turn: this one shows the press
+            # (the test's copy of the game, and the check that the rest is
+            # certain, are each most of a frame on a SAMD51); after a move that
+            # may leave the rest certain, Finish first (once a game: B says
+            # the player plays it out)
+            self.probing = True
+            finish = moved and not (self.finishing or self.finish_offered)
+            self.probe_stage = _PROBE_FINISH if finish else _PROBE_START
+            self.probe_waits = True
+
+    def probe_dead(self):
+        """A stage of the dead test (``_PROBE_*``): Finish offered if the
+        rest is certain; else the test's copy of the game, then a step; "no
+        more moves" when it proves the game dead."""
+        stage = self.probe_stage
+        if stage == _PROBE_FINISH:
+            self.probe_stage = _PROBE_OFFER if self.finish_certain() else _PROBE_START
+            return
+        if stage == _PROBE_OFFER:
+            self.finish_offered = True
             self.probing = False
             self.session.offer_finish()
             return
-        if not game.stock_count:
-            if game.status(self.move_buffer) == STATUS_LOST:
-                self.set_stuck()
-            else:
-                self.hinter.start(game)
-                self.probing = True
-
-    def probe_dead(self):
-        """One step of the dead test; "no more moves" when it proves the game dead."""
+        if stage == _PROBE_START:
+            self.probe_stage = _PROBE_STEPS
+            self.hinter.start(self.game)
+            return
         verdict = self.hinter.step(PROBE_STEP)
         if verdict is None:
             return
@@ -443,8 +488,39 @@ class Table:
         """No card can go home any more: the panel says so, and the session
         says what follows (``decided``)."""
         self.outcome = OUTCOME_STUCK
-        self.scene.show_numbers(self.game, PANEL_STUCK)
-        self.session.decided()
+        self.panel_due = True  # Game over shows first: the panel waits (``show_panel``)
+        self.decide()
+
+    def decide(self):
+        """The game is won or stuck: the session counts it from the next
+        turn, and shows it the turn after (a turn each: counting and a
+        screen of text are most of a frame and most of a change of screen
+        on a SAMD51), if it shows the end now (not a game dealt stuck while
+        another screen shows: the panel says that)."""
+        if not self.session.shows_end():
+            return
+        self.deciding = _DECIDE_COUNT
+        self.decide_waits = True
+
+    def decide_step(self):
+        """The session told, a step a turn, while the game stays decided (an
+        undo of a stuck game before Game over shows takes it back)."""
+        if self.decide_waits:
+            self.decide_waits = False
+            return
+        if self.outcome != OUTCOME_WON and self.outcome != OUTCOME_STUCK:
+            self.deciding = 0
+            return
+        show = self.deciding == _DECIDE_SHOW
+        self.deciding = 0 if show else _DECIDE_SHOW
+        self.session.decided(show)
+
+    @property
+    def settling(self):
+        """Is what a press did still coming, a turn at a time: the game's
+        end told, or the dead test's first stages (Finish offered, its
+        verdict)? (Its steps after may take a second: not a press's.)"""
+        return self.deciding or (self.probing and self.probe_stage != _PROBE_STEPS)
 
     # -------------------------------------------------------------- flashes
 

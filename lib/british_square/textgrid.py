@@ -170,6 +170,10 @@ class TextGrid:
         """Row ``row`` blank but for ``text`` (bytes) from ``column`` and
         ``figure`` (bytes) right-aligned at the row's end, over the text
         where they meet; cut at the grid's width."""
+        if not (text or figure):
+            if self.blanks >> row & 1:
+                return  # blank already (a screen's blank lines: 1.3 ms each on a SAMD51)
+            self.blanks |= 1 << row
         if self.fresh:
             self._write_whole(row, text, column, figure)
         else:
