@@ -967,8 +967,10 @@ def test_finish_is_offered_once_the_rest_is_certain_and_plays_it_out(make_app):
     assert "All 2 cards left can" in page_text(app)
     press(app, A)  # finish: back on the cards, a card home every 150 ms
     assert shown(app) == "play" and app.table.finishing and not app.resting()
-    wait(app, 10)
-    assert app.table.game.score() == 103 and app.table.finishing  # the first at once
+    wait(app, 10)  # issue 46: the press's turn shows the cards alone
+    assert app.table.game.score() == 102 and app.table.finishing
+    wait(app, 150)
+    assert app.table.game.score() == 103 and app.table.finishing  # the first, 150 ms on
     wait(app, 300)
     assert app.table.outcome == OUTCOME_WON and shown(app) == "won"
     assert not app.table.finishing and "3 moves in 0:00" in page_text(app)
@@ -985,7 +987,7 @@ def test_finish_declined_is_not_offered_again_and_a_press_stops_it(make_app):
     press(app, B)
     assert shown(app) == "finish"
     press(app, A)
-    wait(app, 10)
+    wait(app, 160)
     press(app, LEFT)  # stops Finish, and does nothing else
     assert not app.table.finishing and app.table.cursor == 0
     score = app.table.game.score()

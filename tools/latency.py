@@ -438,8 +438,9 @@ def play(runs, script, ns):
     last = turns[-1].presses if turns else 0
     for number, row in script.rows:
         end = answer(number + 1) if number < last else len(turns)  # the next press
-        if row.frames:
+        if row.frames:  # the frames of work, not a change of screen among them
             frames = turns[answer(number) + 1 : end] if number else turns[1:end]
+            frames = [turn for turn in frames if turn.pixels < SCREEN_PIXELS] or frames
             row.answer = max(frames, key=lambda turn: turn.total_ms(ns))
         else:
             row.answer = turns[answer(number)]

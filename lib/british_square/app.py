@@ -206,9 +206,14 @@ class App:
             self.glow(-1)  # the lights go dark, and a celebration waits for a press
             self.rest()  # the player has put it down
         policy = self.policy
-        if policy is not None and policy.due(now):
+        # a save takes a turn with no press, and nothing else (a record and
+        # its CRC are most of a frame on a SAMD51, before the flash's write)
+        saved = not pressed and policy is not None and policy.due(now)
+        if saved:
             self.save()
         if self.on_page:
+            if saved:
+                return
             if self.table.panel_due and not pressed:  # a turn with nothing else in it
                 self.table.show_panel()
                 return
@@ -221,6 +226,8 @@ class App:
             if self.play_ms >= 1000:
                 self.play_ms -= 1000
                 self.seconds += 1
+        if saved:
+            return
         self.table.tick(now)
         if self.table.resting() and not pressed:  # a turn with nothing else in it
             self.screens.rows.prepare()

@@ -32,11 +32,6 @@ from british_square.piles import (
     move_text,
 )
 
-try:
-    from typing import Optional
-except ImportError:  # CircuitPython: annotations are compiled away
-    pass
-
 # What ``Game.status()`` says.
 STATUS_PLAYING = const(0)
 STATUS_WON = const(1)
@@ -336,7 +331,7 @@ class Game(Piles):
         chunk = self.history[i // _CHUNK]
         return (chunk[i % _CHUNK] & _SOURCE_BITS) << 8 | chunk[i % _CHUNK + 1]
 
-    def undo(self) -> Optional[int]:
+    def undo(self) -> "int | None":
         """Take back the last move; return it, or ``None`` at the start."""
         if not self.history_count:
             return None
@@ -346,7 +341,7 @@ class Game(Piles):
         self.retract(m, self.history[i // _CHUNK][i % _CHUNK] & ~_SOURCE_BITS)
         return m
 
-    def redo(self) -> Optional[int]:
+    def redo(self) -> "int | None":
         """Play again the last move taken back; return it, or ``None``."""
         if self.history_count == self.history_end:
             return None
@@ -355,7 +350,7 @@ class Game(Piles):
         self.history_count += 1
         return m
 
-    def peek(self) -> Optional[int]:
+    def peek(self) -> "int | None":
         """The last move played, or ``None``."""
         if not self.history_count:
             return None
@@ -366,7 +361,7 @@ class Game(Piles):
     def is_won(self) -> bool:
         return not (self.stock_count or self.waste_count or sum(self.height))
 
-    def status(self, buffer: Optional[bytearray] = None) -> int:
+    def status(self, buffer: "bytearray | None" = None) -> int:
         """``STATUS_PLAYING``, ``STATUS_WON`` or ``STATUS_LOST`` (stock empty, no legal move)."""
         if self.is_won():
             return STATUS_WON

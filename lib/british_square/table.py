@@ -33,9 +33,10 @@ _PROBE_STEPS = const(3)
 # A game decided (won, or stuck): counted a turn after, shown the turn after that
 _DECIDE_COUNT = const(1)
 _DECIDE_SHOW = const(2)
-# The hint's search looks at this many positions a turn (a request of 60,
-# the hint's budget, is a quarter of a second on a SAMD51 in all).
-HINT_STEP = const(3)
+# The hint's search looks at this many positions a turn (three were up to
+# 20 ms a turn on a SAMD51, by tools/latency.py; a request of 60, the hint's
+# budget, is a quarter of a second in all).
+HINT_STEP = const(2)
 
 # Where a game stands, as the player sees it (``Table.outcome``).
 OUTCOME_PLAYING = const(0)
@@ -74,6 +75,7 @@ class Table:
         self.probing = False  # the dead test is under way
         self.probe_stage = _PROBE_START  # at this stage (``probe_dead``)
         self.probe_waits = False  # from the turn after the press that began it
+        self.hint_waits = False  # the hint's search looks from the turn after the press
         self.deciding = 0  # the game decided: what the session does next (``_DECIDE_*``)
         self.decide_waits = False  # from the turn after the one that decided it
         self.panel_due = False  # the panel's notice is still to write (``show_panel``)
@@ -155,7 +157,9 @@ class Table:
                 self.autoplay_waits = False
             else:
                 self.autoplay_step()
-        if self.hinting:
+        if self.hinting and self.hint_waits:
+            self.hint_waits = False  # the press's turn shows the cards alone
+        elif self.hinting:
             found = self.hinter.step_hint(HINT_STEP)
             if found is not None:
                 self.show_hint(found)
@@ -254,7 +258,7 @@ class Table:
             return False
         self.cancel()
         if found is None:
-            self.hinting = True
+            self.hinting = self.hint_waits = True
         else:
             self.show_hint(found)
         return True
@@ -377,7 +381,7 @@ class Table:
         """Play the rest out: a card home every ``_FINISH_MS`` from ``now``
         (``finish_step``), until the game is won or a press stops it."""
         self.finishing = True
-        self.finish_due = now
+        self.finish_due = ticks_add(now, _FINISH_MS)  # the press's turn shows the cards alone
 
     def stop_finish(self):
         """Stop Finish (a press does): was it under way?"""
