@@ -43,10 +43,12 @@ class Celebration:
             self.glow(-1)
 
     def tick(self, now):
-        """A frame when one is due."""
+        """A frame when one is due: was there one?"""
         if self.on and ticks_diff(now, self.frame_due) >= 0:
             self.frame_due = ticks_add(now, _FRAME_MS)
             self._animate()
+            return True
+        return False
 
     def _animate(self):
         b = self.bounce

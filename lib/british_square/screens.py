@@ -113,8 +113,8 @@ class Screens:
         """A frame of the celebration when one is due (none while the screen
         is dimmed: it waits for a press); a row of a menu page turned, while
         one is still to be written, or of the menu's first page, hidden."""
-        if not self.app.dimmed:
-            self.celebration.tick(now)
+        if not self.app.dimmed and self.celebration.tick(now):
+            return  # a frame of the celebration is this turn's work
         if self.current == SCREEN_MENU:
             self.rows.tick()
         elif not pressed:  # a turn with no press in it
