@@ -764,7 +764,7 @@ def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):
 
     app.ticks_ms = ticking
     press(app, A)  # the actions timed, then three seconds of full redraws
-    tenths = app.redraw_tenths  # a clock reading a frame, 10 ms each, for 3 000 ms
+    tenths = app.screens.redraw_tenths  # a clock reading a frame, 10 ms each, for 3 000 ms
     assert 966 <= tenths <= 1000
     assert "Redraw {}.{}/s full".format(tenths // 10, tenths % 10) in page_text(app)
     assert "Heap free no limit" in page_text(app)  # CPython's: no board's heap to count

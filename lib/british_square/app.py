@@ -37,7 +37,6 @@ _DIM_PERCENT = const(5)
 BRIGHTNESS_LEVELS = (100, 60, 30)  # the menu's Brightness setting, in turn
 
 _LOW_BATTERY_MV = const(3500)  # a LiPo cell this low is nearly empty
-_REDRAW_MS = const(3000)  # the About screen's redraw benchmark runs this long
 
 
 class App:
@@ -87,7 +86,6 @@ class App:
         self.view = View(hardware.display, self.words, hardware.font, sheet_bitmap)
         self.ticks_ms = hardware.ticks_ms
         self.now = self.ticks_ms()
-        self.redraw_tenths = 0  # full redraws a second, in tenths, once measured
         # the player's choices: the store's, kept with every save
         self.settings = Settings() if store is None else store.settings
         self.stats = Stats() if store is None else store.stats
@@ -295,24 +293,6 @@ class App:
             return ""
         text = "{}.{:02d} V".format(millivolts // 1000, millivolts % 1000 // 10)
         return "low: " + text if millivolts < _LOW_BATTERY_MV else text
-
-    def owner_facts(self, unmeasured):
-        """About's facts of the machine: the board, the NVM, the battery, the
-        errors caught (``Store.caught``) and the full redraws a second
-        (``unmeasured`` until ``measure_redraw``), as About says them."""
-        facts = self.hardware.facts
-        board, nvm, millivolts = facts() if facts else ("-", 0, 0)
-        tenths = self.redraw_tenths
-        redraws = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else unmeasured
-        nvm = "{} bytes".format(nvm) if nvm else "none"
-        errors = self.store.errors_caught if self.store is not None else 0
-        return board, nvm, self.battery_text(millivolts) or "none", errors, redraws
-
-    def measure_redraw(self):
-        """Full-screen redraws a second over the real display bus, for
-        ``_REDRAW_MS`` (the loop waits; the keypad queues presses)."""
-        frames = self.view.full_redraws(self.ticks_ms, _REDRAW_MS)
-        self.redraw_tenths = frames * 10000 // _REDRAW_MS
 
     # ------------------------------------------------- saves and statistics
 

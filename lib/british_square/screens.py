@@ -62,6 +62,8 @@ ASK_RESTART = const(2)
 ASK_RULES = const(3)  # deal ``pending_number`` under ``pending_rules``
 ASK_END = const(4)
 
+_REDRAW_MS = const(3000)  # About's redraw benchmark runs this long
+
 
 class Screens:
     """The screen on show when it is not the cards, for ``app`` (an ``app.App``).
@@ -87,6 +89,7 @@ class Screens:
         self.pending_rules = 0
         self.back = SCREEN_MENU
         self.heap = ""  # About's heap figure, once A has measured it
+        self.redraw_tenths = 0  # and its full redraws a second, in tenths
         self.celebration = Celebration(self.page, app.glow)
         self.rows = MenuRows(self)  # the menu's rows and bar
         self.mark_rows = bytearray(len(MARKS))  # the help's: the row of each mark's line
@@ -244,7 +247,7 @@ class Screens:
         full-screen redraws a second and the heap, to report."""
         self.open(SCREEN_ABOUT, self._about)
         press = "press " + self.words.key("A")  # the heap and the redraws, until measured
-        board, nvm, battery, errors, redraws = self.app.owner_facts(press)
+        board, nvm, battery, errors, redraws = self._owner_facts(press)
         values = (__version__, board, self.heap or press, nvm, battery, errors, redraws)
         self.words.show(self.page, "about", values)
         self.app.console("about: " + ", ".join(str(value) for value in values))
@@ -258,11 +261,30 @@ class Screens:
             except MemoryError:  # the heap in pieces: say so, and play on
                 self.app.console("timing: not enough memory")
             unload("british_square.timing")
-            self.app.measure_redraw()
+            self._measure_redraw()
             self.about()
         elif action == B or action == START:
             self.heap = ""  # measured again next time: the heap moves as the game plays
             self.menu("about")
+
+    def _owner_facts(self, unmeasured):
+        """About's facts of the machine: the board, the NVM, the battery, the
+        errors caught (``Store.caught``) and the full redraws a second
+        (``unmeasured`` until ``_measure_redraw``), as About says them."""
+        app = self.app
+        facts = app.hardware.facts
+        board, nvm, millivolts = facts() if facts else ("-", 0, 0)
+        tenths = self.redraw_tenths
+        redraws = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else unmeasured
+        nvm = "{} bytes".format(nvm) if nvm else "none"
+        errors = app.store.errors_caught if app.store is not None else 0
+        return board, nvm, app.battery_text(millivolts) or "none", errors, redraws
+
+    def _measure_redraw(self):
+        """Full-screen redraws a second over the real display bus, for
+        ``_REDRAW_MS`` (the loop waits; the keypad queues presses)."""
+        frames = self.app.view.full_redraws(self.app.ticks_ms, _REDRAW_MS)
+        self.redraw_tenths = frames * 10000 // _REDRAW_MS
 
     # ---------------------------------------------- leaving a game in progress
 

@@ -1,6 +1,7 @@
-"""Searches over positions: the dead-position test, and the foundation
-moves that no other move can beat (``safe_move``: the desktop solver's rule,
-which the board's hint follows too).
+"""Searches over positions: the dead-position test, the foundation moves
+that no other move can beat (``safe_move``: the desktop solver's rule, which
+the board's hint follows too), and the cards the game sends home by itself
+(auto-play's, Finish's).
 
 Searches move on a copy of the game with ``Game.apply`` / ``Game.retract``
 and keep their own path, so they never touch the game or its history. Kept
@@ -10,9 +11,9 @@ until it needs it.
 
 from array import array
 
-from british_square.cards import const
+from british_square.cards import NO_CARD, const
 from british_square.engine import FLAG_SHIFT, MAX_MOVES, Game
-from british_square.piles import COLUMN_CAPACITY, FOUNDATION, move
+from british_square.piles import COLUMN_CAPACITY, FOUNDATION, WASTE, move
 
 # The dead test's verdicts (``DeadSearch.step``).
 ALIVE = const(0)
@@ -216,6 +217,47 @@ def safe_move(game, buffer, count):
             card = game.top(source)
             if f[card // 13] >= 13:
                 return move(source, FOUNDATION)
+    return -1
+
+
+def home_move(game):
+    """A move sending a playable card of ``game`` home (a column's first,
+    then the waste's), or -1 when none can go."""
+    for source in range(game.columns + 1):
+        if source == game.columns:
+            source = WASTE
+        m = move(source, FOUNDATION)
+        if game.is_legal(m):
+            return m
+    return -1
+
+
+def plays_out(game):
+    """Is ``game`` won by sending its playable cards home, one after another
+    (Finish's test: then no choice is left that can go wrong)? Plays them on
+    ``game``: give it a copy. At most 104 moves, none allocating."""
+    m = home_move(game)
+    while m >= 0:
+        game.apply(m)
+        m = home_move(game)
+    return game.is_won()
+
+
+def autoplay_move(game, buffer, safe):
+    """The next card auto-play sends home (``store.AUTOPLAY_*``), or -1: an
+    ace that starts or finishes a foundation, and with ``safe`` a card no
+    other move can beat (``safe_move``, ``buffer`` the scratch its legal
+    moves are listed in). Neither can cost a card home: nothing can be built
+    on such an ace that its foundation could not take as well. Other cards
+    might still be wanted in the tableau, and stay."""
+    for source in range(game.columns + 1):
+        if source == game.columns:
+            source = WASTE
+        card = game.top(source)
+        if card != NO_CARD and card % 13 == 0 and game.foundations[card // 13] in (0, 25):
+            return move(source, FOUNDATION)
+    if safe:
+        return safe_move(game, buffer, game.legal_moves(buffer))
     return -1
 
 

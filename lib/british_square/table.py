@@ -13,7 +13,7 @@ from british_square.hint import NO_HINT
 from british_square.layout import NO_STOP, Layout
 from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_source, move_target
 from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
-from british_square.search import DEAD, safe_move
+from british_square.search import DEAD, autoplay_move, home_move, plays_out
 from british_square.sheet import NORMAL, REFUSED, SELECTED, TARGET
 from british_square.sounds import BUZZ, CHIME, CLICK
 from british_square.store import AUTOPLAY_SAFE
@@ -349,33 +349,13 @@ class Table:
             self.changed(m)
             self.check_end()
 
-    def home_move(self, game):
-        """A move sending a playable card of ``game`` home (a column's first,
-        then the waste's), or ``NO_HINT`` when none can go."""
-        for source in range(game.columns + 1):
-            if source == game.columns:
-                source = WASTE
-            m = move(source, FOUNDATION)
-            if game.is_legal(m):
-                return m
-        return NO_HINT
-
     def finish_certain(self):
-        """Is the rest certain: the stock out, and every card left able to go
-        home, one playable card after another? Then no choice is left that
-        can go wrong. Tried on the dead test's copy of the game (the dead
-        test starts again after it); at most 104 moves, none allocating."""
-        game = self.game
-        if game.stock_count:
+        """Is the rest certain: the stock out, and ``search.plays_out`` on the
+        dead test's copy of the game (the dead test starts again after it)?"""
+        if self.game.stock_count:
             return False  # a deal is a choice
-        test = self.hinter
-        test.start(game)
-        probe = test.game
-        m = self.home_move(probe)
-        while m != NO_HINT:
-            probe.apply(m)
-            m = self.home_move(probe)
-        return probe.is_won()
+        self.hinter.start(self.game)
+        return plays_out(self.hinter.game)
 
     def start_finish(self, now):
         """Play the rest out: a card home every ``_FINISH_MS`` from ``now``
@@ -385,18 +365,16 @@ class Table:
 
     def stop_finish(self):
         """Stop Finish (a press does): was it under way?"""
-        if not self.finishing:
-            return False
-        self.finishing = False
-        return True
+        finishing, self.finishing = self.finishing, False
+        return finishing
 
     def finish_step(self, now):
         """The next card home, when it is due."""
         if ticks_diff(now, self.finish_due) < 0:
             return
         self.finish_due = ticks_add(now, _FINISH_MS)
-        m = self.home_move(self.game)
-        if m == NO_HINT:  # the player undid or moved before it began: nothing to send
+        m = home_move(self.game)
+        if m < 0:  # the player undid or moved before it began: nothing to send
             self.finishing = False
             return
         self.make_move(m)
@@ -404,37 +382,17 @@ class Table:
             self.finishing = False
 
     def autoplay_step(self):
-        """Send home the next card auto-play takes (``store.AUTOPLAY_*``):
-        an ace that starts or finishes a foundation, and with safe cards a
-        card no other card can still need (``search.safe_move``, the
-        solver's rule, proved there). Neither choice can cost a card home:
-        nothing can be built on an ace that its foundation could not take
-        as well. Other cards might still be wanted in the tableau, and stay.
-        When it takes none, auto-play is done: the game is looked at as
-        after a move (won, Finish, the dead test)."""
-        m = self.autoplay_move()
-        if m == NO_HINT:
+        """Send home the next card auto-play takes (``search.autoplay_move``,
+        where why it cannot cost a card home is argued); when it takes none,
+        it is done: the game is looked at as after a move."""
+        settings = self.session.settings
+        m = autoplay_move(self.game, self.move_buffer, settings.autoplay == AUTOPLAY_SAFE)
+        if m < 0:
             self.autoplaying = False
             self.check_end(True)
             return
         self.game.push(m)
         self.changed(m)
-
-    def autoplay_move(self):
-        """The next move auto-play takes, or ``NO_HINT``."""
-        game = self.game
-        for source in range(game.columns + 1):
-            if source == game.columns:
-                source = WASTE
-            card = game.top(source)
-            if card != NO_CARD and card % 13 == 0 and game.foundations[card // 13] in (0, 25):
-                return move(source, FOUNDATION)
-        if self.session.settings.autoplay == AUTOPLAY_SAFE:
-            buffer = self.move_buffer
-            m = safe_move(game, buffer, game.legal_moves(buffer))
-            if m >= 0:
-                return m
-        return NO_HINT
 
     def check_end(self, moved=False):
         """Won, or no more moves: the engine's LOST now, or its dead test once the
@@ -454,11 +412,8 @@ class Table:
             if game.status(self.move_buffer) == STATUS_LOST:  # no move at all: at once
                 self.set_stuck()
                 return
-            # from the next turn, a stage a turn: this one shows the press
-            # (the test's copy of the game, and the check that the rest is
-            # certain, are each most of a frame on a SAMD51); after a move that
-            # may leave the rest certain, Finish first (once a game: B says
-            # the player plays it out)
+            # a stage a turn from the next (each most of a frame on a SAMD51):
+            # after a move, Finish first, once a game (B: the player plays on)
             self.probing = True
             finish = moved and not (self.finishing or self.finish_offered)
             self.probe_stage = _PROBE_FINISH if finish else _PROBE_START
@@ -496,11 +451,10 @@ class Table:
         self.decide()
 
     def decide(self):
-        """The game is won or stuck: the session counts it from the next
-        turn, and shows it the turn after (a turn each: counting and a
-        screen of text are most of a frame and most of a change of screen
-        on a SAMD51), if it shows the end now (not a game dealt stuck while
-        another screen shows: the panel says that)."""
+        """The game is won or stuck: if the session shows the end now (not
+        for a game dealt stuck under another screen: the panel says that), it
+        counts it the next turn and shows it the turn after (on a SAMD51 each
+        is most of a frame, or of a change of screen)."""
         if not self.session.shows_end():
             return
         self.deciding = _DECIDE_COUNT
