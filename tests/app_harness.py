@@ -81,6 +81,11 @@ def press(app, *actions):
             app.tick(app.now)
 
 
+# Long enough for a save's turns, a share a turn (``App.save_step``), at
+# ``wait``'s 10 ms a turn: a 400-move game's is 26 turns.
+SAVE_MS = 300
+
+
 def wait(app, ms):
     """Let the loop run for ``ms`` milliseconds: timers and the dead test."""
     for _ in range(max(1, ms // 10)):

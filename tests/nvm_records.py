@@ -10,22 +10,18 @@ from british_square.desktop.games import legal_moves
 from british_square.desktop.notation import position_text
 from british_square.engine import MAX_MOVES, Game
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
+from british_square.stats import FIELDS, HINTS, HOME_BEST, STATS_SIZE, WINS
 from british_square.store import (
     CRC_SIZE,
-    FIELDS,
     GAME_SIZE,
     HAS_GAME,
     HAS_START,
     HEADER_SIZE,
-    HINTS,
-    HOME_BEST,
     MAGIC,
     RECORD_SIZE,
     SETTINGS_SIZE,
     SLOT_B,
-    STATS_SIZE,
     VERSION,
-    WINS,
     Store,
 )
 

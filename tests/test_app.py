@@ -58,13 +58,7 @@ from british_square.page import DIM_COLUMNS
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
 from british_square.sheet import NORMAL, SELECTED, TARGET, TEXT_GREY
 from british_square.sounds import BUZZ
-from british_square.store import (
-    AUTOPLAY_ACES,
-    AUTOPLAY_OFF,
-    AUTOPLAY_SAFE,
-    HOME_BEST,
-    PLAYED,
-)
+from british_square.stats import AUTOPLAY_ACES, AUTOPLAY_OFF, AUTOPLAY_SAFE, HOME_BEST, PLAYED
 from british_square.table import OUTCOME_ENDED, OUTCOME_PLAYING, OUTCOME_STUCK, OUTCOME_WON
 
 
@@ -763,8 +757,17 @@ def test_the_about_screen_tells_owners_what_to_report(make_app, capsys):
         return clock.now
 
     app.ticks_ms = ticking
-    press(app, A)  # the actions timed, then three seconds of full redraws
-    tenths = app.screens.redraw_tenths  # a clock reading a frame, 10 ms each, for 3 000 ms
+    footers = []
+    refresh = app.view.refresh
+
+    def refresh_noting_the_footer():
+        footers.append(lines(app.view.page.footer)[0].strip())
+        refresh()
+
+    app.view.refresh = refresh_noting_the_footer
+    press(app, A)  # said first, then the actions timed, then a second of full redraws
+    assert footers[0] == "Measuring: keys wait"
+    tenths = app.screens.redraw_tenths  # a clock reading a frame, 10 ms each, for 1 000 ms
     assert 966 <= tenths <= 1000
     assert "Redraw {}.{}/s full".format(tenths // 10, tenths % 10) in page_text(app)
     assert "Heap free no limit" in page_text(app)  # CPython's: no board's heap to count

@@ -7,7 +7,7 @@ import importlib
 import random
 
 import pytest
-from app_harness import Clock, FakeHardware, menu_choose, page_text, press, shown, wait
+from app_harness import SAVE_MS, Clock, FakeHardware, menu_choose, page_text, press, shown, wait
 from nvm_records import (
     BAD_STOCK,
     BLOCK,
@@ -19,31 +19,30 @@ from nvm_records import (
     flash_holding,
     same_game,
 )
+from sessions import long_game
 from words_text import body
 
 from british_square import sheet
-from british_square.app import BRIGHTNESS_LEVELS, App
+from british_square.app import App
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, START, UP, A, B
-from british_square.desktop.notation import parse_position
+from british_square.desktop.notation import parse_position, position_text
 from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, move
 from british_square.resume import load
 from british_square.save_policy import MIN_INTERVAL_S, PAUSE_S
-from british_square.store import (
+from british_square.stats import (
     BEST_TIME,
+    BRIGHTNESS_LEVELS,
     FEWEST_MOVES,
     HINTS,
     HOME_BEST,
-    MAGIC,
     PLAYED,
-    RECORD_SIZE,
-    SLOT_B,
     STATS_SIZE,
     STREAK,
     WINS,
-    Store,
 )
+from british_square.store import MAGIC, RECORD_SIZE, SLOT_B, Store
 from british_square.table import OUTCOME_PLAYING, OUTCOME_STUCK
 
 TITLE_WORDS = body("title_words")  # play, continue, then the notices
@@ -96,10 +95,17 @@ def play_some(app, count, seed=0):
 
 
 def later(app, ms):
-    """``ms`` pass in one turn of the loop (``wait`` takes turns of 10 ms)."""
+    """``ms`` pass in one turn of the loop (``wait`` takes turns of 10 ms),
+    then the turns of the work under way, as a loop turns many times a
+    second: the dead test's (up to 200), then a save's, a share each
+    (``App.save_step``: a few dozen at most), which waits for it."""
     app.clock.now += ms
     app.now = app.clock.now
     app.tick(app.now)
+    for _ in range(1000):
+        if not (app.table.probing or (app.store is not None and app.store.saving)):
+            break
+        app.tick(app.now)
 
 
 def pass_time(app, ms, step=1000):
@@ -134,7 +140,7 @@ def test_a_fresh_board_offers_the_rule_sets_then_how_to_play_then_a_new_game(boo
     press(app, B)
     assert shown(app) == "title"
     assert "A: {}".format(TITLE_WORDS[0]) in page_text(app) and "American" in page_text(app)
-    wait(app, 20)
+    wait(app, SAVE_MS)
     assert nvm.writes == 1  # the help was shown: kept at once, the session's first rest
     again = boot(nvm)  # power off and on
     assert shown(again) == "title"  # a board with a record
@@ -188,7 +194,7 @@ def test_another_programs_nvm_is_a_new_board_and_only_the_two_slots_are_written(
     app = boot(flash)
     assert shown(app) == "first" and flash.writes == 0
     press(app, A, A)  # Union Square, then past how to play: kept at once
-    wait(app, 20)
+    wait(app, SAVE_MS)
     assert shown(app) == "title" and flash.writes == 1
     slots = [(0, RECORD_SIZE), (SLOT_B, SLOT_B + RECORD_SIZE)]
     for start, end in [(RECORD_SIZE, SLOT_B), (SLOT_B + RECORD_SIZE, len(data))]:
@@ -207,7 +213,7 @@ def test_a_game_named_at_start_up_is_past_the_first_start(boot):
     press(app, A)
     play_some(app, 1)
     press(app, START)
-    wait(app, 20)
+    wait(app, SAVE_MS)
     assert nvm.writes == 1
     assert shown(boot(nvm)) == "title"
 
@@ -223,7 +229,7 @@ def test_leaving_the_cards_saves_and_power_on_resumes_exactly(boot):
     app.hints_used = 2
     assert nvm.writes == 0  # never per move
     press(app, START)  # the menu: a rest point, the session's first save
-    wait(app, 20)
+    wait(app, SAVE_MS)
     assert nvm.writes == 1
     again = boot(nvm)  # power off and on
     assert same_game(again.table.game, app.table.game) and again.table.game.deal_number == 11
@@ -233,12 +239,58 @@ def test_leaving_the_cards_saves_and_power_on_resumes_exactly(boot):
     assert again.table.game.redo() is not None  # the redo tail came back
 
 
+def begin_a_save(app):
+    """Turns until a save is under way (the menu's rows first: it waits for
+    all else), then two of its shares."""
+    for _ in range(50):
+        if app.store.saving:
+            break
+        wait(app, 10)
+    assert app.store.saving
+    wait(app, 20)
+    assert app.store.saving
+
+
+def test_a_save_goes_a_share_a_turn_and_a_press_gives_it_up_till_all_is_quiet(boot):
+    nvm = CountingNVM()
+    game = long_game(BRITISH, 8, 400)
+    app = boot(nvm, game)
+    press(app, A)
+    play_some(app, 1)
+    press(app, START)  # the menu: the session's first rest
+    begin_a_save(app)
+    assert nvm.writes == 0
+    press(app, DOWN)  # a press: the save is given up, nothing written
+    assert not app.store.saving and nvm.writes == 0 and app.policy.unsaved
+    wait(app, SAVE_MS)  # begun again once all is quiet, and written
+    assert nvm.writes == 1 and not app.store.saving
+    again = boot(nvm)
+    assert again.table.game.history_count == game.history_count
+    assert position_text(again.table.game) == position_text(game)
+
+
+def test_a_change_while_a_save_is_under_way_gives_it_up_for_the_next(boot):
+    nvm = CountingNVM()
+    game = Game.new_deal(2)
+    app = boot(nvm, game)
+    press(app, A)
+    play_some(app, 30)
+    press(app, START)
+    begin_a_save(app)
+    play_some(app, 1)  # a change with no press of its own: the save was of what was
+    assert not app.store.saving and nvm.writes == 0
+    press(app, B, START)  # the next rest
+    wait(app, SAVE_MS)
+    assert nvm.writes == 1
+    assert boot(nvm).table.game.history_count == game.history_count == 31
+
+
 def test_a_game_over_is_not_resumed_but_its_statistics_are_kept(boot):
     nvm = CountingNVM()
     app = boot(nvm, parse_position(NEAR_WIN))
     press(app, A, B)  # the last card home: won
     assert shown(app) == "won"
-    wait(app, 20)
+    wait(app, SAVE_MS)
     assert nvm.writes == 1  # the end of a game is a rest point
     again = boot(nvm)
     assert again.stats.get(BRITISH, WINS) == 1 and again.stats.get(BRITISH, PLAYED) == 1
@@ -299,7 +351,7 @@ def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
     for item in ("Brightness: ", "Winnable only: ", "Sound: "):
         press(app, B)
         menu_choose(app, item)
-    wait(app, 20)
+    wait(app, SAVE_MS)
     assert nvm.writes == 1  # the session's first rest: at once
     assert (
         app.settings.autoplay
@@ -310,7 +362,7 @@ def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
     # a later setting waits for the interval, or for the window to close
     press(app, B)
     menu_choose(app, "Brightness: ")
-    wait(app, 20)
+    wait(app, SAVE_MS)
     assert nvm.writes == 1
     app.hardware.actions = Finished()
     app.run()  # the end of the loop: what is unsaved is kept
@@ -337,7 +389,7 @@ def test_four_colour_suits_are_kept_and_drawn_from_power_on(boot):
     menu_choose(app, "4-colour suits: ")  # the menu stays, and says it
     assert app.settings.four_colours and suit_inks(app) == {four}
     assert "\n4-colour suits: on\n" in page_text(app)
-    wait(app, 20)
+    wait(app, SAVE_MS)
     assert nvm.writes == 1  # a setting is a rest point: the session's first save
     again = boot(nvm)  # power off and on: the cards come in four colours
     assert again.settings.four_colours and suit_inks(again) == {four}
@@ -358,7 +410,7 @@ def test_no_save_per_move_and_two_hours_of_play_keep_to_the_rate_limit(boot):
                 app.table.undo()
             later(app, 2000)
         press(app, START)
-        later(app, 100)
+        wait(app, SAVE_MS)  # the menu's rows, then a save if one is due
         press(app, B)
     # the first rest at once, then at most one save per interval
     assert nvm.writes <= 1 + 7200 // MIN_INTERVAL_S
@@ -371,7 +423,7 @@ def test_a_pause_saves_once_the_interval_has_passed(boot):
     press(app, A)
     app.table.make_move(move(16, 17))
     press(app, START, B)
-    wait(app, 20)
+    wait(app, SAVE_MS)
     assert nvm.writes == 1
     pass_time(app, MIN_INTERVAL_S * 1000)
     app.table.make_move(move(16, 17))
@@ -402,7 +454,7 @@ def test_a_damaged_save_says_so_and_starts_a_new_game(boot):
     press(app, A)
     play_some(app, 5)
     press(app, START)
-    wait(app, 20)
+    wait(app, SAVE_MS)
     nvm[SLOT_B + 40] ^= 0xFF  # a bit flip in the one record (a new board's first is in B)
     again = boot(nvm)
     assert TITLE_WORDS[2] in page_text(again)  # "Saved game unreadable"
@@ -455,7 +507,7 @@ def check_fresh_start_then_a_good_save(app, nvm):
     press(app, A)
     play_some(app, 3)
     press(app, START)  # the session's first rest point: saved at once
-    wait(app, 20)
+    wait(app, SAVE_MS)
     store, game = kept(nvm)
     assert store.notice == 0 and same_game(game, app.table.game)
 
@@ -510,7 +562,7 @@ def test_an_exception_while_loading_starts_a_new_game_saying_so(boot, monkeypatc
     press(app, B, A)
     play_some(app, 4)
     press(app, START)
-    wait(app, 20)
+    wait(app, SAVE_MS)
     assert kept(nvm)[0].notice == 0 and nvm.writes == 1
     loader = importlib.import_module("british_square.resume")  # the one App will find
     real_load = loader.load
@@ -559,7 +611,7 @@ def test_an_exception_while_starting_the_resumed_game_starts_a_new_one_saying_so
     press(app, A)
     play_some(app, 4)
     press(app, START)
-    wait(app, 20)
+    wait(app, SAVE_MS)
     real_start = App.start_game
 
     def start_then_fail(self, game):

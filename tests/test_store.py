@@ -49,35 +49,37 @@ from british_square.piles import (
 )
 from british_square.resume import consistent, load
 from british_square.save_policy import MIN_INTERVAL_S, PAUSE_S, SavePolicy
-from british_square.store import (
+from british_square.stats import (
     AUTOPLAY_SAFE,
     BEST_TIME,
-    COUNTED,
-    CRC_SIZE,
     FEWEST_MOVES,
-    HAS_GAME,
-    HAS_START,
-    HEADER_SIZE,
     HINTS,
     HOME_BEST,
     HOME_TOTAL,
-    LAST_SEQUENCE,
-    MAGIC,
-    NOTICE_EARLIER,
-    NOTICE_UNREADABLE,
     PAR_REACHED,
     PLAYED,
     STATS_SIZE,
     STREAK,
     STREAK_BEST,
-    VERSION,
     WINS,
     Stats,
+)
+from british_square.store import (
+    COUNTED,
+    CRC_SIZE,
+    HAS_GAME,
+    HAS_START,
+    HEADER_SIZE,
+    LAST_SEQUENCE,
+    MAGIC,
+    NOTICE_EARLIER,
+    NOTICE_UNREADABLE,
+    VERSION,
     Store,
 )
 
 PAGE = 512  # a SAMD51 flash page (PLATFORM.md)
-MOST = 0xFFFFFF  # a count's limit: store.py's _MOST, three bytes
+MOST = 0xFFFFFF  # a count's limit: stats.COUNT_MOST, three bytes
 
 
 def random_game(seed, rules=BRITISH, actions=120, undo_share=0.25):
@@ -109,6 +111,24 @@ def loaded(flash):
 
 
 # ------------------------------------------------------------------ round trips
+
+
+@pytest.mark.parametrize(
+    "block, holds",
+    [
+        (b"\xff" * BLOCK, False),  # a new board
+        (bytes(BLOCK), False),  # another program's
+        (b"BSQ\x1a" + b"\xff" * (BLOCK - 4), True),  # a first save cut in its header
+        (b"\xff" * SLOT_B + b"BSQ" + b"\xff" * (BLOCK - SLOT_B - 3), True),  # into slot B
+    ],
+    ids=["erased", "zeros", "cut in A", "cut in B"],
+)
+def test_the_loader_is_needed_only_where_a_slot_could_hold_a_record(block, holds):
+    store = Store(bytearray(block))
+    assert store.may_hold_a_save() == holds
+    if not holds:  # what the loader would have found: nothing, and nothing to say
+        again = Store(bytearray(block))
+        assert load(again) is None and again.notice == 0 and again.sequence == 0
 
 
 def test_a_blank_flash_loads_nothing_and_says_nothing():
@@ -365,6 +385,62 @@ def test_a_history_past_the_room_keeps_its_newest_moves_from_a_start_position(un
     again.save(resumed, 78, 1)
     third, twice = loaded(flash)
     assert same_game(twice, resumed) and third.seconds == 78
+
+
+def staged(store, game, seconds, hints, copy_of=None, press_at=None):
+    """A save begun and taken a step at a time, as the app takes it (a step
+    a turn): the steps it took."""
+    store.begin(game, seconds, hints, False, copy_of)
+    steps = 1
+    while not store.step():
+        steps += 1
+        assert steps < 100
+    return steps
+
+
+@pytest.mark.parametrize("moves", [0, 200, 451, 1500])
+@pytest.mark.parametrize("walk", ["a copy", "the game"])
+def test_a_save_a_step_at_a_time_writes_what_a_save_at_once_does(moves, walk):
+    game = shuttle_game(moves) if moves else Game.new_deal(2, UNION)
+    for _ in range(moves // 10):
+        game.undo()  # a redo tail too
+    before = position_text(game), history(game), game.history_count
+    whole, flash = PagedFlash(), PagedFlash()
+    Store(whole).save(game, 61, 3)
+    store = Store(flash)
+    copies = []
+
+    def copy_of(of):
+        copies.append(copy_game(of))
+        return copies[-1]
+
+    steps = staged(store, game, 61, 3, copy_of if walk == "a copy" else None)
+    assert bytes(flash) == bytes(whole) and not store.saving
+    # the game as it was (a walk on a copy leaves it alone, one on the game puts it back)
+    assert (position_text(game), history(game), game.history_count) == before
+    assert len(copies) == (1 if walk == "a copy" and moves > 451 else 0)
+    # the shares, each about 5 ms on a SAMD51 (tools/latency.py): the head, 64
+    # moves, 128 bytes of CRC, the write; for a start position 32 moves walked
+    # back on a copy, then the position (or the game's own walk, all at once)
+    assert steps == {0: 4, 200: 11, 451: 18, 1500: 26 if walk == "a copy" else 18}[moves]
+
+
+def test_a_save_given_up_writes_nothing_and_the_next_is_whole():
+    game = shuttle_game(600)
+    flash = PagedFlash()
+    store = Store(flash)
+    store.save(game, 1, 0)
+    written = bytes(flash)
+    store.begin(game, 2, 0, False, copy_game)
+    for _ in range(5):
+        store.step()
+    store.cancel()  # a press: nothing of it kept
+    assert bytes(flash) == written and not store.saving and store.writes == 1
+    game.undo()
+    staged(store, game, 3, 0, copy_game)
+    again, resumed = loaded(flash)
+    assert position_text(resumed) == position_text(game) and again.seconds == 3
+    assert store.writes == 2
 
 
 @pytest.mark.parametrize("played", [452, 600, 1500])

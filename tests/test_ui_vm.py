@@ -403,9 +403,10 @@ def test_another_programs_nvm_is_a_new_board_on_the_vm(vm, mpy_board, tmp_path):
 
 def test_an_hour_of_scripted_play_on_the_vm_keeps_to_the_rate_limit(vm, mpy_board, tmp_path):
     # an American deal: a card dealt and undone in turn every two seconds (the
-    # cursor on the stock), the menu once a minute; a virtual clock runs the
+    # cursor on the stock), a look at the menu once a minute (a save goes a
+    # share a turn there, once all else is quiet); a virtual clock runs the
     # hour in seconds
-    minute = "a wait:2000 sel wait:2000 " * 15 + "start wait:100 b "
+    minute = "a wait:2000 sel wait:2000 " * 14 + "a wait:2000 sel wait:1000 start wait:1000 b "
     keys = keys_file(tmp_path, "a right right right right " + minute * 60)
     env = {"CIRCUITPY_NVM_FILE": str(tmp_path / "nvm"), "BSQ_TURN_MS": "100"}
     result = vm.run_board(

@@ -21,7 +21,7 @@ from british_square.par import par, random_par_deal, random_won_deal
 from british_square.save_policy import SavePolicy
 from british_square.screens import Screens
 from british_square.sounds import FANFARE
-from british_square.store import AUTOPLAY_ACES, AUTOPLAY_NAMES, Settings, Stats
+from british_square.stats import AUTOPLAY_ACES, BRIGHTNESS_LEVELS, Settings, Stats
 from british_square.table import OUTCOME_ENDED, OUTCOME_WON, Table
 from british_square.view import View, load_sheet, sheet_path
 
@@ -34,7 +34,6 @@ DEAD_BUDGET = const(200)
 # minute after the last press; the press that wakes it does nothing else.
 _DIM_AFTER_MS = const(60000)
 _DIM_PERCENT = const(5)
-BRIGHTNESS_LEVELS = (100, 60, 30)  # the menu's Brightness setting, in turn
 
 _LOW_BATTERY_MV = const(3500)  # a LiPo cell this low is nearly empty
 
@@ -83,6 +82,7 @@ class App:
         # the dead test, and the hint between two of its runs: one table for
         # both, its blocks found before the sprites and labels cut the heap up
         hinter = Hinter(DEAD_BUDGET, move_buffer)
+        self.copy_of = hinter.copy_of  # the copy of the game a save walks back on
         self.view = View(hardware.display, self.words, hardware.font, sheet_bitmap)
         self.ticks_ms = hardware.ticks_ms
         self.now = self.ticks_ms()
@@ -153,6 +153,8 @@ class App:
         press would do)."""
         self.last_press = self.now
         self.pressed = True  # this turn has a press: ``tick`` adds no work of its own
+        if self.store is not None:
+            self.store.cancel()  # begun again once all is quiet: the press may lend its copy
         if self.dimmed:
             self.dimmed = False
             self.set_backlight(self.settings.brightness)
@@ -185,8 +187,12 @@ class App:
 
     def resting(self):
         """Nothing timed is under way (a flash, the dead test, Finish, a
-        menu's page turning, its first page written hidden): the loop may
-        sleep until the next press is due."""
+        menu's page turning, its first page written hidden, a save): the
+        loop may sleep until the next press is due."""
+        return self.quiet() and not (self.store is not None and self.store.saving)
+
+    def quiet(self):
+        """Nothing timed is under way but perhaps a save, which waits for this."""
         if self.on_page:
             return self.screens.resting() and not self.table.panel_due
         return self.table.resting() and not self.screens.rows.pending
@@ -203,12 +209,13 @@ class App:
             self.set_backlight(min(_DIM_PERCENT, self.settings.brightness))
             self.glow(-1)  # the lights go dark, and a celebration waits for a press
             self.rest()  # the player has put it down
-        policy = self.policy
-        # a save takes a turn with no press, and nothing else (a record and
-        # its CRC are most of a frame on a SAMD51, before the flash's write)
-        saved = not pressed and policy is not None and policy.due(now)
-        if saved:
-            self.save()
+        # a save goes a share a turn (``save_step``), in turns with no press
+        # and nothing else: begun once all else is done, given up at a press
+        saved = False
+        if self.policy is not None and not pressed:
+            saved = self.store.saving or (self.policy.due(now) and self.quiet())
+            if saved:
+                self.save_step()
         if self.on_page:
             if saved:
                 return
@@ -235,29 +242,6 @@ class App:
         backlight = self.hardware.backlight
         if backlight is not None:
             backlight(percent)
-
-    def next_brightness(self):
-        """The Brightness setting's next level, applied at once."""
-        levels, settings = BRIGHTNESS_LEVELS, self.settings
-        settings.brightness = levels[(levels.index(settings.brightness) + 1) % len(levels)]
-        self.set_backlight(settings.brightness)
-        self.setting_changed()
-
-    def next_autoplay(self):
-        """Auto-play's next way (off, aces, safe cards: ``store.AUTOPLAY_*``),
-        applied at once."""
-        settings = self.settings
-        settings.autoplay = (settings.autoplay + 1) % len(AUTOPLAY_NAMES)
-        self.setting_changed()
-        self.table.autoplay_now()
-
-    def toggle(self, name):
-        """Turn the on-off setting ``name`` (a ``store.Settings`` attribute) over."""
-        settings = self.settings
-        setattr(settings, name, not getattr(settings, name))
-        if name == "four_colours":
-            self.view.colour_suits(settings.four_colours)
-        self.setting_changed()
 
     def beep(self, effect):
         """Sound ``effect`` (``sounds.CLICK`` ...) unless the Sound setting is off."""
@@ -333,17 +317,31 @@ class App:
     def save(self):
         """Keep the settings, the statistics and the game in progress (none
         once it is over, or before its first move) in the store, now."""
+        self.save_step(True)
+
+    def save_step(self, whole=False):
+        """A share of a save (``Store.begin``, then a ``Store.step`` a turn),
+        or with ``whole`` all of one, now."""
         store, table = self.store, self.table
         try:
-            game = table.game if table.in_progress() else None
-            store.save(game, self.seconds, self.hints_used, self.counted)
+            if whole or not store.saving:
+                game = table.game if table.in_progress() else None
+                store.begin(game, self.seconds, self.hints_used, self.counted, self.copy_of)
+            if whole:
+                while not store.step():
+                    pass
+            elif not store.step():
+                return
         except (OSError, RuntimeError) as error:  # the NVM refused the write: play goes on
+            store.cancel()
             store.caught("saving", error, self.console)
         self.policy.saved(self.now)
 
     def note_change(self):
-        """Something worth keeping changed: a move, a game, a setting."""
+        """Something worth keeping changed: a move, a game, a setting (a
+        save under way is given up: it is of what was)."""
         if self.policy is not None:
+            self.store.cancel()
             self.policy.changed(self.now)
 
     def rest(self):

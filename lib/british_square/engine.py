@@ -331,14 +331,19 @@ class Game(Piles):
         chunk = self.history[i // _CHUNK]
         return (chunk[i % _CHUNK] & _SOURCE_BITS) << 8 | chunk[i % _CHUNK + 1]
 
+    def history_flag(self, index: int) -> int:
+        """The bits ``retract`` needs to take back move ``index`` of the
+        history (``apply``'s): a copy of the position can walk back too."""
+        i = index * 2
+        return self.history[i // _CHUNK][i % _CHUNK] & ~_SOURCE_BITS
+
     def undo(self) -> "int | None":
         """Take back the last move; return it, or ``None`` at the start."""
         if not self.history_count:
             return None
         self.history_count -= 1
         m = self.history_move(self.history_count)
-        i = self.history_count * 2
-        self.retract(m, self.history[i // _CHUNK][i % _CHUNK] & ~_SOURCE_BITS)
+        self.retract(m, self.history_flag(self.history_count))
         return m
 
     def redo(self) -> "int | None":

@@ -11,7 +11,7 @@ from british_square import sheet
 from british_square.cards import const
 from british_square.menu import MENU_LINES
 from british_square.piles import RULE_NAMES
-from british_square.store import AUTOPLAY_NAMES
+from british_square.stats import AUTOPLAY_NAMES
 from british_square.words import (
     BODY,
     CENTRED,
@@ -60,6 +60,7 @@ NEEDED = (
     ("confirm_restart", ()),
     ("confirm_end", ()),
     ("about", ()),
+    ("about_words", ("measuring",)),
     ("stats", ()),
     ("first_start", RULE_NAMES),
     ("title_words", ("play", "continue", "unreadable", "earlier", "skip")),

@@ -11,7 +11,7 @@ from british_square.controls import DOWN
 from british_square.layout import BODY_ROWS
 from british_square.par import has_won_deal
 from british_square.results import clock_text, moves_text, rules_name
-from british_square.store import AUTOPLAY_NAMES
+from british_square.stats import AUTOPLAY_NAMES
 
 # The menu's rows, by their names in words.txt's "menu", in its order
 # (``files`` checks the file against it): a row's name is found here, not

@@ -4,7 +4,7 @@ certain) and the statistics kept.
 ``Results`` opens each of these screens on the page of ``screens.Screens``
 and takes its keys, from the session's figures: the game in play and its
 outcome (``table.Table``), the time, the hints, what the game bettered
-(``store.Stats.add_game``) and the statistics.
+(``stats.Stats.add_game``) and the statistics.
 """
 
 from british_square.controls import LEFT, RIGHT, START, A, B
@@ -13,7 +13,7 @@ from british_square.par import par
 from british_square.piles import RULE_NAMES
 from british_square.screen_ids import SCREEN_FINISH, SCREEN_OVER, SCREEN_STATS, SCREEN_WON
 from british_square.sheet import TEXT_WHITE
-from british_square.store import (
+from british_square.stats import (
     BEST_TIME,
     FEWEST_MOVES,
     HINTS,

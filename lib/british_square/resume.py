@@ -5,7 +5,7 @@ carries the code that checks a record (the record layout is in ``store``'s
 docstring).
 
 Nothing read is trusted: a CRC only catches accidents. A slot whose header
-cannot be ours (``_ours``) is another program's, and no record: with no
+cannot be ours (``store.could_be_ours``) is another program's, and no record: with no
 slot ours the board starts as a new one. Bad magic, unknown
 version, bad length, bad CRC, and behind a good CRC anything the game could
 not have written (a field out of its range, statistics no games could add
@@ -24,16 +24,28 @@ import binascii
 from british_square.deal import MAX_DEAL
 from british_square.engine import Game
 from british_square.piles import BRITISH, UNION, move
-from british_square.store import (
+from british_square.stats import (
     AUTOPLAY_ACES,
     AUTOPLAY_OFF,
     AUTOPLAY_SAFE,
-    BASE_SHIFT,
     BEST_TIME,
-    COUNTED,
-    CRC_SIZE,
     FEWEST_MOVES,
     FIELDS,
+    HINTS,
+    HOME_BEST,
+    HOME_TOTAL,
+    PAR_REACHED,
+    PLAYED,
+    STATS_SIZE,
+    STREAK,
+    STREAK_BEST,
+    WINS,
+    read_number,
+)
+from british_square.store import (
+    BASE_SHIFT,
+    COUNTED,
+    CRC_SIZE,
     FIXED_SIZE,
     FLAGS_AT,
     GAME_DEAL,
@@ -48,9 +60,6 @@ from british_square.store import (
     HAS_START,
     HEADER_SIZE,
     HEIGHT_MASK,
-    HINTS,
-    HOME_BEST,
-    HOME_TOTAL,
     LAST_SEQUENCE,
     LENGTH_AT,
     MAGIC,
@@ -64,8 +73,6 @@ from british_square.store import (
     OPTION_WINNABLE,
     OPTIONS_ALL,
     PAIRED,
-    PAR_REACHED,
-    PLAYED,
     RECORD_SIZE,
     SEQUENCE_AT,
     SETTING_BRIGHTNESS,
@@ -77,13 +84,9 @@ from british_square.store import (
     START_FOUNDATIONS,
     START_STOCK,
     START_WASTE,
-    STATS_SIZE,
-    STREAK,
-    STREAK_BEST,
     VERSION,
     VERSION_AT,
-    WINS,
-    read_number,
+    could_be_ours,
 )
 
 
@@ -100,7 +103,7 @@ def load(store):
         start = SLOT_B * slot
         head = bytes(store.nvm[start : start + HEADER_SIZE])
         heads.append(head)
-        if head == blank or not _ours(head):  # nothing, or another program's bytes
+        if head == blank or not could_be_ours(head):  # nothing, or another program's bytes
             continue
         raw = _whole(store, start, head)
         if raw is None:
@@ -124,17 +127,6 @@ def load(store):
     if damaged:
         store.notice = NOTICE_UNREADABLE
     return None
-
-
-def _ours(head):
-    """Could the header ``head`` be one of ours, whole or a write of it cut
-    short? The flash clears bits only as it programs and sets them only as
-    it erases, so every bit set in the magic is set in any such header; a
-    header with one of them clear is another program's (docs/saves.md)."""
-    for i in range(len(MAGIC)):
-        if head[i] & MAGIC[i] != MAGIC[i]:
-            return False
-    return True
 
 
 def _newer(sequence, other):

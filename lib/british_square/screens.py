@@ -45,6 +45,7 @@ from british_square.sheet import (
     WAY_UP,
 )
 from british_square.sounds import BUZZ
+from british_square.stats import AUTOPLAY_NAMES, BRIGHTNESS_LEVELS
 from british_square.table import OUTCOME_STUCK
 from british_square.words import NO_ROW
 
@@ -62,7 +63,7 @@ ASK_RESTART = const(2)
 ASK_RULES = const(3)  # deal ``pending_number`` under ``pending_rules``
 ASK_END = const(4)
 
-_REDRAW_MS = const(3000)  # About's redraw benchmark runs this long
+_REDRAW_MS = const(1000)  # About's redraw benchmark runs this long (keys wait)
 
 
 class Screens:
@@ -203,7 +204,7 @@ class Screens:
             self.rules(game.rules)
         elif line == "autoplay":
             moves = game.history_end
-            app.next_autoplay()  # applied at once: a card may go home, or the game end
+            self._next_autoplay()  # applied at once: a card may go home, or the game end
             if self.current == SCREEN_MENU:
                 if game.history_end == moves:
                     rows.show_setting(line)
@@ -211,7 +212,7 @@ class Screens:
                     rows.choose(rows.row)
         elif line == "winnable":
             if has_won_deal(game.rules):
-                app.toggle("winnable_only")
+                self._toggle("winnable_only")
                 rows.show_setting(line)
             else:  # nothing to choose among: the row says "none"
                 app.beep(BUZZ)
@@ -219,13 +220,13 @@ class Screens:
             if app.hardware.backlight is None:  # nothing to set: the row says "n/a"
                 app.beep(BUZZ)
             else:
-                app.next_brightness()
+                self._next_brightness()
                 rows.show_setting(line)
         elif line == "sound":
-            app.toggle("sound")
+            self._toggle("sound")
             rows.show_setting(line)
         elif line == "suits":
-            app.toggle("four_colours")
+            self._toggle("four_colours")
             rows.show_setting(line)
         elif line == "help":
             self.help(0)
@@ -238,6 +239,31 @@ class Screens:
                 self.ask(ASK_END, SCREEN_MENU)
             else:
                 app.end_game()
+
+    def _next_brightness(self):
+        """The Brightness setting's next level, applied at once."""
+        app, levels = self.app, BRIGHTNESS_LEVELS
+        settings = app.settings
+        settings.brightness = levels[(levels.index(settings.brightness) + 1) % len(levels)]
+        app.set_backlight(settings.brightness)
+        app.setting_changed()
+
+    def _next_autoplay(self):
+        """Auto-play's next way (off, aces, safe cards: ``stats.AUTOPLAY_*``),
+        applied at once."""
+        settings = self.app.settings
+        settings.autoplay = (settings.autoplay + 1) % len(AUTOPLAY_NAMES)
+        self.app.setting_changed()
+        self.app.table.autoplay_now()
+
+    def _toggle(self, name):
+        """Turn the on-off setting ``name`` (a ``stats.Settings`` attribute) over."""
+        app = self.app
+        settings = app.settings
+        setattr(settings, name, not getattr(settings, name))
+        if name == "four_colours":
+            app.view.colour_suits(settings.four_colours)
+        app.setting_changed()
 
     # ---------------------------------------------------------------- about
 
@@ -254,6 +280,9 @@ class Screens:
 
     def _about(self, action):
         if action == A:  # for owners: time the actions, the redraws, the heap
+            # the screens flash by as they are timed: said first, in the footer
+            self.page.footer_line(self.words.line("about_words", "measuring"))
+            self.app.view.refresh()
             try:
                 from british_square import timing
 

@@ -71,12 +71,20 @@ class DeadSearch:
         self.verdict = UNDECIDED
         self.running = False
 
-    def start(self, game):
-        """Set up the test on a copy of ``game``'s position (``game`` is not touched)."""
+    def copy_of(self, game):
+        """The search's copy of the game, set to ``game``'s position: made
+        once for each rule set, and lent between two runs (a save walks it
+        back to its start position; the search under way is over)."""
         probe = self.game
         if probe is None or probe.rules != game.rules:
             probe = self.game = Game(game.rules)
         probe.copy_position_from(game)
+        self.running = False
+        return probe
+
+    def start(self, game):
+        """Set up the test on a copy of ``game``'s position (``game`` is not touched)."""
+        probe = self.copy_of(game)
         keys_high = self.keys_high
         for i in range(self.mask + 1):
             keys_high[i] = 0
@@ -187,6 +195,7 @@ class DeadSearch:
         level = path[p] | path[p + 1] << 8
         return move(level & 0x1F, level >> 5 & 0x1F)
 
+
 def safe_move(game, buffer, count):
     """A foundation move among the ``count`` moves in ``buffer`` that no other
     move can beat, or -1.
@@ -244,7 +253,7 @@ def plays_out(game):
 
 
 def autoplay_move(game, buffer, safe):
-    """The next card auto-play sends home (``store.AUTOPLAY_*``), or -1: an
+    """The next card auto-play sends home (``stats.AUTOPLAY_*``), or -1: an
     ace that starts or finishes a foundation, and with ``safe`` a card no
     other move can beat (``safe_move``, ``buffer`` the scratch its legal
     moves are listed in). Neither can cost a card home: nothing can be built

@@ -4,6 +4,7 @@ go once both have run, so its code leaves the heap with them).
 """
 
 from british_square import unload
+from british_square.stats import read_number
 from british_square.store import (
     HALF_SEQUENCE,
     HEADER_SIZE,
@@ -11,7 +12,6 @@ from british_square.store import (
     MAGIC,
     SEQUENCE_AT,
     SLOT_B,
-    read_number,
 )
 from british_square.view import sheet_path
 from british_square.words import DamagedFile
@@ -23,6 +23,8 @@ def load_save(app, store):
     ``App.__init__`` would keep its code, 5 KB, through the start-up). A
     loader that cannot load (a copy cut short) ends the program, saying
     so: the save is the player's, and kept as it is for the mended game."""
+    if not store.may_hold_a_save():
+        return None  # a new board, or another program's bytes: nothing to load
     try:
         from british_square import resume
 

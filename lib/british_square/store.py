@@ -3,10 +3,10 @@
 The storage object is byte-addressable like ``microcontroller.nvm``: ``len()``,
 slicing reads, slice assignment writes (``hw/storage.py`` has the desktop's
 file-backed one). ``resume.load(store)`` once at start-up; ``Store.save()`` at the
-rest points ``save_policy.SavePolicy`` picks. After the constructor a save allocates
-nothing: one 1 KB record buffer is filled in place, its CRC computed in
-small ints, and written with one slice assignment through a slice object
-made at start-up.
+rest points ``save_policy.SavePolicy`` picks, a share a turn (``begin``,
+``step``). After the constructor a save allocates nothing: one 1 KB record
+buffer is filled in place, its CRC computed in small ints, and written with
+one slice assignment through a slice object made at start-up.
 
 The flash, and why the layout is what it is
 -------------------------------------------
@@ -14,54 +14,18 @@ On a SAMD51 the NVM is one 8 KB erase block of sixteen 512-byte pages, and
 CircuitPython writes ``nvm`` through ASF4's ``flash_write``: it reads the whole
 block, erases it, then programs pages 0 to 15 in order, the bytes outside the
 slice as they were. Every save is one erase cycle of that block, whatever its
-size (``save_policy.SavePolicy`` says how many the flash can take). A power cut can stop
-the erase, or leave pages 0..k-1 programmed, page k part-programmed and the
-rest erased (0xFF).
+size (``save_policy.SavePolicy`` says how many the flash can take).
 
 Two records live in the block: slot A at byte 0 (pages 0-7) and slot B at byte
 4096 (pages 8-15), each at most 1024 bytes (two pages). Saves alternate
 between the slots, so the slot not written holds the save before, and the
 hardware programs it back as it was. A record is complete when all its bytes
-are in place: its CRC covers it whole, so the loader knows. With N the save
-being written and P the one before it, what a power cut during N loses:
-
-* during the erase, or before the last page of slot A's record is programmed
-  (whichever slot N goes to): both records, so the game in progress, the
-  statistics and the settings: the board starts as a new one, saying
-  ``NOTICE_UNREADABLE`` when anything unreadable is left (a block cut right
-  after its erase is all 0xFF and looks like a new board: no notice, as
-  nothing can tell the two apart). This window is the erase (50 ms
-  typical, 200 ms at most) plus a page or two (about 1.5 ms each): most of
-  a write, which takes about 75 ms in all, the erase and 16 pages (estimates,
-  to be measured on a board). It is rare because a write is rare: at most
-  three a day of play (see
-  ``save_policy.SavePolicy``), so the board is in that window under 0.6 s a day; a cut
-  lands there only if the power switch or a flat battery strikes in those
-  milliseconds (the low-battery save comes at 3.5 V, well before the cell
-  gives out).
-* N into A, after A's record: nothing; N loads (and B holds P, or part of it).
-* N into B, after A's record, before B's is all programmed (about 12 ms):
-  that save; P loads, with ``NOTICE_EARLIER``.
-* after B's record: nothing; N loads.
-
-``NOTICE_EARLIER`` says that the record loaded may be older than the last
-save made, and it is never left out when it is: when a newer record is
-whole but nonsense, or when the other slot is not a whole record and its
-header could be the start of the save after the one loaded (each bit of it
-either as that save has it or still erased: a header cut anywhere, even in
-its sequence number, qualifies; the save before, programmed back, does not).
-One case cannot be told from a cut of N into B: N into A cut after A's
-record but before B's sequence number is programmed back (about 10 ms).
-The two leave the same bytes, so the notice is shown there too, of N.
-A record says whether the other slot held the save before it when it was
-written (``PAIRED``): the first save of a new board, whose other slot is
-empty, is no cut. That first save (or the first after nothing could be
-read) goes to slot B, so that the next one, into A, is programmed first: if
-it is cut, either both go (the erase window above) or it is whole; the
-older record is never used without the notice.
-
-The other layout with one erase, the old record first and the new one after
-it, has the same window and needs both records in RAM at once.
+are in place: its CRC covers it whole, so the loader knows. What a power cut
+loses at each moment of a write, and why ``NOTICE_EARLIER`` and ``PAIRED``
+are what they are, is docs/saves.md's "A power cut during a save". The first
+save of a new board (or the first after nothing could be read) goes to slot
+B, so that the next one, into A, is programmed first: if it is cut, either
+both go or it is whole; the older record is never used without the notice.
 
 A record (little-endian)::
 
@@ -103,22 +67,12 @@ trusts nothing it reads.
 
 from british_square.cards import const
 from british_square.piles import move_source, move_target
+from british_square.stats import AUTOPLAY_SAFE, COUNT_MOST, STATS_SIZE, Settings, Stats
+from british_square.stats import put_number as _put
 
 # What ``resume.load`` leaves in ``Store.notice`` (the title says each in a line):
 NOTICE_UNREADABLE = const(1)  # nothing whole to load: a new game
 NOTICE_EARLIER = const(2)  # the last save was cut short: the one before it loaded
-
-# Statistics kept per rule set, read with ``Stats.get(rules, field)``.
-PLAYED = const(0)  # games that had a move: won, lost, ended or abandoned
-WINS = const(1)
-HOME_TOTAL = const(2)  # cards home, added up over the games played (for the average)
-HOME_BEST = const(3)
-STREAK = const(4)  # wins in a row, now
-STREAK_BEST = const(5)
-FEWEST_MOVES = const(6)  # in a win; 0 until the first win
-BEST_TIME = const(7)  # fastest win, seconds; 0 until the first win
-PAR_REACHED = const(8)
-HINTS = const(9)
 
 MAGIC = b"BSQ\x1a"
 VERSION = const(1)
@@ -135,8 +89,6 @@ SETTING_RULES = const(0)
 SETTING_OPTIONS = const(1)
 SETTING_BRIGHTNESS = const(2)
 SETTINGS_SIZE = const(SETTING_BRIGHTNESS + 1)
-FIELDS = const(10)
-STATS_SIZE = const(3 * FIELDS * 3)  # rule sets x fields x 3 bytes
 GAME_RULES = const(0)
 GAME_DEAL = const(1)  # 2 bytes
 GAME_SECONDS = const(3)  # 3 bytes
@@ -152,7 +104,9 @@ BASE_SHIFT = const(5)
 HEIGHT_MASK = const(31)
 MOVE_SIZE = const(2)  # a move: its source, its target
 CRC_SIZE = const(4)
-FIXED_SIZE = const(HEADER_SIZE + SETTINGS_SIZE + STATS_SIZE + CRC_SIZE)
+FIXED_SIZE = (
+    HEADER_SIZE + SETTINGS_SIZE + STATS_SIZE + CRC_SIZE
+)  # (not const: stats' size is stats')
 HAS_GAME = const(1)
 HAS_START = const(2)
 PAIRED = const(4)
@@ -164,21 +118,27 @@ OPTION_WINNABLE = const(4)
 OPTION_FOUR_COLOURS = const(8)
 OPTION_SAFE = const(16)  # with OPTION_AUTOPLAY: auto-play sends safe cards, not aces only
 OPTIONS_ALL = const(31)
-# Auto-play's settings (``Settings.autoplay``), as the menu offers them in turn.
-AUTOPLAY_OFF = const(0)
-AUTOPLAY_ACES = const(1)  # aces that start or finish a foundation
-AUTOPLAY_SAFE = const(2)  # and every card no other card can still need (``search.safe_move``)
-AUTOPLAY_NAMES = ("off", "aces", "safe")  # their lines in words.txt's "autoplay_modes"
-_MOST = const(0xFFFFFF)  # counts saturate here
 # Sequence numbers run 1 to LAST_SEQUENCE, then 1 again (each a small int on
 # a 32-bit board: no allocation). Of two records, the newer is the one the
 # other reaches in at most HALF_SEQUENCE steps. No board counts that far (the
 # flash wears out long before), but a record we did not write may claim it.
 LAST_SEQUENCE = const(0x3FFFFFFE)
 HALF_SEQUENCE = const(0x1FFFFFFF)
-_MOVE_ROOM = const((RECORD_SIZE - FIXED_SIZE - GAME_SIZE) // MOVE_SIZE)  # 451
+_MOVE_ROOM = (RECORD_SIZE - FIXED_SIZE - GAME_SIZE) // MOVE_SIZE  # 451
 _START_MOST = const(START_COLUMNS + 16 + 104)  # 16 columns, 104 cards
 
+# A save's stages (``Store.step``), and how much each step does: about 5 ms
+# on a SAMD51 (tools/latency.py), so that a save's turns stay in a frame.
+_IDLE = const(0)
+_WALK = const(1)  # back to the start position, on a copy of the game
+_START = const(2)  # the start position written
+_MOVES = const(3)
+_HEADER = const(4)
+_CRC = const(5)
+_WRITE = const(6)
+_WALK_STEP = const(32)  # moves taken back
+_MOVE_STEP = const(64)  # moves written
+_CRC_STEP = const(128)  # bytes
 # CRC-32 a nibble at a time with the 32-bit register in two 16-bit halves:
 # binascii.crc32 returns a 32-bit int, which a 32-bit CircuitPython boxes on
 # the heap three times in four, and a save must allocate nothing. The loader,
@@ -193,118 +153,15 @@ _CRC_HI = (
 )  # fmt: skip
 
 
-def _crc32_into(buf, end):
-    """Write the CRC-32 of ``buf[0:end]`` at ``buf[end:end + 4]``, little-endian."""
-    lo = hi = 0xFFFF
-    low = _CRC_LO
-    high = _CRC_HI
-    for i in range(end):
-        lo ^= buf[i]
-        k = lo & 15
-        lo = (lo >> 4 | (hi & 15) << 12) ^ low[k]
-        hi = hi >> 4 ^ high[k]
-        k = lo & 15
-        lo = (lo >> 4 | (hi & 15) << 12) ^ low[k]
-        hi = hi >> 4 ^ high[k]
-    lo ^= 0xFFFF
-    hi ^= 0xFFFF
-    buf[end] = lo & 0xFF
-    buf[end + 1] = lo >> 8
-    buf[end + 2] = hi & 0xFF
-    buf[end + 3] = hi >> 8
-
-
-def _put(buf, at, value, size):
-    for i in range(size):
-        buf[at + i] = value & 0xFF
-        value >>= 8
-
-
-def read_number(buf, at, size):
-    """The little-endian number of ``size`` bytes at ``buf[at]``."""
-    value = 0
-    for i in range(size - 1, -1, -1):
-        value = value << 8 | buf[at + i]
-    return value
-
-
-class Stats:
-    """Statistics per rule set in one ``bytearray`` (3 bytes a count, saturating).
-
-    ``add_game`` counts a finished or abandoned game; ``get`` reads a count;
-    ``percent_won`` and ``average_home_tenths`` are the figures shown.
-    Nothing here allocates.
-    """
-
-    def __init__(self) -> None:
-        self.data = bytearray(STATS_SIZE)
-
-    def get(self, rules: int, field: int) -> int:
-        """The count ``field`` (``PLAYED`` ... ``HINTS``) for rule set ``rules``."""
-        return read_number(self.data, (rules * FIELDS + field) * 3, 3)
-
-    def _set(self, rules, field, value):
-        _put(self.data, (rules * FIELDS + field) * 3, value if value < _MOST else _MOST, 3)
-
-    def _add(self, rules, field, amount):
-        self._set(rules, field, self.get(rules, field) + amount)
-
-    def add_game(self, rules, score, won, moves, seconds, reached_par, hints) -> int:
-        """Count one game of ``rules`` that had a move: ``score`` cards home,
-        ``won`` or not (lost, ended and abandoned games are not), ``moves``
-        played, ``seconds`` of play, whether it ``reached_par``, ``hints`` used.
-        Return the records it bettered: ``1 << field`` for each of
-        ``HOME_BEST``, ``STREAK_BEST``, ``FEWEST_MOVES`` and ``BEST_TIME``."""
-        bettered = 0
-        self._add(rules, PLAYED, 1)
-        self._add(rules, HOME_TOTAL, score)
-        if score > self.get(rules, HOME_BEST):
-            self._set(rules, HOME_BEST, score)
-            bettered = 1 << HOME_BEST
-        if won:
-            self._add(rules, WINS, 1)
-            streak = self.get(rules, STREAK) + 1
-            self._set(rules, STREAK, streak)
-            if streak > self.get(rules, STREAK_BEST):
-                self._set(rules, STREAK_BEST, streak)
-                bettered |= 1 << STREAK_BEST
-            fewest = self.get(rules, FEWEST_MOVES)
-            if not fewest or moves < fewest:
-                self._set(rules, FEWEST_MOVES, moves)
-                bettered |= 1 << FEWEST_MOVES
-            seconds = seconds or 1  # 0 means "no win yet"
-            best = self.get(rules, BEST_TIME)
-            if not best or seconds < best:
-                self._set(rules, BEST_TIME, seconds)
-                bettered |= 1 << BEST_TIME
-        else:
-            self._set(rules, STREAK, 0)
-        if reached_par:
-            self._add(rules, PAR_REACHED, 1)
-        self._add(rules, HINTS, hints)
-        return bettered
-
-    def percent_won(self, rules: int) -> int:
-        """Games won, in whole percent of those played (0 before the first)."""
-        played = self.get(rules, PLAYED)
-        return self.get(rules, WINS) * 100 // played if played else 0
-
-    def average_home_tenths(self, rules: int) -> int:
-        """Average cards home per game played, in tenths (163 is 16.3)."""
-        played = self.get(rules, PLAYED)
-        return self.get(rules, HOME_TOTAL) * 10 // played if played else 0
-
-
-class Settings:
-    """What the player chose, kept with the game: plain attributes."""
-
-    def __init__(self) -> None:
-        self.rules = 0  # BRITISH
-        self.autoplay = AUTOPLAY_OFF
-        self.brightness = 100  # percent
-        self.sound = True
-        self.winnable_only = False
-        self.four_colours = False  # clubs and diamonds in colours of their own
+def could_be_ours(head):
+    """Could the header ``head`` be one of ours, whole or a write of it cut
+    short? The flash clears bits only as it programs and sets them only as
+    it erases, so every bit set in the magic is set in any such header; a
+    header with one of them clear is another program's (docs/saves.md)."""
+    for i in range(len(MAGIC)):
+        if head[i] & MAGIC[i] != MAGIC[i]:
+            return False
+    return True
 
 
 class Store:
@@ -337,15 +194,47 @@ class Store:
         self.dropped = -1  # in the last save: moves left out before its start position
         # A game loaded from a start position: its history does not begin at its deal.
         self.resumed_from_position = None
+        # the save under way (``begin``, ``step``): its stage, its game and
+        # the copy walked back on, the record's flags and its end so far, the
+        # moves still to walk back and to write, the CRC's progress
+        self.stage = _IDLE
+        self.game = self.walker = None
+        self.flags = self.at = 0
+        self.next_move = self.last_move = self.walked = 0
+        self.crc_at = self.crc_lo = self.crc_hi = 0
+        self.next_sequence = 0
+
+    def may_hold_a_save(self) -> bool:
+        """Could a slot hold a record of ours, whole or cut short? Not on a
+        new board (erased) nor in another program's bytes: then the loader
+        would find nothing, and it is not loaded (15 ms on a SAMD51)."""
+        for start in (0, SLOT_B):
+            head = self.nvm[start : start + HEADER_SIZE]
+            if head != b"\xff" * HEADER_SIZE and could_be_ours(head):
+                return True
+        return False
 
     # ------------------------------------------------------------------ save
 
     def save(self, game, seconds: int, hints: int, counted: bool = False) -> None:
         """Write the settings, the statistics and ``game`` (``None`` when no
         game is in progress) with its ``seconds`` of play and ``hints`` used,
-        and whether it is ``counted`` in the statistics already:
-        one erase of the block, into the slot not holding the last save.
-        A game that is not the two whole decks is left out (see above)."""
+        and whether it is ``counted`` in the statistics already, now: one
+        erase of the block, into the slot not holding the last save (a save
+        under way is given up). A game that is not the two whole decks is
+        left out (see above)."""
+        self.begin(game, seconds, hints, counted)
+        while not self.step():
+            pass
+
+    def begin(self, game, seconds: int, hints: int, counted: bool = False, copy_of=None) -> None:
+        """Begin the save ``save`` makes at once, for ``step`` to go on with
+        a share a call (a record is up to 40 ms of Python on a SAMD51, and
+        a long game's walk back to its start position 150 ms more). The
+        game must not change until the last step: a change calls ``cancel``.
+        ``copy_of(game)``: a copy of the game's position the save may walk
+        back on (the search's); without it the walk is the game's own,
+        undone and redone in one step."""
         if game is not None and game.score() + game.cards_left() != 104:
             game = None
         buf = self.buffer
@@ -362,10 +251,85 @@ class Store:
         at += SETTINGS_SIZE
         buf[at : at + STATS_SIZE] = self.stats.data
         at += STATS_SIZE
-        flags = 0
+        self.flags = 0
+        self.game = game
+        self.stage = _HEADER
         if game is not None:
+            self.flags = HAS_GAME | (COUNTED if counted else 0)
             at = self._put_game(game, seconds, hints, at)
-            flags = HAS_GAME | (HAS_START if self.dropped >= 0 else 0) | (COUNTED if counted else 0)
+            if self.dropped >= 0:
+                self.flags |= HAS_START
+                self.stage = _WALK
+                self.walker = copy_of(game) if copy_of is not None else None
+            else:
+                self.stage = _MOVES
+        self.at = at
+
+    @property
+    def saving(self) -> bool:
+        """Is a save begun (``begin``) still to be written?"""
+        return self.stage != _IDLE
+
+    def cancel(self) -> None:
+        """Give up the save under way, if any: nothing is written."""
+        self.stage = _IDLE
+        self.game = self.walker = None
+
+    def step(self) -> bool:
+        """A share of the save begun (``begin``): a few dozen moves walked
+        back or written, or a tenth of the record's CRC, or the write, the
+        last. Has it been written? Nothing here allocates."""
+        stage, game = self.stage, self.game
+        if stage == _WALK:
+            walker = self.walker
+            if walker is None:  # the game's own: back, the position written, forward
+                count = game.history_count
+                while game.history_count > self.next_move:
+                    game.undo()
+                self.at = self._put_start(game, self.at)
+                while game.history_count < count:
+                    game.redo()
+                self.stage = _MOVES
+                return False
+            i = self.walked
+            stop = max(self.next_move, i - _WALK_STEP)
+            while i > stop:
+                i -= 1
+                walker.retract(game.history_move(i), game.history_flag(i))
+            self.walked = i
+            if i == self.next_move:
+                self.stage = _START
+        elif stage == _START:
+            self.at = self._put_start(self.walker, self.at)
+            self.walker = None
+            self.stage = _MOVES
+        elif stage == _MOVES:
+            buf, at = self.buffer, self.at
+            i = self.next_move
+            stop = min(self.last_move, i + _MOVE_STEP)
+            while i < stop:
+                m = game.history_move(i)
+                buf[at] = move_source(m)
+                buf[at + 1] = move_target(m)
+                at += MOVE_SIZE
+                i += 1
+            self.at, self.next_move = at, i
+            if i == self.last_move:
+                self.stage = _HEADER
+        elif stage == _HEADER:
+            self._put_header()
+            self.stage = _CRC
+        elif stage == _CRC:
+            self._crc_step()
+        elif stage == _WRITE:
+            self._write()
+            return True
+        return False
+
+    def _put_header(self):
+        """The header, once the record's length is known; the CRC begins."""
+        buf, at = self.buffer, self.at
+        flags = self.flags
         if self.paired:
             flags |= PAIRED
         else:
@@ -375,11 +339,42 @@ class Store:
         buf[VERSION_AT] = VERSION
         buf[FLAGS_AT] = flags
         _put(buf, LENGTH_AT, at + CRC_SIZE, 2)
-        self.sequence = self.sequence % LAST_SEQUENCE + 1
-        _put(buf, SEQUENCE_AT, self.sequence, 4)
-        _crc32_into(buf, at)
+        self.next_sequence = self.sequence % LAST_SEQUENCE + 1
+        _put(buf, SEQUENCE_AT, self.next_sequence, 4)
+        self.crc_at = 0
+        self.crc_lo = self.crc_hi = 0xFFFF
+        self.game = None
+
+    def _crc_step(self):
+        """CRC-32 a nibble at a time, the 32-bit register in two 16-bit
+        halves (see the tables): ``_CRC_STEP`` bytes, then the CRC's own."""
+        buf, lo, hi = self.buffer, self.crc_lo, self.crc_hi
+        low, high = _CRC_LO, _CRC_HI
+        end = min(self.at, self.crc_at + _CRC_STEP)
+        for i in range(self.crc_at, end):
+            lo ^= buf[i]
+            k = lo & 15
+            lo = (lo >> 4 | (hi & 15) << 12) ^ low[k]
+            hi = hi >> 4 ^ high[k]
+            k = lo & 15
+            lo = (lo >> 4 | (hi & 15) << 12) ^ low[k]
+            hi = hi >> 4 ^ high[k]
+        self.crc_at, self.crc_lo, self.crc_hi = end, lo, hi
+        if end == self.at:
+            lo ^= 0xFFFF
+            hi ^= 0xFFFF
+            buf[end] = lo & 0xFF
+            buf[end + 1] = lo >> 8
+            buf[end + 2] = hi & 0xFF
+            buf[end + 3] = hi >> 8
+            self.stage = _WRITE
+
+    def _write(self):
+        """The record into the slot not holding the last save: one erase."""
+        self.stage = _IDLE
+        self.sequence = self.next_sequence
         self.paired = False  # until the write is known to be done
-        self.nvm[self.slots[self.slot]] = buf
+        self.nvm[self.slots[self.slot]] = self.buffer
         self.paired = True
         self.slot ^= 1
         self.writes += 1
@@ -411,9 +406,10 @@ class Store:
         self.paired = False
 
     def _put_game(self, game, seconds, hints, at):
-        """Write the game section at ``at``; return where it ends. Sets
-        ``dropped``: -1 when the moves start from the game's deal, else the
-        number of moves left out before the start position written."""
+        """Write the game section's head at ``at``; return where it ends.
+        Sets ``dropped``: -1 when the moves start from the game's deal, else
+        the number of moves left out before the start position (``step``
+        writes it, and the moves)."""
         buf = self.buffer
         count = game.history_count
         end = game.history_end
@@ -431,46 +427,35 @@ class Store:
         self.dropped = -1 if from_deal else first
         buf[at + GAME_RULES] = game.rules
         _put(buf, at + GAME_DEAL, game.deal_number, 2)
-        _put(buf, at + GAME_SECONDS, seconds if seconds < _MOST else _MOST, 3)
+        _put(buf, at + GAME_SECONDS, seconds if seconds < COUNT_MOST else COUNT_MOST, 3)
         _put(buf, at + GAME_HINTS, hints if hints < 0xFFFF else 0xFFFF, 2)
         _put(buf, at + GAME_DONE, count - first, 2)
         _put(buf, at + GAME_KEPT, last - first, 2)
-        at += GAME_SIZE
-        if not from_deal:
-            at = self._put_start(game, first, at)
-        for i in range(first, last):
-            m = game.history_move(i)
-            buf[at] = move_source(m)
-            buf[at + 1] = move_target(m)
-            at += MOVE_SIZE
-        return at
+        self.next_move = first  # the moves to write, once the start is
+        self.last_move = last
+        self.walked = count  # the walk back to it begins at the present
+        return at + GAME_SIZE
 
-    def _put_start(self, game, first, at):
-        """Write the position after move ``first`` of ``game``'s history.
-        The game is walked there with undo and back with redo: exact, and
-        nothing allocated."""
-        count = game.history_count
-        while game.history_count > first:
-            game.undo()
+    def _put_start(self, position, at):
+        """Write ``position`` (a game walked back to the start) at ``at``;
+        return where it ends."""
         buf = self.buffer
         for suit in range(4):
-            buf[at + START_FOUNDATIONS + suit] = game.foundations[suit]
-        buf[at + START_STOCK] = game.stock_count
-        buf[at + START_WASTE] = game.waste_count
+            buf[at + START_FOUNDATIONS + suit] = position.foundations[suit]
+        buf[at + START_STOCK] = position.stock_count
+        buf[at + START_WASTE] = position.waste_count
         at += START_COLUMNS
-        for c in range(game.columns):
-            buf[at] = game.column_height(c) | game.base_count(c) << BASE_SHIFT
+        for c in range(position.columns):
+            buf[at] = position.column_height(c) | position.base_count(c) << BASE_SHIFT
             at += 1
-        for c in range(game.columns):
-            for i in range(game.column_height(c)):
-                buf[at] = game.card(c, i)
+        for c in range(position.columns):
+            for i in range(position.column_height(c)):
+                buf[at] = position.card(c, i)
                 at += 1
-        for k in range(game.stock_count - 1, -1, -1):
-            buf[at] = game.stock_card(k)
+        for k in range(position.stock_count - 1, -1, -1):
+            buf[at] = position.stock_card(k)
             at += 1
-        for k in range(game.waste_count - 1, -1, -1):
-            buf[at] = game.waste_card(k)
+        for k in range(position.waste_count - 1, -1, -1):
+            buf[at] = position.waste_card(k)
             at += 1
-        while game.history_count < count:
-            game.redo()
         return at

@@ -16,7 +16,7 @@ from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
 from british_square.search import DEAD, autoplay_move, home_move, plays_out
 from british_square.sheet import NORMAL, REFUSED, SELECTED, TARGET
 from british_square.sounds import BUZZ, CHIME, CLICK
-from british_square.store import AUTOPLAY_SAFE
+from british_square.stats import AUTOPLAY_SAFE
 
 _FLASH_MS = const(180)  # a refused drop shows red this long
 _FINISH_MS = const(150)  # Finish sends a card home this often: the player can follow it
@@ -33,10 +33,10 @@ _PROBE_STEPS = const(3)
 # A game decided (won, or stuck): counted a turn after, shown the turn after that
 _DECIDE_COUNT = const(1)
 _DECIDE_SHOW = const(2)
-# The hint's search looks at this many positions a turn (three were up to
-# 20 ms a turn on a SAMD51, by tools/latency.py; a request of 60, the hint's
+# The hint's search looks at this many positions a turn (two were up to
+# 18 ms a turn on a SAMD51, by tools/latency.py; a request of 60, the hint's
 # budget, is a quarter of a second in all).
-HINT_STEP = const(2)
+HINT_STEP = const(1)
 
 # Where a game stands, as the player sees it (``Table.outcome``).
 OUTCOME_PLAYING = const(0)

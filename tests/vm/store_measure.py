@@ -75,6 +75,24 @@ for name, game in (("none", None), ("typical", typical), ("longest", longest), (
     box.save(game, 100, 1)  # once first: the engine may grow its history then
     print("alloc_save_" + name, allocated(lambda g=game: box.save(g, 101, 1)))
 print("dropped_beyond", box.dropped)
+copy = Game(UNION)  # the search's copy, which the app lends a save to walk back on
+
+
+def copy_of(game):
+    copy.copy_position_from(game)
+    return copy
+
+
+def staged(game):
+    """A save a share at a time, as the app's loop takes it."""
+    box.begin(game, 101, 1, False, copy_of)
+    while not box.step():
+        pass
+
+
+for name, game in (("none", None), ("typical", typical), ("longest", longest), ("beyond", beyond)):
+    staged(game)  # once first
+    print("alloc_staged_" + name, allocated(lambda g=game: staged(g)))
 print("cost_save_typical", measure(lambda: box.save(typical, 1, 0), repeat=3).value)
 print("cost_save_longest", measure(lambda: box.save(longest, 1, 0), repeat=1).value)
 print("cost_save_beyond", measure(lambda: box.save(beyond, 1, 0), repeat=1).value)
