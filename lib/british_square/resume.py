@@ -5,7 +5,7 @@ carries the code that checks a record (the record layout is in ``store``'s
 docstring).
 
 Nothing read is trusted: a CRC only catches accidents. A slot whose header
-cannot be ours (``store.could_be_ours``) is another program's, and no record: with no
+cannot be ours (``store.may_be_ours``) is another program's, and no record: with no
 slot ours the board starts as a new one. Bad magic, unknown
 version, bad length, bad CRC, and behind a good CRC anything the game could
 not have written (a field out of its range, statistics no games could add
@@ -44,6 +44,7 @@ from british_square.stats import (
 )
 from british_square.store import (
     BASE_SHIFT,
+    BLANK_HEADER,
     COUNTED,
     CRC_SIZE,
     FIXED_SIZE,
@@ -86,7 +87,7 @@ from british_square.store import (
     START_WASTE,
     VERSION,
     VERSION_AT,
-    could_be_ours,
+    may_be_ours,
 )
 
 
@@ -95,7 +96,6 @@ def load(store):
     ``notice``; return the game in progress it holds, or ``None``.
     Never raises for what the flash holds (short of running out of heap)."""
     store.notice = 0
-    blank = b"\xff" * HEADER_SIZE  # an erased header
     heads = []
     found = []  # (sequence, slot, record bytes) of the records whose CRC holds
     damaged = False  # a header of ours, whole or cut short, holding no record to load
@@ -103,7 +103,7 @@ def load(store):
         start = SLOT_B * slot
         head = bytes(store.nvm[start : start + HEADER_SIZE])
         heads.append(head)
-        if head == blank or not could_be_ours(head):  # nothing, or another program's bytes
+        if not may_be_ours(head):  # nothing, or another program's bytes
             continue
         raw = _whole(store, start, head)
         if raw is None:
@@ -121,7 +121,7 @@ def load(store):
             continue
         store.slot = slot ^ 1  # over the newer one if it was nonsense
         store.paired = True
-        if n or (len(found) == 1 and _cut_after(raw, heads[slot ^ 1], blank)):
+        if n or (len(found) == 1 and _cut_after(raw, heads[slot ^ 1])):
             store.notice = NOTICE_EARLIER
         return game
     if damaged:
@@ -135,7 +135,7 @@ def _newer(sequence, other):
     return 0 < (sequence - other) % LAST_SEQUENCE <= HALF_SEQUENCE
 
 
-def _cut_after(raw, other, blank):
+def _cut_after(raw, other):
     """Was a save after the record ``raw`` cut short, as far as ``other``,
     the header of the other slot (not a whole record), can say? Yes when it
     claims a newer save, or could be the next save's header part-programmed
@@ -143,7 +143,7 @@ def _cut_after(raw, other, blank):
     yes only where ``raw`` says the other slot held the save before it (else
     ``raw`` is a new board's first save)."""
     sequence = read_number(raw, SEQUENCE_AT, 4)
-    if other == blank:
+    if other == BLANK_HEADER:
         return bool(raw[FLAGS_AT] & PAIRED)
     following = sequence % LAST_SEQUENCE + 1
     claimed = read_number(other, SEQUENCE_AT, 4)

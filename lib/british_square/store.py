@@ -153,11 +153,17 @@ _CRC_HI = (
 )  # fmt: skip
 
 
-def could_be_ours(head):
+BLANK_HEADER = b"\xff" * HEADER_SIZE  # an erased slot's
+
+
+def may_be_ours(head):
     """Could the header ``head`` be one of ours, whole or a write of it cut
-    short? The flash clears bits only as it programs and sets them only as
-    it erases, so every bit set in the magic is set in any such header; a
-    header with one of them clear is another program's (docs/saves.md)."""
+    short? Not an erased one (nothing was written). The flash clears bits
+    only as it programs and sets them only as it erases, so every bit set in
+    the magic is set in any such header; a header with one of them clear is
+    another program's (docs/saves.md)."""
+    if head == BLANK_HEADER:
+        return False
     for i in range(len(MAGIC)):
         if head[i] & MAGIC[i] != MAGIC[i]:
             return False
@@ -209,8 +215,7 @@ class Store:
         new board (erased) nor in another program's bytes: then the loader
         would find nothing, and it is not loaded (15 ms on a SAMD51)."""
         for start in (0, SLOT_B):
-            head = self.nvm[start : start + HEADER_SIZE]
-            if head != b"\xff" * HEADER_SIZE and could_be_ours(head):
+            if may_be_ours(self.nvm[start : start + HEADER_SIZE]):
                 return True
         return False
 
@@ -277,8 +282,8 @@ class Store:
 
     def step(self) -> bool:
         """A share of the save begun (``begin``): a few dozen moves walked
-        back or written, or a tenth of the record's CRC, or the write, the
-        last. Has it been written? Nothing here allocates."""
+        back or written, the start position, 128 bytes of the CRC, or the
+        write, the last. Has it been written? Nothing here allocates."""
         stage, game = self.stage, self.game
         if stage == _WALK:
             walker = self.walker
