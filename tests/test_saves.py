@@ -269,6 +269,27 @@ def test_a_save_goes_a_share_a_turn_and_a_press_gives_it_up_till_all_is_quiet(bo
     assert position_text(again.table.game) == position_text(game)
 
 
+def test_a_save_waits_for_a_hints_search_left_on_the_cards_whose_copy_it_walks_on(boot):
+    nvm = CountingNVM()
+    game = long_game(BRITISH, 8, 500)  # past 451 moves: a save walks back to a start
+    app = boot(nvm, game)
+    press(app, A)
+    play_some(app, 1)
+    assert app.hint() and app.table.hinting  # the search under way, over the next turns
+    app.handle(START)  # the menu at once (its press leaves the search where it is)
+    wait(app, SAVE_MS)
+    assert app.table.hinting and not app.store.saving and nvm.writes == 0
+    before = position_text(game)
+    press(app, B)  # the cards: the search ends, then the save is made
+    wait(app, 3000)
+    table, layout = app.table, app.table.layout
+    assert not table.hinting and nvm.writes == 1 and position_text(game) == before
+    hinted = move(layout.stop_pile(table.held), layout.stop_pile(table.cursor))
+    assert table.lit or game.is_legal(hinted)  # the hint of the game as it is
+    again = boot(nvm)
+    assert position_text(again.table.game) == before
+
+
 def test_a_change_while_a_save_is_under_way_gives_it_up_for_the_next(boot):
     nvm = CountingNVM()
     game = Game.new_deal(2)

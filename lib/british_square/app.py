@@ -154,7 +154,7 @@ class App:
         self.last_press = self.now
         self.pressed = True  # this turn has a press: ``tick`` adds no work of its own
         if self.store is not None:
-            self.store.cancel()  # begun again once all is quiet: the press may lend its copy
+            self.store.cancel()  # begun again once all is quiet (a hint takes the copy it walks on)
         if self.dimmed:
             self.dimmed = False
             self.set_backlight(self.settings.brightness)
@@ -210,10 +210,15 @@ class App:
             self.glow(-1)  # the lights go dark, and a celebration waits for a press
             self.rest()  # the player has put it down
         # a save goes a share a turn (``save_step``), in turns with no press
-        # and nothing else: begun once all else is done, given up at a press
+        # and nothing else: begun once all else is done, given up at a press;
+        # not while the dead test or a hint's search waits for the cards to
+        # come back, on the copy a save may walk back on
         saved = False
         if self.policy is not None and not pressed:
-            saved = self.store.saving or (self.policy.due(now) and self.quiet())
+            table = self.table
+            saved = self.store.saving or (
+                self.policy.due(now) and self.quiet() and not (table.probing or table.hinting)
+            )
             if saved:
                 self.save_step()
         if self.on_page:
@@ -327,11 +332,9 @@ class App:
             if whole or not store.saving:
                 game = table.game if table.in_progress() else None
                 store.begin(game, self.seconds, self.hints_used, self.counted, self.copy_of)
-            if whole:
-                while not store.step():
-                    pass
-            elif not store.step():
-                return
+            while not store.step():
+                if not whole:
+                    return  # the next share in the next turn
         except (OSError, RuntimeError) as error:  # the NVM refused the write: play goes on
             store.cancel()
             store.caught("saving", error, self.console)
