@@ -74,11 +74,18 @@ def shown(app):
 def press(app, *actions):
     """Press each of ``actions``, each once the last one's effect is all on
     the screen (``App.settled``: a menu's page, auto-play's cards home, a
-    hint, come a turn of the loop at a time)."""
+    hint, the cursor after a move, come a turn of the loop at a time)."""
     for action in actions:
         app.handle(action)
         while not app.settled():
-            app.tick(app.now)
+            turn(app)
+
+
+def turn(app):
+    """The loop's turn after its press: what is due, then what changed drawn."""
+    app.tick(app.now)
+    if app.view.dirty:
+        app.view.refresh()
 
 
 # Long enough for a save's turns, a share a turn (``App.save_step``), at
@@ -91,7 +98,7 @@ def wait(app, ms):
     for _ in range(max(1, ms // 10)):
         app.clock.now += 10
         app.now = app.clock.now
-        app.tick(app.now)
+        turn(app)
 
 
 def lines(grid):

@@ -15,6 +15,7 @@ from conftest import ROOT  # noqa: E402
 
 from british_square import sheet
 from british_square.layout import (
+    BRITISH_ROWS,
     FONT_W,
     MARK_CELLS,
     SCREEN_H,
@@ -141,7 +142,8 @@ class Expected:
 
 
 def expected_screen(game, sprites=None):
-    """Paint the piles of ``game`` as the view must draw them (no cursor, no highlight)."""
+    """Paint the piles of ``game`` as the view must draw them (no cursor, no
+    highlight), and the felt below each British column's top card."""
     from british_square.layout import GAP
 
     sprites = sprites or Sprites()
@@ -153,6 +155,11 @@ def expected_screen(game, sprites=None):
         if not h:
             out.paint(sprites.card_tile(sheet.TILE_EMPTY), layout.pile_x[c], layout.pile_y[c], name)
         elif layout.british:
+            # the felt over the column's whole span first: nothing from a
+            # taller column may show below its top card
+            bottom = layout.card_y(c, BRITISH_ROWS - 1) + CARD_H
+            felt = [[FELT] * CARD_W for _ in range(bottom - layout.pile_y[c])]
+            out.paint(felt, layout.pile_x[c], layout.pile_y[c], name)
             rows = layout.shown_rows(h)
             for row in range(rows):
                 k = layout.shown_card(row, h, game.base_count(c))

@@ -19,6 +19,7 @@ from app_harness import (
     page_text,
     press,
     shown,
+    turn,
     wait,
 )
 from conftest import ROOT
@@ -301,6 +302,26 @@ def test_deal_zero_is_refused(make_app):
     menu_choose(app, "Deal number")
     press(app, DOWN, A)  # 00000
     assert shown(app) == "deal" and app.table.game.deal_number == 1
+
+
+def test_the_cursor_follows_a_card_that_moved_at_the_next_frame(make_app):
+    # 4S onto the column of AS..3S: its top card's sprite goes a row down,
+    # and the cursor's frame follows at the next refresh, not in the same
+    # one, where displayio would draw that area twice
+    app = make_app(parse_position("british AS.2S3S/KS4S/KD5S/KH6S 9D9C - 0,0,0,0"))
+    press(app, A, RIGHT, A, LEFT)  # the title; 4S picked up; the cursor on column a
+    scene = app.table.scene
+    row_y = scene.cursor.y
+    app.handle(A)  # put down: the press's turn of the loop, drawn without the frame
+    app.tick(app.now)
+    assert app.table.game.column_height(0) == 4
+    assert scene.slot_y[0] > row_y == scene.cursor.y
+    app.view.refresh()  # and then the frame moves, to be drawn at the next
+    assert scene.cursor.y == scene.slot_y[0] and app.view.dirty and not app.settled()
+    turn(app)
+    assert not app.view.dirty and app.settled()
+    press(app, SELECT)  # the undo: the card back up, the frame after it
+    assert scene.cursor.y == scene.slot_y[0] == row_y
 
 
 # ------------------------------------------------------- the end of a game

@@ -9,7 +9,7 @@ player's hand would make them, played by the window's own loop."""
 import sys
 
 import pytest
-from app_harness import MENU, page_text, shown
+from app_harness import MENU, page_text, shown, turn
 from conftest import HW
 
 from british_square.controls import NONE
@@ -416,7 +416,7 @@ def test_the_direct_keys_play_and_plus_and_minus_size_the_window(window):
     key("h")  # hint: a British deal's first move is a deal, the stock lit
     run(app)
     while not app.settled():  # the window closed as the hint's search began
-        app.tick(app.now)
+        turn(app)
     assert app.hints_used == 1 and app.table.cursor == app.table.layout.stock_stop
     key("z")
     key("u")

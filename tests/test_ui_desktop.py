@@ -29,7 +29,7 @@ from ui_runs import (
 
 from british_square import sheet
 from british_square.desktop.games import legal_moves
-from british_square.desktop.notation import parse_position, position_text
+from british_square.desktop.notation import parse_move, parse_position, position_text
 from british_square.engine import Game
 from british_square.layout import ACES_PITCH, ACES_X, ACES_Y
 from british_square.piles import FOUNDATION, STOCK, WASTE, move
@@ -50,6 +50,27 @@ def test_session_screens_match_the_engine(tmp_path):
         assert mismatches(screen, expected_screen(game, sprites)) == {}, name
     assert (tmp_path / "end.png").exists()
     assert position_line(result.stdout) == position_text(writer.game)
+
+
+def test_a_column_grown_and_taken_back_shows_no_strip_below_its_top_card(tmp_path):
+    # The strips a column's top card lies on are written only once they show
+    # (scene.PlayScene._show_column): grown three cards and taken back three,
+    # the column shows what the engine holds, and the felt below it.
+    position = "british AS.2S3S/KS4S/KD5S/KH6S 9D9C - 0,0,0,0"
+    writer = ScriptWriter(parse_position(position))
+    for k, m in enumerate(("ba", "ca", "da")):
+        writer.move(parse_move(m, writer.game))
+        writer.shot("grown{}".format(k))
+    for k in range(3):
+        writer.undo()
+        writer.shot("undone{}".format(k))
+    keys = keys_file(tmp_path, writer.text())
+    result = run_desktop(["--position", position, "--keys-file", keys, "--shot", tmp_path])
+    sprites = Sprites()
+    for name, game in writer.snapshots.items():
+        screen = load_png(tmp_path / (name + ".png"))
+        assert mismatches(screen, expected_screen(game, sprites)) == {}, name
+    assert position_line(result.stdout) == position
 
 
 def test_every_key_script_word_the_help_lists_plays_headless(tmp_path):

@@ -178,12 +178,12 @@ class App:
 
     def settled(self):
         """Is all a press did on the screen? (A menu's page, and on the cards
-        auto-play's cards home and a hint, come a turn at a time after it; a
-        key script ends once they have.)"""
+        auto-play's cards home, a hint and the cursor after a move, come a
+        turn at a time after it; a key script ends once they have.)"""
         table = self.table
         if self.on_page:  # (the table's work waits for the cards)
             return not self.screens.rows.turning
-        return not (table.autoplaying or table.hinting or table.settling)
+        return not (table.autoplaying or table.hinting or table.settling or self.view.dirty)
 
     def resting(self):
         """Nothing timed is under way (a flash, the dead test, Finish, a
@@ -195,7 +195,7 @@ class App:
         """Nothing timed is under way but perhaps a save, which waits for this."""
         if self.on_page:
             return self.screens.resting() and not self.table.panel_due
-        return self.table.resting() and not self.screens.rows.pending
+        return self.table.resting() and not (self.screens.rows.pending or self.view.dirty)
 
     def tick(self, now):
         """Timed changes: the backlight dimming, the end of a flash, a step of

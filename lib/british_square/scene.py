@@ -21,6 +21,7 @@ from british_square.layout import (
     MARK_CELLS,
     MAX_COLUMNS,
     MAX_STOPS,
+    NO_STOP,
     OFF_SCREEN,
     PANEL_COLUMNS,
     PANEL_ROWS,
@@ -39,6 +40,7 @@ from british_square.words import NO_ROW
 _HIDDEN = const(255)
 _UNKNOWN = const(255)  # a column's height not known to be the one shown
 _COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
+_UNDER_CARD = const(2)  # CARD_H // TOP_H: the strips a top card hides whole
 # What the panel's text shows (``show_numbers``), named by its text in
 # words.txt: the numbers, or a notice.
 PANEL_NUMBERS = "panel"
@@ -135,6 +137,10 @@ class PlayScene:
         self.cursor = self._card_grid(sheet.TILE_CURSOR)
         self.cursor.hidden = True
         self.group.append(self.cursor)
+        # Slots whose card moved since the last refresh, a bit each, and the
+        # stop the cursor goes to at the next (``drawn``): see ``show_cursor``.
+        self.moved_slots = 0
+        self.cursor_due = NO_STOP
         self.looks = bytearray(MAX_STOPS)
 
     def _card_grid(self, tile):
@@ -220,6 +226,7 @@ class PlayScene:
             self.looks[stop] = NORMAL
         set_hidden(self.cursor, True)
         self.cursor.x = OFF_SCREEN
+        self.cursor_due = NO_STOP
         self.dirty = True
 
     # -------------------------------------------------------------- drawing
@@ -246,6 +253,7 @@ class PlayScene:
         if y >= 0 and self.slot_y[slot] != y:
             grid.y = y
             self.slot_y[slot] = y
+            self.moved_slots |= 1 << slot
             self.dirty = True
         if self.slot_look[slot] != look:
             grid.pixel_shader = self.palettes[look]
@@ -332,14 +340,24 @@ class PlayScene:
             rows = layout.shown_rows(h)
             # A move or its undo puts a card on or takes one off the top: of
             # a column no taller than its rows, only the rows about its top
-            # can change (all of them were looked at: 2 ms a move on a SAMD51).
+            # can change (all of them were looked at: 2 ms a move on a SAMD51);
+            # of a taller one, the rows after its base and the gap.
             old = self.heights[c]
             self.heights[c] = h
             first, end = 0, _COVERED
             if h <= BRITISH_ROWS and old <= BRITISH_ROWS:
-                first, end = max(0, min(h, old) - 2), min(_COVERED, max(h, old))
+                first, end = max(0, min(h, old) - 2), min(_COVERED, max(h, old) + 1)
+            elif h > BRITISH_ROWS and BRITISH_ROWS < old != _UNKNOWN:
+                first = min(base + 2, _COVERED)
+            # The strips the top card lies on are left as they were until they
+            # show: no pixel of them does (the card's see-through corners show
+            # the felt, as a strip's own do), and a strip written there is an
+            # area displayio draws again inside the card's (a put-down's source).
+            under = rows - 1
             shown, at = self.covered_tile, _COVERED * c
             for row in range(first, end):
+                if 0 <= row - under < _UNDER_CARD:
+                    continue
                 strip = sheet.TOP_BLANK
                 if row < rows - 1:
                     k = row if h <= BRITISH_ROWS else layout.shown_card(row, h, base)
@@ -424,12 +442,28 @@ class PlayScene:
                 self.set_look(stop, NORMAL)
 
     def show_cursor(self, stop):
-        """Frame the playable card (or empty place) of ``stop``."""
+        """Frame the playable card (or empty place) of ``stop``. Onto a card
+        that moved since the last refresh (a British column's top card, a
+        row lower or higher after a move or its undo) the frame follows at
+        the next refresh: displayio draws each sprite's area whole, so the
+        frame's area, the card's own, would be drawn twice in the move's
+        frame (a third of a put-down's pixels)."""
         slot = self.layout.slot(stop)
         grid = self.cursor
         x, y = self.slot_x[slot], self.slot_y[slot]
         if grid.hidden or grid.x != x or grid.y != y:
+            if not grid.hidden and self.moved_slots >> slot & 1:
+                self.cursor_due = stop
+                return
             grid.x = x
             grid.y = y
             set_hidden(grid, False)
             self.dirty = True
+        self.cursor_due = NO_STOP
+
+    def drawn(self):
+        """The scene is on the screen: a frame due (``show_cursor``) moves now."""
+        self.moved_slots = 0
+        stop = self.cursor_due
+        if stop != NO_STOP:
+            self.show_cursor(stop)

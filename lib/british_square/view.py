@@ -173,6 +173,7 @@ class View:
         """Send what changed to the display: once per change, never per frame."""
         self.display.refresh()
         self.scene.dirty = False
+        self.scene.drawn()
         if self.page.dirty:
             self.page.dirty = False
             self.page.drawn()
