@@ -77,8 +77,13 @@ def press(app, *actions):
     hint, the cursor after a move, come a turn of the loop at a time)."""
     for action in actions:
         app.handle(action)
-        while not app.settled():
-            turn(app)
+        settle(app)
+
+
+def settle(app):
+    """Turns of the loop until all a press (or a move made in the test) did is on the screen."""
+    while not app.settled():
+        turn(app)
 
 
 def turn(app):

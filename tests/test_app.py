@@ -55,6 +55,7 @@ from british_square.layout import (
     TEXT_COLUMNS,
     TEXT_LINE,
 )
+from british_square.menu import MENU_LINES
 from british_square.page import DIM_COLUMNS
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
 from british_square.sheet import NORMAL, SELECTED, TARGET, TEXT_GREY
@@ -904,6 +905,27 @@ def test_a_hint_that_finds_nothing_says_so_and_changes_nothing(make_app):
     assert position_text(app.table.game) == before and app.hints_used == 0
     press(app, B, START)  # the menu again: the notice is gone
     assert "nothing found" not in page_text(app)
+
+
+def test_hint_and_redo_are_two_presses_from_the_cards(make_app):
+    # the menu opens at its top; Select there is Hint and right is Redo,
+    # wherever its bar is, keys the menu gave no meaning before
+    app = make_app(parse_position("british 7C/AH/KD/5S - - 0,0,0,0"))
+    press(app, A, START, SELECT)
+    assert shown(app) == "play" and app.hints_used == 1
+    assert app.table.held == app.table.layout.pile_stop(1)
+    press(app, A)  # the ace home
+    press(app, SELECT, START, DOWN, RIGHT)  # undone; the bar moved: Right still redoes
+    assert shown(app) == "play" and app.table.game.foundations[2] == 1
+    press(app, START, RIGHT)  # nothing to redo: back on the cards, the cursor flashed
+    assert shown(app) == "play" and app.table.game.foundations[2] == 1
+
+
+def test_select_on_the_menu_with_no_hint_says_so_on_its_hint_row(make_app):
+    app = make_app(parse_position("british KC/KD/KH/JS - - 0,0,0,0"))
+    press(app, A, START, SELECT)
+    assert shown(app) == "menu" and "Hint: nothing found" in page_text(app)
+    assert app.screens.rows.row == MENU_LINES.index("hint") and app.hints_used == 0
 
 
 def test_a_hints_search_looks_a_few_positions_a_turn_and_a_press_stops_it(make_app):

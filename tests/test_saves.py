@@ -7,7 +7,18 @@ import importlib
 import random
 
 import pytest
-from app_harness import SAVE_MS, Clock, FakeHardware, menu_choose, page_text, press, shown, wait
+from app_harness import (
+    SAVE_MS,
+    Clock,
+    FakeHardware,
+    menu_choose,
+    page_text,
+    press,
+    settle,
+    shown,
+    turn,
+    wait,
+)
 from nvm_records import (
     BAD_STOCK,
     BLOCK,
@@ -92,6 +103,7 @@ def play_some(app, count, seed=0):
     for i in range(count):
         n = app.table.game.legal_moves(buffer)
         app.table.make_move(move(buffer[2 * (i % n)], buffer[2 * (i % n) + 1]))
+        settle(app)  # as after a press: the cursor's frame comes a turn after a move
 
 
 def later(app, ms):
@@ -101,11 +113,11 @@ def later(app, ms):
     (``App.save_step``: a few dozen at most), which waits for it."""
     app.clock.now += ms
     app.now = app.clock.now
-    app.tick(app.now)
+    turn(app)
     for _ in range(1000):
         if not (app.table.probing or (app.store is not None and app.store.saving)):
             break
-        app.tick(app.now)
+        turn(app)
 
 
 def pass_time(app, ms, step=1000):
@@ -121,13 +133,15 @@ def test_a_fresh_board_offers_the_rule_sets_then_how_to_play_then_a_new_game(boo
     nvm = CountingNVM()
     app = boot(nvm)
     # the very first start: the three rule sets, each with what to expect,
-    # the bar on Union Square, the one most often won
+    # the bar on British Square, the default everywhere; how to change it later
     assert shown(app) == "first"
     text = page_text(app)
-    assert text.startswith("Choose a game\nBritish Square\nno deal won: ~16 home\nAmerican")
-    assert "Union Square\n99.99% can be won" in text
+    assert text.startswith("Choose a game\nBritish Square\ncan't win: aim ~16 home\nAmerican")
+    assert "Union Square\n99.99% can be won\n\nLater: menu, then Rules\n" in text
+    assert app.view.page.bar.text.strip() == b"British Square"
+    press(app, UP)  # the bar only, round to the last: Union Square
     assert app.view.page.bar.text.strip() == b"Union Square"
-    press(app, UP)  # the bar only: American
+    press(app, UP)
     assert app.view.page.bar.text.strip() == b"American"
     wait(app, 1000)
     assert nvm.writes == 0  # nothing to keep while it shows
@@ -156,7 +170,7 @@ def test_a_fresh_board_offers_the_rule_sets_then_how_to_play_then_a_new_game(boo
 @pytest.mark.parametrize("rules", [BRITISH, AMERICAN, UNION])
 def test_the_first_starts_choice_deals_its_rule_set(boot, rules):
     app = boot(CountingNVM())
-    press(app, *[DOWN] * (rules + 1), A)  # the bar starts on Union Square: down wraps
+    press(app, *[DOWN] * rules, A)  # the bar starts on British Square
     assert app.table.game.rules == rules and shown(app) == "help"
 
 
@@ -164,7 +178,7 @@ def test_the_first_starts_choice_deals_its_rule_set(boot, rules):
 def test_any_key_goes_on_from_the_first_starts_help(boot, key):
     nvm = CountingNVM()
     app = boot(nvm)
-    press(app, A)  # Union Square
+    press(app, A)  # British Square
     press(app, key)
     assert shown(app) == "title"
     press(app, A)
@@ -193,7 +207,7 @@ def test_another_programs_nvm_is_a_new_board_and_only_the_two_slots_are_written(
     flash.data[:] = data
     app = boot(flash)
     assert shown(app) == "first" and flash.writes == 0
-    press(app, A, A)  # Union Square, then past how to play: kept at once
+    press(app, A, A)  # British Square, then past how to play: kept at once
     wait(app, SAVE_MS)
     assert shown(app) == "title" and flash.writes == 1
     slots = [(0, RECORD_SIZE), (SLOT_B, SLOT_B + RECORD_SIZE)]
@@ -201,7 +215,7 @@ def test_another_programs_nvm_is_a_new_board_and_only_the_two_slots_are_written(
         assert flash.data[start:end] == data[start:end]  # the rest of the block as it was
     assert flash.data[slots[1][0] : slots[1][0] + 4] == MAGIC  # the first save: slot B
     again = boot(flash)
-    assert shown(again) == "title" and again.settings.rules == UNION
+    assert shown(again) == "title" and again.settings.rules == BRITISH
 
 
 def test_a_game_named_at_start_up_is_past_the_first_start(boot):

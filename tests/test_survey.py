@@ -611,7 +611,7 @@ def test_what_to_expect_of_each_rule_set_is_one_figure_everywhere(tmp_path):
         assert (tmp_path / path).read_text() == (ROOT / path).read_text(), path
     rules_british = (ROOT / "lib/british_square/words.txt").read_text()
     assert "|about 16 of 104 home." in rules_british
-    assert "|    no deal won: ~16 home" in rules_british
+    assert "|   can't win: aim ~16 home" in rules_british
 
 
 def test_what_is_proved_of_british_deals_says_when_every_one_is():

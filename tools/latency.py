@@ -331,8 +331,9 @@ def first_start_script():
     """A new board: the first start's choice of a rule set and the help."""
     s = Script("first-start")
     s.start_up("start-up, a new board", "code.py to the first start's choice, a fresh NVM")
-    s.measure("first start: the next rule set", PRESS, "down: British Square", "down")
-    s.measure("first start to the help", SCREEN, "A: British Square chosen, the keys' help", "a")
+    s.measure("first start: the next rule set", PRESS, "down: American", "down")
+    s.measure("first start to the help", SCREEN, "A: American chosen and dealt, the keys' help",
+              "a")  # fmt: skip
     s.measure("help to the title", SCREEN, "any key: the title", "a")
     return s
 

@@ -192,10 +192,10 @@ PROVED_PAGES = ("README.md", "docs/solver.md", "docs/rules.md")
 # says it: (file from the root, pattern with one group, what fills the group).
 _WORDS = "lib/british_square/words.txt"
 PLACES = (
-    (_WORDS, r"\|    no deal won: ~(\d+) home", "median"),
+    (_WORDS, r"\|   can't win: aim ~(\d+) home", "median"),
     (_WORDS, r"\|about (\d+) of 104 home", "median"),
-    (_WORDS, r"\|\[american\]  American\n\|    ([\d.]+)% can be won", "american"),
-    (_WORDS, r"\|\[union\]  Union Square\n\|    ([\d.]+)% can be won", "union"),
+    (_WORDS, r"\|\[american\]  American\n\|   ([\d.]+)% can be won", "american"),
+    (_WORDS, r"\|\[union\]  Union Square\n\|   ([\d.]+)% can be won", "union"),
     ("README.md", r"\| the solver wins ([\d.]+)% of deals \| the solver", "american"),
     ("README.md", r"% of deals \| the solver wins ([\d.]+)% of deals \|", "union"),
     ("docs/handheld.md", r"the solver wins ([\d.]+)% of American deals", "american"),

@@ -5,16 +5,17 @@ go once the choice is made.
 
 from british_square import unload
 from british_square.controls import DOWN, UP, A
-from british_square.piles import RULE_NAMES, UNION
+from british_square.piles import BRITISH, RULE_NAMES
 
 
 class RuleChoice:
     """The three rule sets on the text page, each with what to expect of it
     (the survey's figures, in words.txt's "first_start"), the bar on the one
-    chosen: at first Union Square, the one for learning. A deals it (the
+    chosen: at first British Square, the game's own and the default
+    everywhere else (the README, ``code.py --help``). A deals it (the
     settings keep the rule set in play), then ``screens`` shows the keys' help."""
 
-    def __init__(self, screens, rules=UNION):
+    def __init__(self, screens, rules=BRITISH):
         self.screens = screens
         self.rules = rules
 

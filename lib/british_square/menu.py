@@ -219,9 +219,10 @@ class MenuRows:
             self.grid.put(BODY_ROWS - 1, MENU_MARK_COLUMN, b"v")
 
     def say_no_hint(self):
-        """The hint found nothing: the menu stays, and its Hint row says so."""
+        """The hint found nothing: the menu stays, the bar on its Hint row,
+        which says so."""
         self.no_hint = True
-        self.choose(self.row)
+        self.choose(MENU_LINES.index("hint"))
 
     def _name(self, key):
         """Rule set ``key``'s name (0 or more), or auto-play way ``-1 - key``'s."""

@@ -9,7 +9,7 @@ keys do. Nothing here allocates sprites: the page is made once, at start-up.
 from british_square import __version__, unload
 from british_square.cards import const
 from british_square.celebration import Celebration
-from british_square.controls import DOWN, LEFT, RIGHT, START, UP, A, B
+from british_square.controls import DOWN, LEFT, RIGHT, SELECT, START, UP, A, B
 from british_square.deal import MIN_DEAL
 from british_square.deal_entry import DealEntry
 from british_square.layout import (
@@ -179,9 +179,12 @@ class Screens:
         if action == B or action == START:
             app.show_play()
             return
-        if action != A:
+        if action == A:
+            line = MENU_LINES[rows.row]
+        elif action == SELECT or action == RIGHT:  # Hint and Redo two presses from the cards
+            line = "hint" if action == SELECT else "redo"
+        else:
             return
-        line = MENU_LINES[rows.row]
         game = app.table.game
         if line == "back":
             app.show_play()
