@@ -56,6 +56,7 @@ from british_square.controls import (
     Repeater,
 )
 from british_square.desktop.font import SheetFont  # noqa: E402
+from british_square.desktop.winning import WinningHinter  # noqa: E402
 from british_square.layout import SCREEN_H as HEIGHT  # noqa: E402
 from british_square.layout import SCREEN_W as WIDTH  # noqa: E402
 
@@ -409,6 +410,7 @@ class Hardware:
         # the keys the screens name for the buttons (None: the board's names)
         self.key_names = None if os.environ.get("BSQ_BOARD_BUTTONS") else KEY_NAMES
         self.help_page = HELP_PAGE if self.key_names else None  # a board's pictures: its own
+        self.hinter = WinningHinter  # a hint that follows the solver's win
         # A window has no backlight: None, and the menu's Brightness says so (a
         # board's pictures show a board's menu; the level set is kept, to test).
         self.backlight = None if self.key_names else self.keep_backlight

@@ -21,13 +21,16 @@ show how much the measure tells moves apart.
 
 ``--follow`` also plays each deal by the hints alone (every move the hint,
 until there is no legal move or 1000 moves are played) and prints the cards
-home, the deals won and how many reached par. Prints a Markdown table.
+home, the deals won and how many reached par; ``--desktop`` follows the
+desktop's hint instead, which plays the solver's win when it finds one.
+Prints a Markdown table.
 """
 
 import argparse
 import random
 import statistics
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,8 +40,9 @@ from british_square.desktop.games import copy_game, legal_moves  # noqa: E402
 from british_square.desktop.notation import RULE_TITLES, rules_from_name  # noqa: E402
 from british_square.desktop.solver import UNKNOWN, best_line  # noqa: E402
 from british_square.desktop.survey import parse_range  # noqa: E402
+from british_square.desktop.winning import WinningHinter  # noqa: E402
 from british_square.engine import RULE_NAMES, Game  # noqa: E402
-from british_square.hint import NO_HINT, Hinter  # noqa: E402
+from british_square.hint import BUDGET, NO_HINT, Hinter  # noqa: E402
 from british_square.par import par  # noqa: E402
 
 KINDS = ("line", "random")
@@ -111,12 +115,21 @@ def measure(positions, seconds, seed=1, baseline=True):
     return counts
 
 
-def follow(rules, deal):
-    """Cards home after playing ``deal`` by the hints alone."""
+def follow(rules, deal, desktop=False):
+    """Cards home after playing ``deal`` by the hints alone: the board's
+    (``hint.Hinter``), or with ``desktop`` the desktop's, which follows the
+    solver's win (``desktop.winning.WinningHinter``, asked as the window's
+    loop asks it, a turn every 5 ms)."""
     game = Game.new_deal(deal, rules)
-    hinter = Hinter()
+    hinter = WinningHinter(BUDGET) if desktop else Hinter()
     for _ in range(FOLLOW_MOVES):
-        m = hinter.suggest(game)
+        if desktop:
+            m = hinter.begin(game)
+            while m is None:
+                time.sleep(0.005)
+                m = hinter.step_hint(BUDGET)
+        else:
+            m = hinter.suggest(game)
         if m == NO_HINT:
             break
         game.play(m)
@@ -135,6 +148,8 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--line-seconds", type=float, default=2.0)
     parser.add_argument("--follow", action="store_true")
+    parser.add_argument("--desktop", action="store_true",
+                        help="--follow the desktop's hint (the solver's win first)")  # fmt: skip
     args = parser.parse_args(argv)
     deals = parse_range(args.deals)
     if args.per_deal:
@@ -156,7 +171,7 @@ def main(argv=None):
         print("|---|---|---|---|---|")
         for name in args.rules:
             rules = rules_from_name(name)
-            homes = [follow(rules, deal) for deal in deals]
+            homes = [follow(rules, deal, args.desktop) for deal in deals]
             pars = [par(rules, deal) for deal in deals]
             reached = sum(1 for home, p in zip(homes, pars) if p and home >= p)
             print(

@@ -81,7 +81,7 @@ class App:
         move_buffer = bytearray(2 * MAX_MOVES)
         # the dead test, and the hint between two of its runs: one table for
         # both, its blocks found before the sprites and labels cut the heap up
-        hinter = Hinter(DEAD_BUDGET, move_buffer)
+        hinter = (getattr(hardware, "hinter", None) or Hinter)(DEAD_BUDGET, move_buffer)
         self.copy_of = hinter.copy_of  # the copy of the game a save walks back on
         self.view = View(hardware.display, self.words, hardware.font, sheet_bitmap)
         self.ticks_ms = hardware.ticks_ms

@@ -1,0 +1,134 @@
+"""The desktop's hint, which follows a win: the board's hint (``hint.Hinter``)
+with the solver in front of it.
+
+A hint from a position the solver wins leads to that win. ``WinningHinter``
+asks the solver first (``greedy.greedy_restarts``: best-first searches,
+the first without noise and each next with noise of its own seed, the
+solver's way to a win in American and Union Square) for a line that brings
+every card home, looking at no more than ``HINT_NODES`` positions: a count,
+so a position gets the same hint on any machine, however loaded.
+
+The search runs in a process of its own (``python -m
+british_square.desktop.winning POSITION NODES``: the engine keeps scratch
+shared by every game, so it cannot run on a second thread beside the
+window's), and the window stays live: the table shows the hint when the
+search is done, a turn of the loop later, and a press stops waiting for it.
+When it wins, the hint is the first move of its line, and the line is kept:
+from any position the line passes through, the next hint is the line's next
+move, at once, so a player who follows the hints plays the line to the end
+and wins. When it does not win within the count, the hint is the board's,
+as ever.
+
+British Square asks no solver: the census proved every one of its deals
+lost (docs/solver.md), so no position of a British game can be won, and
+the board's hint comes at once.
+"""
+
+import os
+import subprocess
+import sys
+
+from british_square.desktop.games import copy_game
+from british_square.desktop.notation import parse_position, position_text
+from british_square.desktop.solver.moves import position_key
+from british_square.hint import NO_HINT, Hinter
+from british_square.piles import BRITISH
+
+# Positions the solver looks at for a hint: 50 000 take a desktop about 3 s
+# of CPython at most (55 us a position, the census's rate), and win most of
+# the American and Union Square positions that can be won (docs/solver.md).
+HINT_NODES = 50_000
+# Seconds only as an outer guard: the count ends a search long before.
+_GUARD_SECONDS = 600.0
+_LIB = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class WinningHinter(Hinter):
+    """``hint.Hinter`` (the dead test's table and the board's hint), whose
+    ``begin`` and ``step_hint`` ask the solver first; ``nodes``, its budget
+    in positions."""
+
+    def __init__(self, budget, buffer=None, nodes=HINT_NODES):
+        super().__init__(budget, buffer)
+        self.nodes = nodes
+        self.line = {}  # the winning line found last: position key -> its next move
+        self.asked = None  # the key of the position the solver looks at
+        self.asked_game = None  # and that position (a copy)
+        self.solver = None  # the solver's process
+        self.board_hint = None  # the board's hint for the request, once it has one
+
+    def begin(self, game, budget=None):
+        """As ``Hinter.begin``: the line's next move at once, when ``game``
+        is on a winning line found before; else the solver starts (unless
+        it already looks at this position) and ``step_hint`` waits for it."""
+        key = position_key(game, symmetric=False)
+        m = self.line.get(key)
+        if m is not None and game.is_legal(m):
+            return m
+        found = super().begin(game) if budget is None else super().begin(game, budget)
+        if found == NO_HINT or game.rules == BRITISH:
+            return found
+        self.board_hint = found
+        if self.asked != key or self.solver is None:
+            self.stop()
+            self.asked = key
+            self.asked_game = copy_game(game)
+            command = [sys.executable, "-m", __name__, position_text(game), str(self.nodes)]
+            env = dict(os.environ, PYTHONPATH=_LIB)
+            self.solver = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True
+            )
+        return None
+
+    def step_hint(self, positions):
+        """As ``Hinter.step_hint``: ``None`` while the solver looks (the
+        board's search goes on meanwhile), then the line's first move, or
+        the board's hint once the solver has found no win."""
+        if self.board_hint is None:
+            self.board_hint = super().step_hint(positions)
+        solver = self.solver
+        if solver is not None:
+            if solver.poll() is None:
+                return None
+            moves = [int(word) for word in solver.stdout.read().split()[1:]]
+            solver.stdout.close()
+            self.solver = None
+            self.asked = None
+            if moves:
+                self._keep(moves)
+                return moves[0]
+        return self.board_hint  # None: the board's search goes on
+
+    def _keep(self, moves):
+        """Each position of the line from the position asked about, with the move played there."""
+        line = {}
+        game = self.asked_game
+        for m in moves:
+            line[position_key(game, symmetric=False)] = m
+            game.play(m)
+        self.line = line
+
+    def stop(self):
+        """The solver's process, if any, ends (its answer is no longer wanted)."""
+        if self.solver is not None:
+            self.solver.kill()
+            self.solver.wait()
+            self.solver.stdout.close()
+            self.solver = None
+
+
+def main(argv):
+    """``POSITION NODES``: print "won" and the winning line's moves (ints),
+    or "none" when the solver finds no win within ``NODES`` positions."""
+    from british_square.desktop.solver.greedy import greedy_restarts
+    from british_square.desktop.solver.solution import WON
+
+    found = greedy_restarts(parse_position(argv[0]), _GUARD_SECONDS, int(argv[1]))
+    if found.result == WON and found.moves:
+        print("won", " ".join(str(m) for m in found.moves))
+    else:
+        print("none")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

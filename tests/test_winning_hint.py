@@ -1,0 +1,85 @@
+"""The desktop's hint that follows a win (``desktop.winning``): the solver's
+line, kept and played on as the player follows it; the board's hint when the
+solver finds no win within its count; none asked of British Square."""
+
+import time
+
+import pytest
+
+from british_square.desktop.games import copy_game
+from british_square.desktop.solver.moves import position_key
+from british_square.desktop.winning import WinningHinter
+from british_square.engine import MAX_MOVES, Game
+from british_square.hint import NO_HINT, Hinter
+from british_square.piles import AMERICAN, BRITISH, UNION, move
+
+
+def ask(hinter, game):
+    """A request as the table makes it: ``begin``, then ``step_hint`` a
+    turn of the loop at a time (a turn every 5 ms, the solver's process
+    working meanwhile)."""
+    found = hinter.begin(game)
+    turns = 0
+    while found is None:
+        time.sleep(0.005)
+        found = hinter.step_hint(20)
+        turns += 1
+        assert turns < 12_000, "the hint never came"
+    return found
+
+
+def follow(hinter, game, most=2000):
+    """``game`` after playing the hints until none comes or it is won."""
+    for _ in range(most):
+        if game.is_won():
+            break
+        m = ask(hinter, game)
+        if m == NO_HINT:
+            break
+        game.play(m)
+    return game
+
+
+# deals whose hints alone lost before (issue 47), the solver winning each
+@pytest.mark.parametrize("rules, deal", [(AMERICAN, 20510), (AMERICAN, 113), (UNION, 29577)])
+def test_following_the_hints_wins_a_deal_the_solver_wins(rules, deal):
+    hinter = WinningHinter(200)
+    game = follow(hinter, Game.new_deal(deal, rules))
+    assert game.is_won()
+
+
+def test_the_line_found_is_played_on_at_once_and_a_step_aside_asks_again():
+    hinter = WinningHinter(200)
+    game = Game.new_deal(7, AMERICAN)
+    first = ask(hinter, game)
+    line = dict(hinter.line)
+    assert line[position_key(game, symmetric=False)] == first
+    game.play(first)
+    second = hinter.begin(game)  # on the line: its next move at once, no solver
+    assert second == line[position_key(game, symmetric=False)] and hinter.solver is None
+    buffer = bytearray(2 * MAX_MOVES)
+    for i in range(game.legal_moves(buffer)):  # a move off the line
+        aside = copy_game(game)
+        aside.play(move(buffer[2 * i], buffer[2 * i + 1]))
+        if position_key(aside, symmetric=False) not in line:
+            break
+    assert hinter.begin(aside) is None and hinter.solver is not None  # the solver asked again
+    assert ask(hinter, aside) != NO_HINT and position_key(aside, symmetric=False) in hinter.line
+
+
+def test_no_win_within_the_count_gives_the_boards_hint():
+    game = Game.new_deal(20510, AMERICAN)
+    assert ask(WinningHinter(200, nodes=5), game) == Hinter().suggest(copy_game(game))
+
+
+def test_british_square_asks_no_solver():
+    hinter = WinningHinter(200)
+    game = Game.new_deal(10, BRITISH)
+    assert ask(hinter, game) == Hinter().suggest(copy_game(game))
+    assert hinter.solver is None and not hinter.line
+
+
+def test_the_same_position_gets_the_same_hint_every_time():
+    game = Game.new_deal(29577, UNION)
+    hints = {ask(WinningHinter(200), game) for _ in range(3)}
+    assert len(hints) == 1
