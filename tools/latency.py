@@ -332,7 +332,7 @@ def first_start_script():
     s = Script("first-start")
     s.start_up("start-up, a new board", "code.py to the first start's choice, a fresh NVM")
     s.measure("first start: the next rule set", PRESS, "down: American", "down")
-    s.measure("first start to the help", SCREEN, "A: American chosen and dealt, the keys' help",
+    s.measure("first start to the help", NEW_GAME, "A: American chosen, a new deal, the keys' help",
               "a")  # fmt: skip
     s.measure("help to the title", SCREEN, "any key: the title", "a")
     return s
