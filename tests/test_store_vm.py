@@ -269,9 +269,10 @@ def test_a_new_board_offers_the_rule_sets_then_how_to_play_once_on_the_vm(
 
     nvm_file = tmp_path / "nvm"  # no file: a new board's erased NVM
     env = {"BSQ_SHOTS": str(tmp_path)}
-    # the rule sets first (A: Union Square, the bar's first place), then the keys' help;
-    # a save waits for a turn with no press, as a player's next press leaves
-    keys = "shot:choice a wait:50 shot:first b shot:title a"
+    # the rule sets first (up, A: Union Square, from the bar's first place, British
+    # Square: a new deal), then the keys' help; a save waits for a turn with no
+    # press, as a player's next press leaves
+    keys = "shot:choice up a wait:50 shot:first b shot:title a"
     notice, out = power_on(vm, booting_tree, nvm_file, keys, **env)
     assert notice == 0 and reported(out, "screens").split() == ["play", "title", "help", "first"]
     # kept at once, so that it is shown once: the choice and leaving the help

@@ -237,7 +237,8 @@ def test_the_vm_names_the_boards_buttons_where_the_desktop_names_its_keys(text_s
     assert not says(title, FOOTER_Y, "Z: play    Esc: menu", centred=True)
     help_keys = load_raw(text_screens / "vm" / "help.rgb565")
     assert says(help_keys, BODY_Y, "Stick/pad: move the cursor")
-    assert says(help_keys, BODY_Y + TEXT_LINE * 6, "Start: menu")
+    assert says(help_keys, BODY_Y + TEXT_LINE * 5, "Start: menu; in it")
+    assert says(help_keys, BODY_Y + TEXT_LINE * 6, "   Select: hint, >: redo")
     # the desktop's own screens, the same script: its keys
     keys = keys_file(tmp_path, text_screens_script())
     run_desktop(["--deal", "7", "--keys-file", keys, "--shot", tmp_path])
@@ -245,7 +246,8 @@ def test_the_vm_names_the_boards_buttons_where_the_desktop_names_its_keys(text_s
     assert says(title, FOOTER_Y, "Z: play    Esc: menu", centred=True)
     help_keys = load_png(tmp_path / "help.png")
     assert says(help_keys, BODY_Y, "Arrows: move the cursor")
-    assert says(help_keys, BODY_Y + TEXT_LINE * 6, "Esc: menu")
+    assert says(help_keys, BODY_Y + TEXT_LINE * 5, "Esc: menu; in it")
+    assert says(help_keys, BODY_Y + TEXT_LINE * 6, "   U: hint, >: redo")
 
 
 def test_won_and_no_more_moves(vm, mpy_board, tmp_path):
