@@ -7,8 +7,7 @@ import time
 import pytest
 
 from british_square.desktop.games import copy_game
-from british_square.desktop.solver.moves import position_key
-from british_square.desktop.winning import WinningHinter
+from british_square.desktop.winning import WinningHinter, line_key
 from british_square.engine import MAX_MOVES, Game
 from british_square.hint import NO_HINT, Hinter
 from british_square.piles import AMERICAN, BRITISH, UNION, move
@@ -53,23 +52,37 @@ def test_the_line_found_is_played_on_at_once_and_a_step_aside_asks_again():
     game = Game.new_deal(7, AMERICAN)
     first = ask(hinter, game)
     line = dict(hinter.line)
-    assert line[position_key(game, symmetric=False)] == first
+    assert line[line_key(game)] == first
     game.play(first)
     second = hinter.begin(game)  # on the line: its next move at once, no solver
-    assert second == line[position_key(game, symmetric=False)] and hinter.solver is None
+    assert second == line[line_key(game)] and hinter.solver is None
     buffer = bytearray(2 * MAX_MOVES)
     for i in range(game.legal_moves(buffer)):  # a move off the line
         aside = copy_game(game)
         aside.play(move(buffer[2 * i], buffer[2 * i + 1]))
-        if position_key(aside, symmetric=False) not in line:
+        if line_key(aside) not in line:
             break
     assert hinter.begin(aside) is None and hinter.solver is not None  # the solver asked again
-    assert ask(hinter, aside) != NO_HINT and position_key(aside, symmetric=False) in hinter.line
+    assert ask(hinter, aside) != NO_HINT and line_key(aside) in hinter.line
 
 
-def test_no_win_within_the_count_gives_the_boards_hint():
+def test_no_win_within_the_count_gives_the_boards_hint_and_is_not_asked_again():
     game = Game.new_deal(20510, AMERICAN)
-    assert ask(WinningHinter(200, nodes=5), game) == Hinter().suggest(copy_game(game))
+    hinter = WinningHinter(200, nodes=5)
+    board = Hinter().suggest(copy_game(game))
+    assert ask(hinter, game) == board
+    hinter.begin(game)  # the same position again: no second search
+    assert hinter.solver is None and ask(hinter, game) == board
+
+
+def test_a_game_of_other_rules_gets_its_own_boards_hint():
+    # the hinter is the app's, kept from game to game: an American request's
+    # answers must not stand for a British deal's, whose hint needs a search
+    hinter = WinningHinter(200)
+    ask(hinter, Game.new_deal(7, AMERICAN))
+    british = Game.new_deal(10, BRITISH)
+    assert hinter.begin(british) is None
+    assert ask(hinter, british) == Hinter().suggest(copy_game(british))
 
 
 def test_british_square_asks_no_solver():

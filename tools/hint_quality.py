@@ -30,7 +30,6 @@ import argparse
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,18 +117,11 @@ def measure(positions, seconds, seed=1, baseline=True):
 def follow(rules, deal, desktop=False):
     """Cards home after playing ``deal`` by the hints alone: the board's
     (``hint.Hinter``), or with ``desktop`` the desktop's, which follows the
-    solver's win (``desktop.winning.WinningHinter``, asked as the window's
-    loop asks it, a turn every 5 ms)."""
+    solver's win (``desktop.winning.WinningHinter``)."""
     game = Game.new_deal(deal, rules)
     hinter = WinningHinter(BUDGET) if desktop else Hinter()
     for _ in range(FOLLOW_MOVES):
-        if desktop:
-            m = hinter.begin(game)
-            while m is None:
-                time.sleep(0.005)
-                m = hinter.step_hint(BUDGET)
-        else:
-            m = hinter.suggest(game)
+        m = hinter.suggest(game)
         if m == NO_HINT:
             break
         game.play(m)

@@ -27,11 +27,12 @@ the board's hint comes at once.
 import os
 import subprocess
 import sys
+import time
 
 from british_square.desktop.games import copy_game
 from british_square.desktop.notation import parse_position, position_text
 from british_square.desktop.solver.moves import position_key
-from british_square.hint import NO_HINT, Hinter
+from british_square.hint import BUDGET, NO_HINT, Hinter
 from british_square.piles import BRITISH
 
 # Positions the solver looks at for a hint: 50 000 take a desktop about 3 s
@@ -52,24 +53,28 @@ class WinningHinter(Hinter):
         super().__init__(budget, buffer)
         self.nodes = nodes
         self.line = {}  # the winning line found last: position key -> its next move
+        self.unwon = None  # the key of the last position the solver found no win from
         self.asked = None  # the key of the position the solver looks at
         self.asked_game = None  # and that position (a copy)
         self.solver = None  # the solver's process
         self.board_hint = None  # the board's hint for the request, once it has one
 
-    def begin(self, game, budget=None):
+    def begin(self, game, budget=BUDGET):
         """As ``Hinter.begin``: the line's next move at once, when ``game``
-        is on a winning line found before; else the solver starts (unless
-        it already looks at this position) and ``step_hint`` waits for it."""
-        key = position_key(game, symmetric=False)
+        is on a winning line found before; the board's hint when no solver
+        is asked (British Square, or the position the solver last found no
+        win from); else the solver starts (unless it already looks at this
+        position) and ``step_hint`` waits for it."""
+        key = line_key(game)
         m = self.line.get(key)
         if m is not None and game.is_legal(m):
             return m
-        found = super().begin(game) if budget is None else super().begin(game, budget)
-        if found == NO_HINT or game.rules == BRITISH:
+        found = super().begin(game, budget)
+        self.board_hint = found  # None: the board's search goes on in ``step_hint``
+        if found == NO_HINT or game.rules == BRITISH or key == self.unwon:
+            self.stop()
             return found
-        self.board_hint = found
-        if self.asked != key or self.solver is None:
+        if key != self.asked:
             self.stop()
             self.asked = key
             self.asked_game = copy_game(game)
@@ -91,30 +96,49 @@ class WinningHinter(Hinter):
             if solver.poll() is None:
                 return None
             moves = [int(word) for word in solver.stdout.read().split()[1:]]
-            solver.stdout.close()
-            self.solver = None
-            self.asked = None
             if moves:
                 self._keep(moves)
+            else:
+                self.unwon = self.asked
+            self.stop()
+            if moves:
                 return moves[0]
         return self.board_hint  # None: the board's search goes on
+
+    def suggest(self, game, budget=BUDGET):
+        """As ``Hinter.suggest``, a request made and waited for (the
+        benchmark's), a look every 5 ms while the solver works."""
+        found = self.begin(game, budget)
+        while found is None:
+            time.sleep(0.005)
+            found = self.step_hint(budget)
+        return found
 
     def _keep(self, moves):
         """Each position of the line from the position asked about, with the move played there."""
         line = {}
         game = self.asked_game
         for m in moves:
-            line[position_key(game, symmetric=False)] = m
+            line[line_key(game)] = m
             game.play(m)
         self.line = line
 
     def stop(self):
-        """The solver's process, if any, ends (its answer is no longer wanted)."""
-        if self.solver is not None:
-            self.solver.kill()
-            self.solver.wait()
-            self.solver.stdout.close()
+        """The solver's process, if any, ends (its answer is no longer wanted
+        or has been read)."""
+        solver = self.solver
+        if solver is not None:
+            solver.kill()
+            solver.wait()
+            solver.stdout.close()
             self.solver = None
+        self.asked = None
+
+
+def line_key(game):
+    """The exact position of ``game``, its rule set included (American's and
+    Union Square's sixteen piles could read alike)."""
+    return bytes((game.rules,)) + position_key(game, symmetric=False)
 
 
 def main(argv):
