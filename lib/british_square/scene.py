@@ -347,7 +347,7 @@ class PlayScene:
             first, end = 0, _COVERED
             if h <= BRITISH_ROWS and old <= BRITISH_ROWS:
                 first, end = max(0, min(h, old) - 2), min(_COVERED, max(h, old) + 1)
-            elif h > BRITISH_ROWS and BRITISH_ROWS < old != _UNKNOWN:
+            elif h > BRITISH_ROWS and old > BRITISH_ROWS and old != _UNKNOWN:
                 first = min(base + 2, _COVERED)
             # The strips the top card lies on are left as they were until they
             # show: no pixel of them does (the card's see-through corners show
@@ -359,7 +359,7 @@ class PlayScene:
                 if 0 <= row - under < _UNDER_CARD:
                     continue
                 strip = sheet.TOP_BLANK
-                if row < rows - 1:
+                if row < under:
                     k = row if h <= BRITISH_ROWS else layout.shown_card(row, h, base)
                     strip = sheet.TOP_GAP if k == GAP else game.card(c, k)
                 if shown[at + row] != strip:
