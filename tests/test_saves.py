@@ -782,7 +782,7 @@ def test_a_battery_running_low_costs_one_more_write_a_session(boot):
         app = boot(nvm, None if session else first_deal(rng), facts=facts)
         a_session(app, 60, rng, battery, low_from=40 if session else None)
     assert nvm.writes == 3  # the design day's two, and one at the first rest after 40 minutes
-    assert app.battery_text().startswith("low")
+    assert app.screens.battery_text().startswith("low")
 
 
 def test_one_two_hour_session_writes_twice(boot):

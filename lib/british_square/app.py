@@ -11,7 +11,7 @@ sprite are made once, at start-up.
 
 import gc
 
-from british_square import unload
+from british_square import Garbage, unload
 from british_square.cards import const
 from british_square.controls import HINT, NONE, QUIT, START, ticks_diff
 from british_square.deal import random_deal
@@ -97,6 +97,7 @@ class App:
         self.last_press = self.now
         self.last_tick = self.now
         self.pressed = False  # the turn under way had a press (``handle``)
+        self.garbage = Garbage()  # collected in a quiet turn, not in a press's
         self.hints_used = 0  # in this game
         self.bettered = 0  # the records this game bettered (``Stats.add_game``), once counted
         self.on_page = True  # a screen of ``screens`` shows, not the cards
@@ -122,12 +123,9 @@ class App:
 
     def run(self):
         """Handle actions until the adapter says it is finished (or the window
-        closes). After each turn the adapter's ``idle(resting)`` may wait:
-        ``resting`` is true when the turn had no action and nothing timed is
-        under way, so the loop may sleep until the next press is due."""
-        view = self.view
-        actions = self.hardware.actions
-        idle = self.hardware.idle
+        closes). After each turn the adapter's ``idle(resting)`` may wait: with
+        no action and nothing timed under way, until the next press is due."""
+        view, actions, idle = self.view, self.hardware.actions, self.hardware.idle
         view.refresh()  # the first screen, before any key
         while True:
             now = self.ticks_ms()
@@ -182,14 +180,18 @@ class App:
         turn at a time after it; a key script ends once they have.)"""
         table = self.table
         if self.on_page:  # (the table's work waits for the cards)
-            return not self.screens.rows.turning
-        return not (table.autoplaying or table.hinting or table.settling or self.view.dirty)
+            busy = self.screens.rows.turning
+        else:
+            busy = table.autoplaying or table.hinting or table.settling or self.view.dirty
+        return not (busy or self.collecting())
 
     def resting(self):
-        """Nothing timed is under way (a flash, the dead test, Finish, a
-        menu's page turning, its first page written hidden, a save): the
-        loop may sleep until the next press is due."""
+        """Nothing timed is under way (a flash, the dead test, Finish, a menu's
+        page or its first page written hidden, a save): the loop may sleep."""
         return self.quiet() and not (self.store is not None and self.store.saving)
+
+    def collecting(self):  # will the next turn with no press collect the heap's garbage?
+        return self.garbage.due and self.resting()
 
     def quiet(self):
         """Nothing timed is under way but perhaps a save, which waits for this."""
@@ -198,9 +200,9 @@ class App:
         return self.table.resting() and not (self.screens.rows.pending or self.view.dirty)
 
     def tick(self, now):
-        """Timed changes: the backlight dimming, the end of a flash, a step of
-        the dead test or of Finish, a frame of the celebration. Each belongs
-        to one screen and stops when it goes."""
+        """Timed changes: the backlight dimming, the heap's garbage collected,
+        the end of a flash, a step of the dead test or of Finish, a frame of
+        the celebration. Each belongs to one screen and stops when it goes."""
         elapsed = ticks_diff(now, self.last_tick)
         self.last_tick = now
         pressed, self.pressed = self.pressed, False
@@ -209,6 +211,9 @@ class App:
             self.set_backlight(min(_DIM_PERCENT, self.settings.brightness))
             self.glow(-1)  # the lights go dark, and a celebration waits for a press
             self.rest()  # the player has put it down
+        if not pressed and self.collecting():
+            self.garbage.collect()  # the turn's work: the next press finds room
+            return
         # a save goes a share a turn (``save_step``), in turns with no press
         # and nothing else: begun once all else is done, given up at a press;
         # not while the dead test or a hint's search waits for the cards to
@@ -273,15 +278,8 @@ class App:
         facts = self.hardware.facts
         return facts()[2] if facts else 0
 
-    def battery_text(self, millivolts=None):
-        """The battery as the title and About screens say it ("" without a
-        monitor); read from the board unless ``millivolts`` is given."""
-        if millivolts is None:
-            millivolts = self.battery_mv()
-        if not millivolts:
-            return ""
-        text = "{}.{:02d} V".format(millivolts // 1000, millivolts % 1000 // 10)
-        return "low: " + text if millivolts < _LOW_BATTERY_MV else text
+    def battery_low(self, millivolts):
+        return 0 < millivolts < _LOW_BATTERY_MV
 
     # ------------------------------------------------- saves and statistics
 
@@ -321,7 +319,7 @@ class App:
 
     def save(self):
         """Keep the settings, the statistics and the game in progress (none
-        once it is over, or before its first move) in the store, now."""
+        once over, or before its first move) in the store, now."""
         self.save_step(True)
 
     def save_step(self, whole=False):
@@ -352,7 +350,7 @@ class App:
         backlight dimmed): a save may be due (``save_policy.SavePolicy``), at once
         when the battery reads low."""
         if self.policy is not None:
-            self.policy.rest(0 < self.battery_mv() < _LOW_BATTERY_MV)
+            self.policy.rest(self.battery_low(self.battery_mv()))
 
     def count_game(self):
         """Count the game in the statistics, once: when it is won, ended or
@@ -446,6 +444,7 @@ class App:
             self.table.end_flash()
             self.table.cancel()
             self.rest()
+        self.garbage.left()
         self.view.show_page()
 
     def show_play(self):
@@ -455,11 +454,11 @@ class App:
         self.screens.rows.put_away()
         if self.table.panel_due:
             self.table.show_panel()
+        self.garbage.left()
         self.view.show_play()
 
     def hint(self):
-        """A hint, shown on the cards (``Table.hint``) and counted among the
-        game's; False when the search found nothing useful."""
+        """A hint, shown on the cards (``Table.hint``) and counted: False if none."""
         if not self.table.hint():
             return False
         self.hints_used += 1

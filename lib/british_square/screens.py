@@ -149,7 +149,7 @@ class Screens:
         else:
             found = par(game.rules, game.deal_number)
             found = b"Par: %d cards home" % found if found else b""
-        battery = app.battery_text()
+        battery = self.battery_text()
         battery = "Battery " + battery if battery else b""
         play = words.line("title_words", "continue" if app.table.in_progress() else "play")
         values = (found, battery, deal_text(game), rules_name(words, game.rules), play)
@@ -310,7 +310,17 @@ class Screens:
         redraws = "{}.{}/s full".format(tenths // 10, tenths % 10) if tenths else unmeasured
         nvm = "{} bytes".format(nvm) if nvm else "none"
         errors = app.store.errors_caught if app.store is not None else 0
-        return board, nvm, app.battery_text(millivolts) or "none", errors, redraws
+        return board, nvm, self.battery_text(millivolts) or "none", errors, redraws
+
+    def battery_text(self, millivolts=None):
+        """The battery as the title and About screens say it ("" without a
+        monitor); read from the board unless ``millivolts`` is given."""
+        if millivolts is None:
+            millivolts = self.app.battery_mv()
+        if not millivolts:
+            return ""
+        text = "{}.{:02d} V".format(millivolts // 1000, millivolts % 1000 // 10)
+        return "low: " + text if self.app.battery_low(millivolts) else text
 
     def _measure_redraw(self):
         """Full-screen redraws a second over the real display bus, for
