@@ -268,24 +268,26 @@ class TextPage:
 
     def clear(self):
         """An empty page in the usual colours (on the screen at ``draw``);
-        the menu's rows kept, hidden."""
-        set_hidden(self.menu_layers, True)
-        park(self.menu_body.grid)  # written while hidden (``menu``): no area to redraw
-        for dim in self.dims:
-            park(dim.grid)
+        the menu's rows kept, hidden. The menu's layers and the others that
+        few screens show are put away only if their group showed since the
+        last clear (every call that shows one shows its group)."""
+        if not self.menu_layers.hidden:
+            set_hidden(self.menu_layers, True)
+            park(self.menu_body.grid)  # written while hidden (``menu``): no area to redraw
+            for dim in self.dims:
+                park(dim.grid)
+            park(self.bar.group)
         self.body = self.plain_body
-        set_hidden(self.extras, True)
-        park(self.bar.group)
-        for card in self.cards:
-            park(card)
-        if not self.glyphs.hidden:
-            park(self.glyphs)
-            for cell in range(_GLYPH_CELLS * _GLYPH_ROWS):
-                self.glyphs[cell] = sheet.small_tile(sheet.SMALL_NONE)
-        for large in self.big + (self.digits, self.mark):
-            large.clear()
-        for big in self.big:
-            big.text.color = sheet.TEXT_YELLOW
+        if not self.extras.hidden:
+            set_hidden(self.extras, True)
+            for card in self.cards:
+                park(card)
+            if not self.glyphs.hidden:
+                park(self.glyphs)
+                for cell in range(_GLYPH_CELLS * _GLYPH_ROWS):
+                    self.glyphs[cell] = sheet.small_tile(sheet.SMALL_NONE)
+            for large in self.big + (self.digits, self.mark):
+                large.clear()
         self.title.clear()
         self.footer.clear()
         self.body.clear()

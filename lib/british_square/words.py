@@ -16,7 +16,7 @@ from british_square.cards import const
 
 FILE = "words.txt"
 LONGEST = const(80)  # bytes in a line of the file, its newline included
-_COMPOSED = const(96)  # bytes of a line composed, its values filled in (more are cut)
+_HALF = const(48)  # bytes of a line's column composed, its values filled in (more are cut)
 NO_ROW = const(255)  # ``put_lines``: a line the text does not have
 END = b"@end"  # the file's last line: a file without it was cut short
 
@@ -66,11 +66,10 @@ class Words:
         # the line read, once ``_next`` has taken it apart
         self.kind = 0
         self.name_start = self.name_end = 0  # its name, raw[name_start:name_end] ("" for most)
-        self.out = bytearray(_COMPOSED)  # its text, placeholders filled
+        self.out = bytearray(2 * _HALF)  # its columns, placeholders filled: each a half
         self.out_view = memoryview(self.out)
-        self.split = 0  # where a body line's right column starts in ``out``
         # the line composed (``_compose``): its text, and a body line's right
-        # column (memoryviews of ``out``, or of ``raw`` for a line as it is)
+        # column (memoryviews of ``out``, or of ``raw`` for a line as it is, or a value)
         self.left = self.right = b""
         self.values = ()  # what fills the placeholders of the text under way
         self.used = 0  # and how many of them are used
@@ -146,43 +145,48 @@ class Words:
         return end - start == len(line) and self.raw.find(line, start, end) == start
 
     def _compose(self, size):
-        """The line read (``size`` bytes, ``_next``'s) composed into ``out``,
-        placeholders filled from the values (as far as they go); a body
-        line's right column from ``split``."""
-        raw, view = self.raw, self.raw_view
+        """The line read (``size`` bytes, ``_next``'s) composed: ``left``, and a
+        body line's right column after its first "|", ``right``, each with
+        its placeholders filled from the values (as far as they go)."""
+        raw = self.raw
         at = self.name_end + 1 if self.name_end else 1
-        if raw.find(b"{", at, size) < 0 and raw.find(b"|", at, size) < 0:
-            # most lines are as the file has them: their text is read, not copied
-            self.left, self.right = view[at:size], b""
-            return
-        filled = 0
-        self.split = -1
-        while at < size:
-            mark = raw.find(b"{", at, size)
-            if self.split < 0:  # a body line's first "|" starts its right column
-                bar = raw.find(b"|", at, size if mark < 0 else mark)
-                if bar >= 0:
-                    filled = self._append(filled, view[at:bar])
-                    self.split = filled
-                    at = bar + 1
-                    continue
-            if mark < 0:
-                filled = self._append(filled, view[at:size])
-                break
-            filled = self._append(filled, view[at:mark])
-            close = raw.find(b"}", mark, size)  # in pairs (the file is checked at start-up)
-            if close == mark + 1:
-                filled = self._append(filled, self._value())
-            else:  # "{A}": a button
-                filled = self._append(filled, self._button(mark + 1, close))
-            at = close + 1
-        if self.split < 0:
-            self.split = filled
-        self.left = self.out_view[: self.split]
-        self.right = self.out_view[self.split : filled]
+        bar = raw.find(b"|", at, size)
+        end = size if bar < 0 else bar
+        # the usual cases written out (a call is most of their cost): a text
+        # as the file has it, and a right column that is one "{}", a figure
+        if raw.find(b"{", at, end) < 0:
+            self.left = self.raw_view[at:end]
+        else:
+            self.left = self._fill(at, end, 0)
+        if bar < 0:
+            self.right = b""
+        elif size == bar + 3 and raw[bar + 1] == 123 and raw[bar + 2] == 125:  # "{}"
+            self.right = self._value()
+        else:
+            self.right = self._fill(bar + 1, size, _HALF)
 
-    def _append(self, filled, data):
-        size = min(len(data), _COMPOSED - filled)
+    def _fill(self, at, end, into):
+        """``raw[at:end]`` with its placeholders filled: as the file has it
+        when it has none, else composed into ``out`` from ``into``, ``_HALF``
+        bytes at most (more are cut)."""
+        raw, view, filled = self.raw, self.raw_view, into
+        mark = raw.find(b"{", at, end)
+        if mark < 0:
+            return view[at:end]
+        while mark >= 0:
+            filled = self._append(filled, view[at:mark], into)
+            close = raw.find(b"}", mark, end)  # in pairs (the file is checked at start-up)
+            if close == mark + 1:
+                filled = self._append(filled, self._value(), into)
+            else:  # "{A}": a button
+                filled = self._append(filled, self._button(mark + 1, close), into)
+            at = close + 1
+            mark = raw.find(b"{", at, end)
+        filled = self._append(filled, view[at:end], into)
+        return self.out_view[into:filled]
+
+    def _append(self, filled, data, into):
+        size = min(len(data), into + _HALF - filled)
         self.out[filled : filled + size] = data if size == len(data) else data[:size]
         return filled + size
 
@@ -233,7 +237,10 @@ class Words:
                 row += 1
                 size = self._next()
                 continue
-            self._compose(size)
+            if size > 1:
+                self._compose(size)
+            else:  # a blank line (a screen's spacing: most are)
+                self.left = self.right = b""
             if kind == TITLE:
                 page.title_line(self.left)
             elif kind == FOOTER:
