@@ -18,6 +18,7 @@ from app_harness import (
     menu_choose,
     page_text,
     press,
+    settle,
     shown,
     turn,
     wait,
@@ -646,6 +647,34 @@ def test_the_loop_rests_only_when_nothing_timed_is_under_way(make_app):
     assert not app.resting()
     wait(app, 200)
     assert app.resting()
+
+
+def test_a_menu_opened_before_its_rows_were_written_shows_them_a_frame_each(make_app):
+    # Start at once after the title (issue 46): no turn has written the
+    # menu's first page, hidden. Its title, footer and the bar's row show in
+    # the press's frame; the other rows come a turn each, and the menu ends
+    # as one opened after its rows were written.
+    app = make_app(Game.new_deal(5))
+    app.handle(A)
+    turn(app)
+    app.handle(START)
+    turn(app)
+    rows, page = app.screens.rows, app.view.page
+    assert lines(page.title)[0].strip().startswith("Menu:")
+    assert lines(page.bar.middle)[0].strip() == "Back to game"
+    assert rows.turning and not any(lines(page.body)[1:])
+    assert not app.settled()
+    settle(app)
+    assert not rows.turning
+    fast = page_text(app)
+    press(app, DOWN)
+    assert cell_text(app, 0, 1) == "New game"
+    patient = make_app(Game.new_deal(5))
+    wait(patient, 100)
+    press(patient, A)
+    wait(patient, 100)
+    press(patient, START)
+    assert fast == page_text(patient)
 
 
 def test_the_loop_passes_resting_to_the_adapters_idle(make_app):

@@ -71,6 +71,8 @@ class MenuRows:
         the turn after the press's: its frame shows the bar alone)."""
         if self.turned:
             self.turned = False
+        elif not self.starts:
+            self._find_lines()  # a turn of its own, before the rows that need it
         elif self.turning:
             row = 0
             while not self.turning >> row & 1:
@@ -102,9 +104,12 @@ class MenuRows:
             self._write_row(shown)
 
     def _find_lines(self):
-        """Where the menu's rows are in words.txt, and its footer: read once."""
-        self.starts = self.words.starts("menu")
-        self.footer = self.words.line("menu", "footer")
+        """Where the menu's rows are in words.txt, and its footer: read once
+        (the rows' places: a press that needs them first reads them)."""
+        if not self.starts:
+            self.starts = self.words.starts("menu")
+            self.footer = self.words.line("menu", "footer")
+        return self.starts
 
     def _show_row(self, row):
         """The bar on menu row ``row``; past the rows on show, the page
@@ -126,7 +131,7 @@ class MenuRows:
         self.turning = (1 << BODY_ROWS) - 1
         self.turned = True
         value = self.row_value(MENU_LINES[row])
-        text = self.words.line_at(self.starts[row], () if value is None else (value,))
+        text = self.words.line_at(self._find_lines()[row], () if value is None else (value,))
         self.page.show_bar_text(row - self.top, text, MENU_COLUMN)
 
     def _turn_row(self, shown):
@@ -149,7 +154,7 @@ class MenuRows:
             return
         self.written[shown] = row
         self.values[shown] = value
-        text = self.words.line_at(self.starts[row], () if value is None else (value,))
+        text = self.words.line_at(self._find_lines()[row], () if value is None else (value,))
         self.grid.set_line(shown, text, MENU_COLUMN)
         self._mark_more(shown)
 
@@ -163,23 +168,40 @@ class MenuRows:
     def choose(self, row):
         """The menu shown, the bar on ``row`` (``_show_row``): its title (the
         game's moves and time, while it pauses) and footer written, and of
-        its rows only those whose value changed since it was last shown."""
+        its rows only those whose value changed since it was last shown.
+        Rows never written (the menu opened before ``prepare`` had its
+        turns) are blank: they come a frame each after this one, as a page
+        turned does (``tick``), the bar's row on the bar at once."""
         self._show_row(row)
         self.turning = self.pending = 0
-        if not self.starts:
-            self._find_lines()
-        app, page = self.app, self.page
+        app, page, words = self.app, self.page, self.words
         page.show_menu_body()
         title = (moves_text(app.table.game.history_count), clock_text(app.seconds))
-        page.title_line(self.words.line("menu", "title", title))
+        page.title_line(words.line("menu", "title", title))
+        bar = row - self.top
+        if not self.starts:  # the lines not found yet: that is a turn of its own
+            page.footer_line(words.line("menu", "footer"))
+            value = self.row_value(MENU_LINES[row])
+            text = words.line("menu", MENU_LINES[row], () if value is None else (value,))
+            page.draw()
+            page.show_bar_text(bar, text, MENU_COLUMN)
+            self.turning = (1 << BODY_ROWS) - 1
+            self.turned = True
+            return
         page.footer_line(self.footer)
+        written = self.written
         for shown in range(BODY_ROWS):
-            self._write_row(shown)
+            if written[shown] < 0 and shown != bar:
+                self.turning |= 1 << shown
+            else:
+                self._write_row(shown)
         page.draw()
         for shown in range(BODY_ROWS):  # rows that would do nothing now are dimmed
             idle = self.top + shown
-            page.dim(shown, idle in IDLE_ROWS and self._idle(idle))
-        page.show_bar(row - self.top)
+            if not self.turning >> shown & 1:
+                page.dim(shown, idle in IDLE_ROWS and self._idle(idle))
+        page.show_bar(bar)
+        self.turned = self.turning != 0
 
     def row_value(self, line):
         """What fills the "{}" of the menu's row ``line``; ``None`` for a row without one."""
