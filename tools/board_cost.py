@@ -8,7 +8,9 @@ of each turn (``BSQ_TURN_MARK``, hw/vm.py):
 
 - **the VM's instructions** (valgrind's callgrind, one dump a turn at the
   mark, a C function the game never calls): what the SAMD51 runs, at the
-  pystone calibration's ns an instruction;
+  pystone calibration's ns an instruction, less the heap frames only the
+  VM takes (``frame_instructions``: a board's functions take theirs from
+  its pystack);
 - **the flash** (strace of the file calls, cut at a marker file the adapter
   tries to open, replayed through CircuitPython's own FatFs on a
   PyGamer-formatted drive by ``../shared/vm/flash``, counted by callgrind):
@@ -24,7 +26,7 @@ of each turn (``BSQ_TURN_MARK``, hw/vm.py):
   bytes (a board's ``busdisplay`` transactions) is not priced: the VM's
   copy into its framebuffer stands in for it.
 
-The two C functions are found in the VM binary by calibration
+The C functions are found in the VM binary by calibration
 (``Probes``), since it has no symbols: scripts that call each a known
 number of times, under callgrind and then gdb.
 
@@ -54,6 +56,9 @@ WINDOW_BYTES = 11  # CASET 1 + 4, RASET 1 + 4, RAMWR 1: before each piece
 # The VM's own wrappers for the file calls fatreplay replays (static i386
 # glibc, ../shared/vm/flash/README.md): already in the VM's count.
 WRAPPER = {"seeks": 53, "reads": 32, "opens": 50, "failed_opens": 50, "closes": 50, "stats": 50}
+# A frame from a board's pystack and back: mp_pystack_alloc's rounding,
+# bounds check and bump, mp_pystack_free's reset (py/pystack.c, py/pystack.h).
+PYSTACK_INSTRUCTIONS = 20
 MARKER = re.compile(r"/bsq-turn/(\d+-\d+)$")
 PACKAGES = {"valgrind": "valgrind", "strace": "strace", "gdb": "gdb"}
 
@@ -112,6 +117,46 @@ def call_counts(callgrind_out):
     return counts
 
 
+def call_edges(callgrind_out):
+    """``{(caller, callee): [calls, inclusive instructions]}`` from a
+    callgrind output file; a function's recursion levels (``0x...'2``) as
+    the function."""
+    text = Path(callgrind_out).read_text()
+    names = {k: v.split("'")[0] for k, v in re.findall(r"^c?fn=\((\d+)\) (\S+)", text, re.M)}
+    edges = {}
+    caller = callee = None
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
+        if line.startswith("fn="):
+            caller = names.get(line[4 : line.index(")")])
+        elif line.startswith("cfn="):
+            callee = names.get(line[5 : line.index(")")])
+        elif line.startswith("calls=") and callee:
+            edge = edges.setdefault((caller, callee), [0, 0])
+            edge[0] += int(line[6:].split()[0])
+            edge[1] += int(lines[k + 1].split()[-1])  # the call's line: position, then cost
+    return edges
+
+
+def frame_instructions(callgrind_out, frames, collect):
+    """What the VM ran in a dump that a board does not: the frames of
+    Python functions too big for its C stack (more than 11 words) taken
+    from the heap and given back (a first-fit search of the heap, up to
+    thousands of instructions a call), where a board's CircuitPython takes
+    each from its pystack (``MICROPY_ENABLE_PYSTACK``: a few instructions,
+    ``PYSTACK_INSTRUCTIONS``). A collection of the heap that such an
+    allocation set off is a board's too (the board collects at another
+    allocation instead): less the dump's collections, so never more."""
+    edges = call_edges(callgrind_out)
+    caller, allocate, free, heap_code = frames[0], frames[1], frames[2], set(frames[3:])
+    calls = edges.get((caller, allocate), [0, 0])[0]
+    heap = edges.get((caller, allocate), [0, 0])[1] + edges.get((caller, free), [0, 0])[1]
+    # the collections an allocation set off (not an import's, nor gc.collect()'s)
+    collect = set(collect)
+    collections = sum(v[1] for (a, b), v in edges.items() if a in heap_code and b in collect)
+    return max(0, heap - collections - calls * PYSTACK_INSTRUCTIONS)
+
+
 def instructions(callgrind_out):
     found = re.search(r"^summary: (\d+)", Path(callgrind_out).read_text(), re.M)
     return int(found.group(1)) if found else 0
@@ -134,6 +179,19 @@ CIRCLES = """import sys, displayio, bitmaptools
 bitmap = displayio.Bitmap(1, 1, 2)
 for _ in range(int(sys.argv[1])):
     bitmaptools.draw_circle(bitmap, 0, 0, 0, 1)
+"""
+# A function whose frame (its locals and its stack, 13 words) is more than
+# the 11 words the VM keeps on the C stack, and one whose frame is less.
+BIG_FRAMES = """import sys
+def big(a, b, c, d, e, f, g, h, i, j, k, l):
+    return a
+for _ in range(int(sys.argv[1])):
+    big(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+"""
+SMALL_FRAMES = BIG_FRAMES.replace("i, j, k, l)", "i)").replace(", 9, 10, 11, 12)", ", 9)")
+COLLECTIONS = """import sys, gc
+for _ in range(int(sys.argv[1])):
+    gc.collect()
 """
 GDB_FIRST_AREA = """set pagination off
 break *{address}
@@ -165,12 +223,13 @@ class Probes:
         self.game_calls = game_calls
         digest = hashlib.sha256(Path(vm).read_bytes()).hexdigest()[:16]
         kept = self.folder / "probes-{}.json".format(digest)
-        if kept.exists():
-            found = json.loads(kept.read_text())
-        else:
-            found = {"fill": self._find_fill(), "mark": self._find_mark()}
+        found = json.loads(kept.read_text()) if kept.exists() else {}
+        if not {"fill", "mark", "frames", "collect"} <= set(found):
+            found = {"fill": self._find_fill(), "mark": self._find_mark(),
+                     "frames": self._find_frames(), "collect": self._find_collect()}  # fmt: skip
             kept.write_text(json.dumps(found))
         self.fill, self.mark = found["fill"], found["mark"]
+        self.frames, self.collect = found["frames"], found["collect"]
 
     def _calls(self, script, count):
         path = self.folder / "probe.py"
@@ -201,6 +260,51 @@ class Probes:
                 return address
         raise ToolError("cannot find where displayio fills an area in {}".format(self.vm))
 
+    def _edges(self, script, count):
+        path = self.folder / "probe.py"
+        path.write_text(script)
+        out = self.folder / "probe.callgrind"
+        subprocess.run([self.valgrind, "--tool=callgrind", "--callgrind-out-file=" + str(out),
+                        self.vm, str(path), str(count)], capture_output=True, check=True,
+                       env=dict(os.environ, MICROPYPATH=""))  # fmt: skip
+        return call_edges(out)
+
+    def _find_frames(self):
+        """The call of a Python function (its caller: the VM's call of a
+        function of bytecode) and the two calls it makes only for a frame
+        too big for the C stack: the heap's allocation and its free."""
+        counts = {}
+        for script in (BIG_FRAMES, SMALL_FRAMES):
+            for runs in (400, 800):
+                edges = self._edges(script, runs)
+                counts[script, runs] = {k: v[0] for k, v in edges.items()}
+        big = [edge for edge, calls in counts[BIG_FRAMES, 800].items()
+               if calls - counts[BIG_FRAMES, 400].get(edge, 0) == 400
+               and counts[SMALL_FRAMES, 800].get(edge, 0) - counts[SMALL_FRAMES, 400].get(edge, 0)
+               == 0]  # fmt: skip
+        # the outermost: a call from a function that is not itself called for a frame
+        inner = {callee for _, callee in big}
+        big = [edge for edge in big if edge[0] not in inner]
+        callers = {caller for caller, _ in big}
+        if len(big) != 2 or len(callers) != 1:
+            raise ToolError("cannot find where the VM puts a frame on its heap in {}: {}".format(
+                self.vm, sorted(big)))  # fmt: skip
+        # then the functions an allocation and a free run (the heap's own)
+        return [big[0][0]] + sorted(callee for _, callee in big) + sorted(inner)
+
+    def _find_collect(self):
+        """The functions a collection of the heap is in: called once more for
+        each ``gc.collect()`` more (the VM collects once more as it ends)."""
+        more = []
+        for script in (COLLECTIONS, COLLECTIONS.replace("collect()", "mem_free()")):
+            low, high = self._calls(script, 20), self._calls(script, 40)
+            more.append({f: high[f] - low.get(f, 0) for f in high})
+        collecting, control = more  # the control: the loop and a call, without a collection
+        found = [f for f, calls in collecting.items() if calls == 20 and not control.get(f)]
+        if not found:
+            raise ToolError("cannot find a collection of the heap in {}".format(self.vm))
+        return found
+
     def _find_mark(self):
         exact = self._exact(CIRCLES, 100, 300, 1)
         # the outermost first (the binding, the circle's alone), which the
@@ -227,7 +331,8 @@ class Turn:
     the script's presses so far, this turn's included."""
 
     def __init__(self):
-        self.instructions = 0
+        self.instructions = 0  # less ``heap_frames``, the VM's alone
+        self.heap_frames = 0
         self.file = {}
         self.pixels = 0
         self.pieces = 0
@@ -316,7 +421,9 @@ class BoardRuns:
                    "--dump-instr=no", "--callgrind-out-file=" + str(out)] + self.vm_command()
         self._run(command, self.env(name, words, save, "call"), "callgrind")  # fmt: skip
         dumps = sorted(self.folder.glob(out.name + ".*"), key=lambda p: int(p.suffix[1:]))
-        counts = [instructions(p) for p in dumps + [out]]
+        probes = self.probes
+        counts = [(instructions(p), frame_instructions(p, probes.frames, probes.collect))
+                  for p in dumps + [out]]  # fmt: skip
         for p in dumps + [out]:
             p.unlink()
         return counts
@@ -391,7 +498,8 @@ class BoardRuns:
         turns = []
         for k, count in enumerate(counts):
             turn = Turn()
-            turn.instructions = count
+            turn.instructions = count[0] - count[1]
+            turn.heap_frames = count[1]
             turn.file = segments[k]
             turn.pixels, turn.pieces = areas[k]
             turn.presses = presses[k] if k < len(presses) else presses[-1] if presses else 0
