@@ -164,6 +164,7 @@ class Page:
     """What ``Words.show`` writes, kept as it comes (as strings)."""
 
     rows = BODY_ROWS
+    fresh = False  # written over: a blank line blanks its row
 
     def __init__(self):
         self.seen = []
@@ -215,6 +216,11 @@ def test_show_puts_each_line_where_it_goes_placeholders_in_order():
     assert page.seen[0] == ("big", 0, "You won!")
     assert (6, "{} in {}", "", True, 0) in page.seen  # at WON_LINE_ROW, under the kings
     assert (7, "{}", "", True, 0) in page.seen  # the best bettered, or "All 104 cards home!"
+    assert (1, "", "", True, 0) in page.seen  # written over: its blank lines blank their rows
+    page = Page()
+    page.fresh = True  # a new screen: its unwritten rows are blanked as it is drawn
+    words.show(page, "won")
+    assert [s[0] for s in page.seen if isinstance(s[0], int)] == [6, 7]  # where they were
     grid, rows = Grid(), bytearray(4)
     words.put_lines(grid, "panel", (b"stock", b"home", b"moves", b"deal"), rows)
     assert grid.rows_text == ["Stock", "Home", "Moves", "Deal"] and list(rows) == [0, 1, 2, 3]

@@ -390,6 +390,7 @@ class App:
         self.note_change()
         self.settings.rules = game.rules
         self.table.start(game)
+        par(game.rules, game.deal_number)  # read now, kept: the game's screens say it
 
     def random_deal(self, rules):
         """A deal number for a new game: one with par under ``rules`` (so

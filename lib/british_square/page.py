@@ -258,6 +258,12 @@ class TextPage:
             extras.append(large.group)
         self.clear()
 
+    @property
+    def fresh(self):
+        """A new screen, cleared and not drawn yet: a body row it leaves
+        unwritten is blanked as it is drawn (``TextGrid.clear``)."""
+        return self.body.fresh
+
     def drawn(self):
         """The page is on the screen as it was written: from now on only what
         changes in its lines is written (``TextGrid.drawn``)."""

@@ -17,6 +17,7 @@ _DRAWS = const(64)  # random deals tried before the file is counted out
 # (tests/test_par.py reads it alone in 16 KB and checks the names agree)
 _RULE_FILES = ("british", "american", "union")
 _one = bytearray(1)
+_last = [0, 0]  # the deal last asked for (its rule set and number) and its par
 
 
 def par_path(rules):
@@ -30,6 +31,9 @@ def par(rules, deal):
     of range, or the file is missing or damaged (nothing from flash is trusted)."""
     if not 1 <= deal <= _DEALS:
         return 0
+    asked = rules << 15 | deal
+    if _last[0] == asked:  # the title, Won and Game over ask for the game's own (1 ms)
+        return _last[1]
     try:
         with open(par_path(rules), "rb") as f:
             f.seek(deal - 1)
@@ -37,8 +41,9 @@ def par(rules, deal):
                 return 0
     except OSError:
         return 0
-    value = _one[0]
-    return value if value <= _WON else 0
+    value = _one[0] if _one[0] <= _WON else 0
+    _last[0], _last[1] = asked, value
+    return value
 
 
 def _deals(rules, wanted, least):

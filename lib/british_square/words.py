@@ -168,27 +168,27 @@ class Words:
     def _fill(self, at, end, into):
         """``raw[at:end]`` with its placeholders filled: as the file has it
         when it has none, else composed into ``out`` from ``into``, ``_HALF``
-        bytes at most (more are cut)."""
+        bytes at most (more are cut): the text up to each "{", then its
+        value, each copied here (a call a piece was most of a line's cost)."""
         raw, view, filled = self.raw, self.raw_view, into
         mark = raw.find(b"{", at, end)
         if mark < 0:
             return view[at:end]
-        while mark >= 0:
-            filled = self._append(filled, view[at:mark], into)
+        out, limit = self.out, into + _HALF
+        while True:
+            text = view[at:end] if mark < 0 else view[at:mark]
+            size = min(len(text), limit - filled)
+            out[filled : filled + size] = text if size == len(text) else text[:size]
+            filled += size
+            if mark < 0:
+                return self.out_view[into:filled]
             close = raw.find(b"}", mark, end)  # in pairs (the file is checked at start-up)
-            if close == mark + 1:
-                filled = self._append(filled, self._value(), into)
-            else:  # "{A}": a button
-                filled = self._append(filled, self._button(mark + 1, close), into)
+            value = self._value() if close == mark + 1 else self._button(mark + 1, close)
+            size = min(len(value), limit - filled)
+            out[filled : filled + size] = value if size == len(value) else value[:size]
+            filled += size
             at = close + 1
             mark = raw.find(b"{", at, end)
-        filled = self._append(filled, view[at:end], into)
-        return self.out_view[into:filled]
-
-    def _append(self, filled, data, into):
-        size = min(len(data), into + _HALF - filled)
-        self.out[filled : filled + size] = data if size == len(data) else data[:size]
-        return filled + size
 
     def _value(self):
         """The next value for a "{}", as bytes; "{}" again when there are none left."""
@@ -227,19 +227,23 @@ class Words:
             rows[k] = NO_ROW
         row = -first
         big = 0
+        # a new screen's rows left unwritten are blanked as it is drawn: its
+        # blank lines (a screen's spacing, most of some) need nothing more
+        fresh = page.fresh
         self._begin(name, values)
         size = self._next()
         while size >= 0:
             kind = self.kind
-            if (kind == BODY or kind == CENTRED) and not 0 <= row < page.rows:
-                # a row not on show (the menu's, scrolled): its placeholders counted, no more
+            if (kind == BODY or kind == CENTRED) and (
+                not 0 <= row < page.rows or (fresh and size == 1)
+            ):  # not on show (the menu's, scrolled): its placeholders counted, no more
                 self.used += self.raw.count(b"{}", 0, size)
                 row += 1
                 size = self._next()
                 continue
             if size > 1:
                 self._compose(size)
-            else:  # a blank line (a screen's spacing: most are)
+            else:  # a blank line: a title's or footer's, or on a screen written over
                 self.left = self.right = b""
             if kind == TITLE:
                 page.title_line(self.left)
