@@ -244,7 +244,9 @@ class App:
         if saved:
             return
         self.table.tick(now)
-        if self.table.resting() and not pressed:  # a turn with nothing else in it
+        # a turn with nothing else in it (the table's last step may have
+        # changed the screen: Won, Game over)
+        if self.table.resting() and not (pressed or self.view.dirty):
             self.screens.rows.prepare()
 
     def set_backlight(self, percent):

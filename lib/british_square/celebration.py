@@ -25,13 +25,14 @@ class Celebration:
         self.bounce = [0] * 16
 
     def start(self, now):
-        """The kings spread out, each with its own speed; the first frame at ``now``."""
-        page, b = self.page, self.bounce
+        """The kings spread out, each with its own speed; they come with the
+        first frame, due at ``now``: the turn after the won screen's own,
+        which then draws the page alone (the kings in it cost it 3 ms on a
+        SAMD51)."""
+        b = self.bounce
         for suit in range(4):
             x, y = 8 + 40 * suit, KINGS_TOP + 6 * suit
             b[4 * suit : 4 * suit + 4] = (x, y, 2 - suit if suit != 2 else 1, 1 + suit % 2)
-        for suit in range(4):
-            page.show_card(suit, FIRST_CARD + suit * 13 + 12, b[4 * suit], b[4 * suit + 1])
         self.on = True
         self.frame_due = now
         self.frame = 0
@@ -52,6 +53,13 @@ class Celebration:
 
     def _animate(self):
         b = self.bounce
+        if not self.frame:  # the first: the kings come where they start
+            for suit in range(4):
+                tile = FIRST_CARD + suit * 13 + 12
+                self.page.show_card(suit, tile, b[4 * suit], b[4 * suit + 1])
+            self.frame = 1
+            self.glow(self.frame)
+            return
         for i in range(8):  # x then y of each king: move, bounce off the band's edges
             k = (i >> 1) * 4 + (i & 1)  # b[k] is a position, b[k ^ 2] its speed
             low, high = (KINGS_TOP, KINGS_BOTTOM) if i & 1 else (0, SCREEN_W - CARD_W)
