@@ -109,6 +109,7 @@ class Hinter(DeadSearch):
         # at what depth, by which first move)
         self.fallback = NO_HINT
         self.limit = 0
+        self.origin = None  # the game begun, until the first step copies it
         self.start_score = 0
         self.best_gain = 0
         self.best_depth = 0
@@ -154,19 +155,24 @@ class Hinter(DeadSearch):
             return other if other != NO_HINT else back if back != NO_HINT else m
         self.fallback = first_forward
         self.limit = min(budget, self.budget)
-        self.start(game)  # a copy, its hash noted
-        self.start_score = self.game.score()
-        self.best_gain = 0
-        self.best_depth = DEPTH + 1
-        self.best_move = NO_HINT
-        self.depth = self.next_index = 0
+        self.origin = game  # copied at the first step: the press's turn shows the cards sooner
         return None
 
     def step_hint(self, positions):
         """Look at up to ``positions`` more positions of the request begun:
         ``None`` while it goes on, then the hint: the first move of the
         shortest line of forward moves that brings the most cards home, or
-        the first forward move if none seen does."""
+        the first forward move if none seen does. The first step copies
+        the game begun (4 ms on a SAMD51) and looks at nothing yet."""
+        if self.origin is not None:
+            self.start(self.origin)  # a copy, its hash noted
+            self.origin = None
+            self.start_score = self.game.score()
+            self.best_gain = 0
+            self.best_depth = DEPTH + 1
+            self.best_move = NO_HINT
+            self.depth = self.next_index = 0
+            return None
         probe, buffer, limit = self.game, self.buffer, self.limit
         depth, next_index = self.depth, self.next_index
         stop_at = self.seen + positions
