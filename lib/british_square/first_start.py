@@ -18,16 +18,17 @@ class RuleChoice:
     def __init__(self, screens, rules=BRITISH):
         self.screens = screens
         self.rules = rules
+        self.rows = bytearray(len(RULE_NAMES))  # the body row of each rule set's line
 
     def show(self):
         screens = self.screens
-        screens.words.show(screens.page, "first_start")
+        names = tuple(name.encode() for name in RULE_NAMES)  # as words.txt names the lines
+        screens.words.show(screens.page, "first_start", lines=names, rows=self.rows)
         self._choose(self.rules)
 
     def _choose(self, rules):
         self.rules = rules
-        screens = self.screens
-        screens.page.show_bar(screens.words.row("first_start", RULE_NAMES[rules]))
+        self.screens.page.show_bar(self.rows[rules])  # found as the page was written
 
     def handle(self, action):
         if action == UP or action == DOWN:

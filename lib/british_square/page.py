@@ -110,7 +110,7 @@ class Bar:
         self.group = displayio.Group()
         self.group.append(self.middle.grid)
         park(self.group)
-        self.text = bytearray(TEXT_COLUMNS)  # the row's text on the bar
+        self.text = bytearray(end - first)  # the row's text on the bar: its columns only
 
     def show(self, y, line, row):
         """The bar at ``y`` behind row ``row`` of ``line`` (the body, a
@@ -120,11 +120,14 @@ class Bar:
         group.x = 0
         group.y = y
         set_hidden(group, False)
-        text, mine, columns = line.shown, self.text, line.columns
-        at = row * columns
-        if text.find(mine, at, at + columns) == at:  # the same text: compared in C
+        text, mine = line.shown, self.text
+        at = row * line.columns + self.first
+        end = at + len(mine)
+        # the same text where the bar is, compared in C (the row's mark of
+        # more rows, past the bar's end, is not the bar's)
+        if text.find(mine, at, end) == at:
             return
-        mine[:] = memoryview(text)[at : at + columns]
+        mine[:] = memoryview(text)[at:end]
         self._write()
 
     def show_text(self, y, text, column):
@@ -135,16 +138,16 @@ class Bar:
         group.x = 0
         set_hidden(group, False)
         mine = self.text
-        mine[:] = _BLANK_ROW
+        mine[:] = memoryview(_BLANK_ROW)[: len(mine)]
+        column -= self.first
         size = min(len(text), len(mine) - column)
         mine[column : column + size] = text if size == len(text) else text[:size]
         self._write()
 
     def _write(self):
-        mine = self.text
         middle = self.middle
         middle.fresh = True  # no comparison, a character at a time
-        middle.set_line(0, memoryview(mine)[self.first : self.end])
+        middle.set_line(0, self.text)
         middle.fresh = False
 
 

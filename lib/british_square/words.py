@@ -144,6 +144,13 @@ class Words:
         start, end = self.name_start, self.name_end
         return end - start == len(line) and self.raw.find(line, start, end) == start
 
+    def _note_row(self, lines, rows, row):
+        """The line read is body row ``row``: if its name is one of ``lines``,
+        that row into ``rows`` at the name's place (found in C)."""
+        name = self.raw[self.name_start : self.name_end]
+        if name in lines:
+            rows[lines.index(name)] = row
+
     def _compose(self, size):
         """The line read (``size`` bytes, ``_next``'s) composed: ``left``, and a
         body line's right column after its first "|", ``right``, each with
@@ -254,10 +261,8 @@ class Words:
                 big += 1
             else:
                 page.body_line(row, self.left, self.right, kind == CENTRED, column)
-                if self.name_end:
-                    for k in range(len(lines)):
-                        if self._named(lines[k]):
-                            rows[k] = row
+                if self.name_end and lines:
+                    self._note_row(lines, rows, row)
                 row += 1
             size = self._next()
         if draw:
@@ -339,9 +344,8 @@ class Words:
             if self.kind == BODY or self.kind == CENTRED:
                 self._compose(size)
                 grid.set_line(row, self.left)
-                for k in range(len(lines)):
-                    if self._named(lines[k]):
-                        rows[k] = row
+                if self.name_end:
+                    self._note_row(lines, rows, row)
                 row += 1
             size = self._next()
         for blank in range(row, grid.rows):
