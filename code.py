@@ -10,7 +10,26 @@ import gc
 import sys
 
 
+# CircuitPython's own modules that a file of the same name would replace:
+# each import of one looks for that file in every folder of sys.path first
+# (three stats a folder, most of them misses on the flash), every time,
+# since a built-in is never kept in sys.modules. The game's are imported
+# once with sys.path empty, which skips the search, and kept there.
+BUILT_IN = ("os", "time", "random")
+
+
+def built_ins_first():
+    if sys.implementation.name == "cpython":
+        return
+    path = sys.path[:]
+    sys.path[:] = []
+    for name in BUILT_IN:
+        sys.modules[name] = __import__(name)
+    sys.path[:] = path
+
+
 def main(argv):
+    built_ins_first()
     # lib/ first (a board already has /lib on its path), then hw/, beside this file
     here = globals().get("__file__", "code.py").replace("\\", "/")
     root = here[: here.rfind("/") + 1]
