@@ -73,9 +73,12 @@ TITLE_Y = const(1)
 BODY_Y = const(16)
 BODY_ROWS = const(8)
 FOOTER_Y = const(SCREEN_H - TEXT_LINE - 1)
-# The menu's bar: text columns 2 to 23 of the body, whole (page.Bar)
+# The menu's bar: text columns 2 to 21 of the body, whole (page.Bar): a
+# column before its rows' text (from column 3) and as far as the longest
+# ends ("Winnable only: none"); each column more is 24 pixels a menu step
+# draws and sends twice
 MENU_BAR_FIRST = const(2)
-MENU_BAR_END = const(24)
+MENU_BAR_END = const(22)
 # Title screen: the four aces in a row.
 ACES_X = const(32)
 ACES_PITCH = const(25)
