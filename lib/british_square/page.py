@@ -39,6 +39,7 @@ from british_square.layout import (
 )
 from british_square.sheet import CARD_W
 from british_square.textgrid import TextGrid, as_bytes, park, set_hidden
+from british_square.words import NO_ROW
 
 _GLYPH_ROWS = 2 * BODY_ROWS  # small glyphs are half a text line tall
 DIM_ROWS = const(3)  # body rows dimmed at most at once (the menu's Restart deal, Undo, Redo)
@@ -433,14 +434,19 @@ class TextPage:
         set_hidden(card, False)
         self.dirty = True
 
-    def glyph(self, row, glyph):
-        """A small glyph (``sheet.SMALL_*``) beside body row ``row``; a
-        column's way (``sheet.WAY_*``) takes two cells."""
+    def glyphs_beside(self, rows, glyphs):
+        """Small glyphs (``sheet.SMALL_*``) beside the body: ``glyphs[k]``
+        beside row ``rows[k]``, none where that is ``NO_ROW``; a column's
+        way (``sheet.WAY_*``) takes two cells. One call for them all."""
+        grid = self.glyphs
+        for k in range(len(glyphs)):
+            row = rows[k]
+            if row != NO_ROW:
+                glyph, cell = glyphs[k], _GLYPH_CELLS * 2 * row
+                grid[cell] = sheet.small_tile(glyph)
+                right = glyph + 1 if glyph >= sheet.WAY_UP else sheet.SMALL_NONE
+                grid[cell + 1] = sheet.small_tile(right)
         set_hidden(self.extras, False)
-        cell = _GLYPH_CELLS * 2 * row
-        self.glyphs[cell] = sheet.small_tile(glyph)
-        right = glyph + 1 if glyph >= sheet.WAY_UP else sheet.SMALL_NONE
-        self.glyphs[cell + 1] = sheet.small_tile(right)
-        self.glyphs.x = BODY_X
-        set_hidden(self.glyphs, False)
+        grid.x = BODY_X
+        set_hidden(grid, False)
         self.dirty = True

@@ -47,7 +47,6 @@ from british_square.sheet import (
 from british_square.sounds import BUZZ
 from british_square.stats import AUTOPLAY_NAMES, BRIGHTNESS_LEVELS
 from british_square.table import OUTCOME_STUCK
-from british_square.words import NO_ROW
 
 # The texts of words.txt some screens pick from: by rule set, by the save's
 # notice (store.NOTICE_*), and the help's marks with the glyph beside each.
@@ -439,9 +438,7 @@ class Screens:
         text = "help_marks" if game.rules == BRITISH else "help_marks_piles"
         rows = self.mark_rows
         words.show(page, text, lines=MARK_LINES, rows=rows)
-        for k in range(len(MARKS)):  # each glyph beside the line that says what it means
-            if rows[k] != NO_ROW:
-                page.glyph(rows[k], MARKS[k])
+        page.glyphs_beside(rows, MARKS)  # each glyph beside the line that says what it means
 
     def _help(self, action):
         if action == LEFT or action == RIGHT:
