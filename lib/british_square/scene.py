@@ -38,7 +38,6 @@ from british_square.textgrid import TextGrid, set_hidden
 from british_square.words import NO_ROW
 
 _HIDDEN = const(255)
-_UNKNOWN = const(255)  # a column's height not known to be the one shown
 _COVERED = BRITISH_ROWS - 1  # strips of covered cards a British column shows
 _UNDER_CARD = const(2)  # CARD_H // TOP_H: the strips a top card hides whole
 # What the panel's text shows (``show_numbers``), named by its text in
@@ -76,8 +75,9 @@ class PlayScene:
         self.covered_tile = bytearray(4 * _COVERED)  # the strip each row shows
         for i in range(len(self.covered_tile)):
             self.covered_tile[i] = sheet.TOP_BLANK
-        # the height each British column is shown at (_UNKNOWN: look at every row)
+        # the height each British column's strips are shown for
         self.heights = bytearray(4)
+        self.whole = False  # another game shown: any strip may differ (``show_game``)
         for _ in range(4):
             grid = displayio.TileGrid(
                 self.sheet,
@@ -285,10 +285,10 @@ class PlayScene:
 
     def show_game(self, game, notice=PANEL_NUMBERS):
         """Show every pile and number of ``game`` (a new deal, a restart)."""
+        self.whole = True  # another game's cards: every row up to the taller top looked at
         for c in range(game.columns):
-            if c < 4:
-                self.heights[c] = _UNKNOWN  # another game's: every row looked at
             self.show_pile(game, c)
+        self.whole = False
         for pile in (STOCK, WASTE, FOUNDATION):
             self.show_pile(game, pile)
         self.show_numbers(game, notice)
@@ -341,13 +341,16 @@ class PlayScene:
             # A move or its undo puts a card on or takes one off the top: of
             # a column no taller than its rows, only the rows about its top
             # can change (all of them were looked at: 2 ms a move on a SAMD51);
-            # of a taller one, the rows after its base and the gap.
+            # of a taller one, the rows after its base and the gap. Another
+            # game's (``whole``): the rows up to the taller top, or all.
             old = self.heights[c]
             self.heights[c] = h
             first, end = 0, _COVERED
             if h <= BRITISH_ROWS and old <= BRITISH_ROWS:
-                first, end = max(0, min(h, old) - 2), min(_COVERED, max(h, old) + 1)
-            elif h > BRITISH_ROWS and old > BRITISH_ROWS and old != _UNKNOWN:
+                end = min(_COVERED, max(h, old) + 1)
+                if not self.whole:
+                    first = max(0, min(h, old) - 2)
+            elif h > BRITISH_ROWS and old > BRITISH_ROWS and not self.whole:
                 first = min(base + 2, _COVERED)
             # The strips the top card lies on are left as they were until they
             # show: no pixel of them does (the card's see-through corners show
