@@ -14,8 +14,9 @@ report are ``harness``'s, loaded only when they run.
 
 Collection: a board's adapter never calls ``gc.collect()``; the heap is
 collected only where the game itself does (at start-up once the save and
-the files are read, before a screen of text, before a new deal, on the
-About screen) and when an allocation finds no room. This adapter does the same,
+the files are read, in the quiet turn after a change of screen, before a
+new deal, on the About screen), where CircuitPython does (after each
+module it loads from a file) and when an allocation finds no room. This adapter does the same,
 so a run passes or fails in a heap as a board's would, with the heap in the
 pieces a board's would be in. What is live (what a collection would leave)
 can only be read by collecting, and collecting moves where later objects
