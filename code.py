@@ -9,7 +9,6 @@ are read by ``hw/options.py``: ``python3 code.py --help`` lists them.
 import gc
 import sys
 
-
 # CircuitPython's own modules that a file of the same name would replace:
 # each import of one looks for that file in every folder of sys.path first
 # (three stats a folder, most of them misses on the flash), every time,

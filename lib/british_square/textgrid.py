@@ -99,6 +99,10 @@ class TextGrid:
         self, glyphs, columns, rows, colour, background=None, margin=0, blank_hides=True, spare=True
     ):
         self.glyphs = glyphs
+        # at most 9 rows, a margin under 9: the terminal's cursor is moved to a
+        # row and a column of one digit each (``_write_whole``)
+        if rows > 9 or margin > 8:
+            raise ValueError("a text grid of 9 rows at most, its margin under 9")
         self.columns = columns
         self.rows = rows
         self.margin = margin
@@ -259,21 +263,18 @@ class TextGrid:
         self.stale &= ~(1 << row)
         columns, shown = self.columns, self.shown
         at = row * columns
-        shown[at : at + columns] = _BLANK_VIEW[:columns]
+        end = at + columns
+        shown[at:end] = _BLANK_VIEW[:columns]
         size = min(len(text), columns - column)
         if size > 0:
-            at += column
-            shown[at : at + size] = text if size == len(text) else text[:size]
-            at -= column
+            shown[at + column : at + column + size] = text if size == len(text) else text[:size]
         if figure:
             size = min(len(figure), columns)
-            shown[at + columns - size : at + columns] = figure[len(figure) - size :]
-        out = _OUT
-        row += 1
-        out[2], out[3] = 48 + row // 10, 48 + row % 10
-        column = self.margin + 1
-        out[5], out[6] = 48 + column // 10, 48 + column % 10
-        out[_CURSOR_SIZE : _CURSOR_SIZE + columns] = self.shown_view[at : at + columns]
+            shown[end - size : end] = figure if size == len(figure) else figure[-size:]
+        out = _OUT  # the cursor's row and column (from 1): one digit each (``__init__``)
+        out[3] = 49 + row
+        out[5], out[6] = 48, 49 + self.margin
+        out[_CURSOR_SIZE : _CURSOR_SIZE + columns] = self.shown_view[at:end]
         self.terminal.write(_OUT_VIEW[: _CURSOR_SIZE + columns])
         if self.blank_hides:
             set_hidden(self.grid, shown.count(b" ") == len(shown))
