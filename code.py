@@ -9,26 +9,18 @@ are read by ``hw/options.py``: ``python3 code.py --help`` lists them.
 import gc
 import sys
 
-# CircuitPython's own modules that a file of the same name would replace:
-# each import of one looks for that file in every folder of sys.path first
-# (three stats a folder, most of them misses on the flash), every time,
-# since a built-in is never kept in sys.modules. The game's are imported
-# once with sys.path empty, which skips the search, and kept there.
-BUILT_IN = ("os", "time", "random")
-
-
-def built_ins_first():
-    if sys.implementation.name == "cpython":
-        return
-    path = sys.path[:]
-    sys.path[:] = []
-    for name in BUILT_IN:
-        sys.modules[name] = __import__(name)
-    sys.path[:] = path
-
 
 def main(argv):
-    built_ins_first()
+    if sys.implementation.name != "cpython":
+        # CircuitPython's own modules that a file of the same name would
+        # replace: each import of one looks for that file in every folder of
+        # sys.path first (misses on the flash's directories), every time, as
+        # a built-in is never kept in sys.modules. Imported once with
+        # sys.path empty, which skips the search, and kept there.
+        path, sys.path[:] = sys.path[:], []
+        for name in ("os", "time", "random"):
+            sys.modules[name] = __import__(name)
+        sys.path[:] = path
     # lib/ first (a board already has /lib on its path), then hw/, beside this file
     here = globals().get("__file__", "code.py").replace("\\", "/")
     root = here[: here.rfind("/") + 1]

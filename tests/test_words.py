@@ -149,10 +149,8 @@ def test_the_reader_finds_each_text_and_each_named_line():
         assert words.rows(name) == len(texts), name
         for row, (text, line) in enumerate(texts):
             assert words.name_of_row(name, row) == line
-            if line:
-                assert words.row(name, line) == row
-                if "{}" not in text:
-                    assert words.line(name, line) == text.encode()
+            if line and "{}" not in text:
+                assert words.line(name, line) == text.encode()
 
 
 def said(text):

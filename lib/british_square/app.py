@@ -11,7 +11,7 @@ sprite are made once, at start-up.
 
 import gc
 
-from british_square import Garbage, unload
+from british_square import unload
 from british_square.cards import const
 from british_square.controls import HINT, NONE, QUIT, START, ticks_diff
 from british_square.deal import random_deal
@@ -36,6 +36,7 @@ _DIM_AFTER_MS = const(60000)
 _DIM_PERCENT = const(5)
 
 _LOW_BATTERY_MV = const(3500)  # a LiPo cell this low is nearly empty
+_BOARD_HEAP = hasattr(gc, "mem_free")  # a board's collected at rest (docs/memory.md)
 
 
 class App:
@@ -97,7 +98,7 @@ class App:
         self.last_press = self.now
         self.last_tick = self.now
         self.pressed = False  # the turn under way had a press (``handle``)
-        self.garbage = Garbage()  # collected in a quiet turn, not in a press's
+        self.garbage = False  # a change of screen's, collected in the next quiet turn
         self.hints_used = 0  # in this game
         self.bettered = 0  # the records this game bettered (``Stats.add_game``), once counted
         self.on_page = True  # a screen of ``screens`` shows, not the cards
@@ -191,7 +192,7 @@ class App:
         return self.quiet() and not (self.store is not None and self.store.saving)
 
     def collecting(self):  # will the next turn with no press collect the heap's garbage?
-        return self.garbage.due and self.resting()
+        return self.garbage and self.resting()
 
     def quiet(self):
         """Nothing timed is under way but perhaps a save, which waits for this."""
@@ -212,7 +213,8 @@ class App:
             self.glow(-1)  # the lights go dark, and a celebration waits for a press
             self.rest()  # the player has put it down
         if not pressed and self.collecting():
-            self.garbage.collect()  # the turn's work: the next press finds room
+            gc.collect()  # the turn's work: the next press finds room
+            self.garbage = False
             return
         # a save goes a share a turn (``save_step``), in turns with no press
         # and nothing else: begun once all else is done, given up at a press;
@@ -447,7 +449,7 @@ class App:
             self.table.end_flash()
             self.table.cancel()
             self.rest()
-        self.garbage.left()
+        self.garbage = _BOARD_HEAP
         self.view.show_page()
 
     def show_play(self):
@@ -457,7 +459,7 @@ class App:
         self.screens.rows.put_away()
         if self.table.panel_due:
             self.table.show_panel()
-        self.garbage.left()
+        self.garbage = _BOARD_HEAP
         self.view.show_play()
 
     def hint(self):

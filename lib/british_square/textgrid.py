@@ -102,7 +102,7 @@ class TextGrid:
         # at most 9 rows, a margin under 9: the terminal's cursor is moved to a
         # row and a column of one digit each (``_write_whole``)
         if rows > 9 or margin > 8:
-            raise ValueError("a text grid of 9 rows at most, its margin under 9")
+            raise ValueError
         self.columns = columns
         self.rows = rows
         self.margin = margin

@@ -46,7 +46,7 @@ def words_path():
 
 class Words:
     """The texts of ``words.txt``: ``show`` puts one on the text page; ``line``,
-    ``row``, ``name_of_row``, ``rows`` and ``put_lines`` read parts of one,
+    ``name_of_row``, ``rows`` and ``put_lines`` read parts of one,
     once ``files.open_words`` has checked the file and filled in ``texts``.
     ``DamagedFile`` if the file is missing. ``keys`` names the buttons as the
     machine's adapter does (its ``key_names``), or is ``None``: the board's
@@ -304,17 +304,6 @@ class Words:
             return b""
         self._compose(size)
         return self.left
-
-    def row(self, name, line):
-        """The body row of the line named ``line`` in text ``name``."""
-        want = line.encode()
-        row = 0
-        self._begin(name)
-        while self._next() >= 0:
-            if self._named(want):
-                return row
-            row += self.kind == BODY or self.kind == CENTRED
-        return -1
 
     def name_of_row(self, name, row):
         """The name of body row ``row`` of text ``name`` ("" for a line without one)."""
