@@ -427,7 +427,9 @@ def pystone_ns(runs):
         subprocess.run([runs.valgrind, "--tool=callgrind", "--callgrind-out-file=" + str(out),
                         runs.vm, str(PYSTONE), str(passes)], cwd=PYSTONE.parent, check=True,
                        capture_output=True, env=dict(os.environ, MICROPYPATH=""))  # fmt: skip
-        counts.append(board_cost.instructions(out))
+        # less the heap frames a board takes from its pystack, as a turn's count is
+        frames = board_cost.frame_instructions(out, runs.probes.frames, runs.probes.collect)
+        counts.append(board_cost.instructions(out) - frames)
         out.unlink()
     per_pass = (counts[1] - counts[0]) / (many - few)
     return PYSTONE_US * 1000 / per_pass, per_pass

@@ -410,16 +410,20 @@ class PlayScene:
                 else:  # a game from a position
                     panel.put(deal, PANEL_COLUMNS - 1, b"-")
             panel.color = sheet.TEXT_WHITE if notice == PANEL_NUMBERS else sheet.TEXT_YELLOW
-        # each number written only when it changed (a move changes one or two)
-        for line, at, value in ((0, 0, game.stock_count), (1, 1, score),
-                                (2, 5, game.history_count)):  # fmt: skip
-            if shown[at] != value:
-                shown[at] = value
-                self._put_number(line, value)
-                self.dirty = True
+        # each number written only when it changed (a move changes one or two):
+        # the stock's, the cards home, the moves (at 0, 1 and 5 of ``shown``)
+        self._put_number(0, 0, game.stock_count)
+        self._put_number(1, 1, score)
+        self._put_number(2, 5, game.history_count)
 
-    def _put_number(self, line, value):
-        """The number of the panel's ``line`` (of ``_PANEL_LINES``) at its row's end, if on show."""
+    def _put_number(self, line, at, value):
+        """The number of the panel's ``line`` (of ``_PANEL_LINES``), kept at
+        ``at`` of ``shown_numbers``, at its row's end if on show and if it changed."""
+        shown = self.shown_numbers
+        if shown[at] == value:
+            return
+        shown[at] = value
+        self.dirty = True
         row = self.panel_rows[line]
         if row != NO_ROW:
             self.panel.put_number(row, PANEL_COLUMNS - _NUMBER_COLUMNS, value, _NUMBER_COLUMNS)
