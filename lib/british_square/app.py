@@ -248,7 +248,7 @@ class App:
         self.table.tick(now)
         # a turn with nothing else in it (the table's last step may have
         # changed the screen: Won, Game over)
-        if self.table.resting() and not (pressed or self.view.dirty):
+        if not (pressed or self.view.dirty) and self.table.resting():
             self.screens.rows.prepare()
 
     def set_backlight(self, percent):

@@ -219,7 +219,8 @@ class TextPage:
         # displayio looks at each shown layer for every row of pixels it
         # draws (4 ms a screen of text on a SAMD51 for these twelve). The
         # menu's: the dimmed rows and the bar; the others: the cards, the
-        # legend's glyphs, the large lines and the deal number.
+        # large lines and the deal number. The help's legend of glyphs is a
+        # layer of its own, so its page shows none of the others.
         self.group = displayio.Group()
         for text in (self.title.grid, self.body.grid, self.footer.grid):
             self.group.append(text)
@@ -257,7 +258,7 @@ class TextPage:
             y=BODY_Y + 3,
         )
         park(self.glyphs)  # until a glyph is shown
-        extras.append(self.glyphs)
+        self.group.append(self.glyphs)
         for large in self.big + (self.digits, self.mark):
             extras.append(large.group)
         self.clear()
@@ -292,12 +293,12 @@ class TextPage:
             set_hidden(self.extras, True)
             for card in self.cards:
                 park(card)
-            if not self.glyphs.hidden:
-                park(self.glyphs)
-                for cell in range(_GLYPH_CELLS * _GLYPH_ROWS):
-                    self.glyphs[cell] = sheet.small_tile(sheet.SMALL_NONE)
             for large in self.big + (self.digits, self.mark):
                 large.clear()
+        if not self.glyphs.hidden:
+            park(self.glyphs)
+            for cell in range(_GLYPH_CELLS * _GLYPH_ROWS):
+                self.glyphs[cell] = sheet.small_tile(sheet.SMALL_NONE)
         self.title.clear()
         self.footer.clear()
         self.body.clear()
@@ -446,7 +447,6 @@ class TextPage:
                 grid[cell] = sheet.small_tile(glyph)
                 right = glyph + 1 if glyph >= sheet.WAY_UP else sheet.SMALL_NONE
                 grid[cell + 1] = sheet.small_tile(right)
-        set_hidden(self.extras, False)
         grid.x = BODY_X
         set_hidden(grid, False)
         self.dirty = True
