@@ -82,3 +82,55 @@ def test_every_row_is_a_press_of_its_script_and_every_script_starts_with_no_pres
         numbers = [number for number, row in script.rows if not row.frames]
         assert len(set(numbers)) == len(numbers)
         assert all(0 <= number <= script.presses() for number in numbers)
+
+
+# A callgrind dump as the counting run writes it (--dump-instr=no): the VM's
+# call of a function (0x10) takes a frame from the heap (0x20, allocation
+# 0x30 and the free 0x40 under it), once setting off a collection (0x50).
+DUMP = """events: Ir
+fn=(1) 0x10
+0 100
+cfn=(2) 0x20
+calls=3 0
+0 900
+cfn=(3) 0x40
+calls=3 0
+0 60
+cfn=(6) 0x60
+calls=1 0
+0 500
+fn=(2)
+0 30
+cfn=(4) 0x30
+calls=3 0
+0 870
+fn=(4)
+0 270
+cfn=(5) 0x50
+calls=1 0
+0 600
+fn=(6)
+0 200
+cfn=(5)
+calls=1 0
+0 300
+fn=(5)
+0 900
+summary: 1560
+"""
+FRAMES = ["0x10", "0x20", "0x40", "0x30", "0x20", "0x40"]  # caller, its two calls, then the heap's
+COLLECT = ["0x50"]
+
+
+def test_the_heap_frames_only_the_vm_takes_are_counted_out_but_not_the_collections(tmp_path):
+    dump = tmp_path / "t.callgrind"
+    dump.write_text(DUMP)
+    edges = board_cost.call_edges(dump)
+    assert edges[("0x10", "0x20")] == [3, 900] and edges[("0x30", "0x50")] == [1, 600]
+    # the frames' allocations and frees (900 + 60), less the collection one
+    # of them set off (600, kept in: a board collects at another allocation),
+    # less the pystack's 20 instructions for each of the 3 frames; the
+    # collection under another call (0x60's) is no frame's
+    hidden = board_cost.frame_instructions(dump, FRAMES, COLLECT)
+    assert hidden == 900 + 60 - 600 - 3 * board_cost.PYSTACK_INSTRUCTIONS
+    assert board_cost.frame_instructions(dump, ["0x10", "0x99", "0x98"], COLLECT) == 0
