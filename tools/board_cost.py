@@ -231,14 +231,18 @@ class Probes:
         self.fill, self.mark = found["fill"], found["mark"]
         self.frames, self.collect = found["frames"], found["collect"]
 
-    def _calls(self, script, count):
+    def _probe(self, script, count):
+        """``script`` run with ``count`` under callgrind: its output file."""
         path = self.folder / "probe.py"
         path.write_text(script)
         out = self.folder / "probe.callgrind"
         subprocess.run([self.valgrind, "--tool=callgrind", "--callgrind-out-file=" + str(out),
                         self.vm, str(path), str(count)], capture_output=True, check=True,
                        env=dict(os.environ, MICROPYPATH=""))  # fmt: skip
-        return call_counts(out)
+        return out
+
+    def _calls(self, script, count):
+        return call_counts(self._probe(script, count))
 
     def _exact(self, script, low, high, per):
         """Functions called exactly ``per`` times a unit of ``script``'s count,
@@ -260,15 +264,6 @@ class Probes:
                 return address
         raise ToolError("cannot find where displayio fills an area in {}".format(self.vm))
 
-    def _edges(self, script, count):
-        path = self.folder / "probe.py"
-        path.write_text(script)
-        out = self.folder / "probe.callgrind"
-        subprocess.run([self.valgrind, "--tool=callgrind", "--callgrind-out-file=" + str(out),
-                        self.vm, str(path), str(count)], capture_output=True, check=True,
-                       env=dict(os.environ, MICROPYPATH=""))  # fmt: skip
-        return call_edges(out)
-
     def _find_frames(self):
         """The call of a Python function (its caller: the VM's call of a
         function of bytecode) and the two calls it makes only for a frame
@@ -276,7 +271,7 @@ class Probes:
         counts = {}
         for script in (BIG_FRAMES, SMALL_FRAMES):
             for runs in (400, 800):
-                edges = self._edges(script, runs)
+                edges = call_edges(self._probe(script, runs))
                 counts[script, runs] = {k: v[0] for k, v in edges.items()}
         big = [edge for edge, calls in counts[BIG_FRAMES, 800].items()
                if calls - counts[BIG_FRAMES, 400].get(edge, 0) == 400
