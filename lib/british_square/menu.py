@@ -72,7 +72,7 @@ class MenuRows:
         if self.turned:
             self.turned = False
         elif not self.starts:
-            self._find_lines()  # a turn of its own, before the rows that need it
+            self._find_lines()  # a turn of its own, before the rows read where it found them
         elif self.turning:
             row = 0
             while not self.turning >> row & 1:
@@ -104,12 +104,19 @@ class MenuRows:
             self._write_row(shown)
 
     def _find_lines(self):
-        """Where the menu's rows are in words.txt, and its footer: read once
-        (the rows' places: a press that needs them first reads them)."""
-        if not self.starts:
-            self.starts = self.words.starts("menu")
+        """Where the menu's rows are in words.txt, and its footer: read once."""
+        self.starts = self.words.starts("menu")
+        if not self.footer:  # read already if the menu opened before this
             self.footer = self.words.line("menu", "footer")
-        return self.starts
+
+    def _row_text(self, row, value):
+        """Menu row ``row``'s text, its "{}" filled with ``value`` (``None``:
+        a row without one): read where ``_find_lines`` found it, or found by
+        its name until then (the menu opened at once)."""
+        values = () if value is None else (value,)
+        if self.starts:
+            return self.words.line_at(self.starts[row], values)
+        return self.words.line("menu", MENU_LINES[row], values)
 
     def _show_row(self, row):
         """The bar on menu row ``row``; past the rows on show, the page
@@ -130,8 +137,7 @@ class MenuRows:
         self._show_row(row)
         self.turning = (1 << BODY_ROWS) - 1
         self.turned = True
-        value = self.row_value(MENU_LINES[row])
-        text = self.words.line_at(self._find_lines()[row], () if value is None else (value,))
+        text = self._row_text(row, self.row_value(MENU_LINES[row]))
         self.page.show_bar_text(row - self.top, text, MENU_COLUMN)
 
     def _turn_row(self, shown):
@@ -154,8 +160,7 @@ class MenuRows:
             return
         self.written[shown] = row
         self.values[shown] = value
-        text = self.words.line_at(self._find_lines()[row], () if value is None else (value,))
-        self.grid.set_line(shown, text, MENU_COLUMN)
+        self.grid.set_line(shown, self._row_text(row, value), MENU_COLUMN)
         self._mark_more(shown)
 
     def _idle(self, row):
@@ -180,10 +185,10 @@ class MenuRows:
         page.title_line(words.line("menu", "title", title))
         bar = row - self.top
         if not self.starts:  # the lines not found yet: that is a turn of its own
-            page.footer_line(words.line("menu", "footer"))
-            value = self.row_value(MENU_LINES[row])
-            text = words.line("menu", MENU_LINES[row], () if value is None else (value,))
+            self.footer = words.line("menu", "footer")
+            page.footer_line(self.footer)
             page.draw()
+            text = self._row_text(row, self.row_value(MENU_LINES[row]))
             page.show_bar_text(bar, text, MENU_COLUMN)
             self.turning = (1 << BODY_ROWS) - 1
             self.turned = True
