@@ -2,15 +2,16 @@
 for them by, and what the reader does with a file that is not the game's."""
 
 import ast
+import binascii
 import random
 import re
 import sys
 
 import pytest
-from conftest import HW
+from conftest import HW, ROOT
 from words_text import PACKAGE, WORDS, body, sections
 
-from british_square import piles, results, scene, screens
+from british_square import files, piles, results, scene, screens
 from british_square.files import NEEDED, TEXTS_AT_MOST, open_words
 from british_square.layout import BODY_ROWS, FIGURE_COLUMNS, PANEL_COLUMNS, TEXT_COLUMNS
 from british_square.words import LONGEST, DamagedFile
@@ -18,6 +19,9 @@ from british_square.words import LONGEST, DamagedFile
 DAMAGED = "words.txt is damaged"  # damage.line adds what mends it
 sys.path.insert(0, str(HW))  # hw/ is not a package
 from desktop import KEY_NAMES  # noqa: E402  (the desktop's names of the buttons)
+
+sys.path.insert(0, str(ROOT / "tools"))
+import words_index  # noqa: E402
 
 BUTTON = re.compile(r"{([^}]+)}")  # "{A}": a button, named as the machine names it
 
@@ -155,6 +159,24 @@ def test_the_reader_finds_each_text_and_each_named_line():
                 assert rows[named.index(line.encode())] == row, (name, line)
             if line and "{}" not in text:
                 assert words.line(name, line) == text.encode()
+
+
+def test_the_shipped_files_index_is_in_the_code_and_taken_without_reading_it_through(
+    tmp_path, monkeypatch
+):
+    assert words_index.main(["--check"]) == 0, "run tools/words_index.py"
+    size, crc, places = files.SHIPPED_WORDS
+    assert (size, crc) == (len(WORDS.read_bytes()), binascii.crc32(WORDS.read_bytes()))
+    checked = open_words(str(WORDS))  # read through (the index's own check): the same places
+    read_through = []
+    monkeypatch.setattr(files, "_check_words", read_through.append)
+    copy = tmp_path / "words.txt"
+    copy.write_bytes(WORDS.read_bytes())
+    assert open_words(str(copy)).texts == checked.texts == dict(zip(dict(NEEDED), places))
+    assert not read_through
+    copy.write_bytes(WORDS.read_bytes().replace(b"Deal number", b"Deal Number", 1))
+    open_words(str(copy))  # another file, of the same size: read through
+    assert len(read_through) == 1
 
 
 def said(text):
