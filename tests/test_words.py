@@ -11,9 +11,10 @@ import pytest
 from conftest import HW, ROOT
 from words_text import PACKAGE, WORDS, body, sections
 
-from british_square import files, piles, results, scene, screens
-from british_square.files import NEEDED, TEXTS_AT_MOST, open_words
+from british_square import files, piles, results, scene, screens, start
+from british_square.files import NEEDED, TEXTS_AT_MOST
 from british_square.layout import BODY_ROWS, FIGURE_COLUMNS, PANEL_COLUMNS, TEXT_COLUMNS
+from british_square.start import open_words
 from british_square.words import LONGEST, DamagedFile
 
 DAMAGED = "words.txt is damaged"  # damage.line adds what mends it
@@ -165,18 +166,21 @@ def test_the_shipped_files_index_is_in_the_code_and_taken_without_reading_it_thr
     tmp_path, monkeypatch
 ):
     assert words_index.main(["--check"]) == 0, "run tools/words_index.py"
-    size, crc, places = files.SHIPPED_WORDS
-    assert (size, crc) == (len(WORDS.read_bytes()), binascii.crc32(WORDS.read_bytes()))
-    checked = open_words(str(WORDS))  # read through (the index's own check): the same places
+    data = WORDS.read_bytes()
+    size, crc, texts = start.SHIPPED_WORDS
+    assert (size, crc) == (len(data), binascii.crc32(data))
+    assert [name for name, _, _ in texts] == [name for name, _ in NEEDED]
     read_through = []
-    monkeypatch.setattr(files, "_check_words", read_through.append)
+    monkeypatch.setattr(files, "check_words", read_through.append)
     copy = tmp_path / "words.txt"
-    copy.write_bytes(WORDS.read_bytes())
-    assert open_words(str(copy)).texts == checked.texts == dict(zip(dict(NEEDED), places))
+    copy.write_bytes(data)
+    assert open_words(str(copy)).texts == {name: (at, rows) for name, at, rows in texts}
     assert not read_through
-    copy.write_bytes(WORDS.read_bytes().replace(b"Deal number", b"Deal Number", 1))
+    copy.write_bytes(data.replace(b"Deal number", b"Deal Number", 1))
     open_words(str(copy))  # another file, of the same size: read through
     assert len(read_through) == 1
+    monkeypatch.undo()
+    assert open_words(str(copy)).texts == open_words(str(WORDS)).texts  # the same places
 
 
 def said(text):

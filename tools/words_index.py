@@ -1,11 +1,11 @@
-"""Write the index of ``lib/british_square/words.txt`` into ``files.py``.
+"""Write the index of ``lib/british_square/words.txt`` into ``start.py``.
 
-A board's start-up takes the index from ``files.SHIPPED_WORDS`` when the
+A board's start-up takes the index from ``start.SHIPPED_WORDS`` when the
 file on its drive has the size and CRC-32 written there, instead of reading
-the file all through (``files.open_words``). Run this after changing
+the file all through (``start.open_words``). Run this after changing
 ``words.txt``; ``tests/test_words.py`` fails until it is run.
 
-    python tools/words_index.py            # rewrite files.SHIPPED_WORDS
+    python tools/words_index.py            # rewrite start.SHIPPED_WORDS
     python tools/words_index.py --check    # exit 1 if it is out of date
 """
 
@@ -21,31 +21,32 @@ from british_square import files  # noqa: E402
 from british_square.words import Words  # noqa: E402
 
 WORDS = ROOT / "lib" / "british_square" / "words.txt"
-FILES = ROOT / "lib" / "british_square" / "files.py"
+START = ROOT / "lib" / "british_square" / "start.py"
 MARKS = re.compile(r"(# words-index:start\n)(.*?)(# words-index:end\n)", re.S)
 
 
 def shipped_words(path=WORDS):
-    """``files.SHIPPED_WORDS`` for the file at ``path``: its size, its CRC
-    and its texts' places in ``files.NEEDED``'s order, as the full check
-    (``files._check_words``, which raises if the file is damaged) finds them."""
+    """``start.SHIPPED_WORDS`` for the file at ``path``: its size, its CRC
+    and each text's name, start and body lines, in ``files.NEEDED``'s
+    order, as the full check (``files.check_words``, which raises if the
+    file is damaged) finds them."""
     data = Path(path).read_bytes()
     words = Words(str(path))
     try:
-        files._check_words(words)
+        files.check_words(words)
     finally:
         words.file.close()
-    places = tuple(words.texts[name] for name, _ in files.NEEDED)
-    return len(data), binascii.crc32(data), places
+    texts = tuple((name,) + words.texts[name] for name, _ in files.NEEDED)
+    return len(data), binascii.crc32(data), texts
 
 
 def source_text(shipped):
     """The Python that defines ``SHIPPED_WORDS`` as ``shipped``."""
-    size, crc, places = shipped
+    size, crc, texts = shipped
     lines = ["SHIPPED_WORDS = (", "    {},".format(size), "    0x{:08X},".format(crc), "    ("]
     row = "       "
-    for at, rows in places:
-        item = " ({}, {}),".format(at, rows)
+    for name, at, rows in texts:
+        item = ' ("{}", {}, {}),'.format(name, at, rows)
         if len(row) + len(item) > 99:
             lines.append(row)
             row = "       "
@@ -55,14 +56,14 @@ def source_text(shipped):
 
 
 def main(argv):
-    source = FILES.read_text(encoding="utf-8")
+    source = START.read_text(encoding="utf-8")
     wanted = MARKS.sub(lambda m: m.group(1) + source_text(shipped_words()) + m.group(3), source)
     if "--check" in argv:
         if wanted != source:
-            print("files.SHIPPED_WORDS is not words.txt's: run tools/words_index.py")
+            print("start.SHIPPED_WORDS is not words.txt's: run tools/words_index.py")
             return 1
         return 0
-    FILES.write_text(wanted, encoding="utf-8")
+    START.write_text(wanted, encoding="utf-8")
     return 0
 
 

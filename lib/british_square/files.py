@@ -1,14 +1,11 @@
-"""The game's files on the drive, checked once at start-up (then let go):
-``words.txt`` (``open_words``) and the sprite sheet ``cards.bmp``
-(``check_sheet``). A file that is missing, cut short or not the game's
-raises ``words.DamagedFile``, which names it: better one line saying so
-than a traceback, or garbage on the screen, when the file is used.
+"""``words.txt`` read all through and checked (``check_words``), where it is
+not the file this version ships (``start.open_words`` knows that one by
+its size and CRC): a line at a time, each of a known kind, printable and
+named as ``NEEDED`` says. A file that is cut short or not the game's raises
+``words.DamagedFile``, which names it: better one line saying so than a
+traceback, or garbage on the screen, when the file is used.
 """
 
-import binascii
-import os
-
-from british_square import sheet
 from british_square.cards import const
 from british_square.menu import MENU_LINES
 from british_square.piles import RULE_NAMES
@@ -21,8 +18,6 @@ from british_square.words import (
     KINDS,
     TEXT,
     DamagedFile,
-    Words,
-    words_path,
 )
 
 TEXTS_AT_MOST = const(40)  # a file with more "@" lines is not ours
@@ -33,28 +28,6 @@ TEXTS_AT_MOST = const(40)  # a file with more "@" lines is not ours
 # sheet.SHEET_FILE, words.FILE, par.par_path's).
 SHIPPED = ("cards.bmp", "words.txt", "par_british.bin", "par_american.bin", "par_union.bin")
 _COMMENT = const(35)  # "#": before the first text only
-_CHUNK = const(512)  # bytes of the file read at a time for its CRC: a sector
-
-# The words.txt this version ships, as tools/words_index.py finds it (and
-# tests/test_words.py checks): its size and CRC-32, and, in ``NEEDED``'s
-# order, where each text starts and how many body lines it has. A file of
-# that size and CRC is that file, checked when it was made, so the start-up
-# takes this index and skips the read all through (a board's 120 ms, the
-# most of any step of its start-up); any other file, a translation or a
-# damaged one, is read all through and checked. Not a defence against a
-# file made to match: whoever can write the drive can write the code.
-# words-index:start
-SHIPPED_WORDS = (
-    5518,
-    0x603AE605,
-    (
-        (1063, 3), (1122, 4), (1187, 4), (1242, 4), (1288, 8), (1367, 17), (1750, 4), (1815, 3),
-        (1855, 8), (1946, 0), (1984, 8), (2252, 7), (2477, 6), (2673, 8), (2928, 8), (3177, 8),
-        (3434, 8), (3679, 8), (3748, 7), (3885, 7), (4041, 6), (4173, 7), (4350, 6), (4468, 7),
-        (4605, 1), (4645, 8), (4844, 8), (5069, 5), (5205, 10),
-    ),
-)
-# words-index:end
 
 # Every text the game shows, with the lines it picks from it by name
 # (tests/test_words.py checks that the code asks for these and no others).
@@ -101,41 +74,11 @@ def _needed(name):
     return None, ()
 
 
-def open_words(path=None):
-    """``words.txt`` (at ``path``, else beside the game's modules) as a
-    ``Words``, read all through once: each line of a known kind, printable,
-    not too long; each text and named line in ``NEEDED``, in its order, and nothing else;
-    "@end" last, so that a file cut short shows. Where each text starts
-    goes into its ``texts``. Any ``OSError`` reading it (a folder in its
-    place opens, then fails: EISDIR) is damage too."""
-    _regular(path or words_path(), FILE)
-    words = Words(path)
-    try:
-        if _crc(words.file) == SHIPPED_WORDS[:2]:
-            for (name, _), place in zip(NEEDED, SHIPPED_WORDS[2]):
-                words.texts[name] = place
-        else:
-            _check_words(words)
-    except OSError:
-        raise DamagedFile(FILE) from None
-    return words
-
-
-def _crc(file):
-    """The size and the CRC-32 of the open ``file``, read from its start."""
-    file.seek(0)
-    chunk = bytearray(_CHUNK)
-    size = crc = 0
-    while True:
-        got = file.readinto(chunk)
-        if not got:
-            return size, crc
-        size += got
-        crc = binascii.crc32(chunk if got == _CHUNK else memoryview(chunk)[:got], crc)
-
-
-def _check_words(words):
-    """Read ``words`` all through, as ``open_words`` says."""
+def check_words(words):
+    """Read ``words`` (a ``Words`` just opened) all through: each line of a
+    known kind, printable, not too long; each text and named line in
+    ``NEEDED``, in its order, and nothing else; "@end" last, so that a file
+    cut short shows. Where each text starts goes into its ``texts``."""
     name, missing, rows, count = None, (), 0, 0
     texts = words.texts
     raw = words.raw
@@ -190,47 +133,3 @@ def _printable(raw, size):
         if closed < opened or 0 <= inner < closed:
             return False
         at = closed + 1
-
-
-def check_sheet(path):
-    """``DamagedFile`` unless ``path`` is the sprite sheet: a 4-bit BMP of
-    ``sheet.SHEET_W`` x ``sheet.SHEET_H`` pixels, its rows from
-    ``sheet.SHEET_PIXELS_AT`` and all there (the view reads them whole at
-    start-up: a short file would stop it, another layout show garbage)."""
-    _regular(path, sheet.SHEET_FILE)
-    try:
-        with open(path, "rb") as f:
-            header = f.read(34)
-            size = f.seek(0, 2)
-    except OSError:
-        raise DamagedFile(sheet.SHEET_FILE) from None
-    if len(header) < 34 or header[:2] != b"BM":
-        raise DamagedFile(sheet.SHEET_FILE)
-    pixels = _number(header, 10, 4)
-    width, height = _number(header, 18, 4), _number(header, 22, 4)
-    bits, compression = _number(header, 28, 2), _number(header, 30, 4)
-    row_bytes = (width * bits + 31) // 32 * 4
-    if (width, height, bits, compression) != (sheet.SHEET_W, sheet.SHEET_H, 4, 0):
-        raise DamagedFile(sheet.SHEET_FILE)
-    if pixels != sheet.SHEET_PIXELS_AT or size < pixels + row_bytes * height:
-        raise DamagedFile(sheet.SHEET_FILE)
-
-
-def _regular(path, name):
-    """``DamagedFile`` (``name``) unless ``path`` is a regular file, before it
-    is opened: a FIFO there would wait for a writer for ever (the desktop's
-    start-up hung), a folder opens and then fails."""
-    try:
-        regular = os.stat(path)[0] & 0o170000 == 0o100000  # S_IFMT, S_IFREG
-    except OSError:
-        regular = False
-    if not regular:
-        raise DamagedFile(name)
-
-
-def _number(data, at, count):
-    """The little-endian unsigned number of ``count`` bytes at ``data[at]``."""
-    value = 0
-    for i in range(count - 1, -1, -1):
-        value = value << 8 | data[at + i]
-    return value

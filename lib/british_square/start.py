@@ -1,9 +1,16 @@
 """What a start-up runs once, before any sprite is made: the save loaded and
 the game's files checked (``App.__init__`` imports this module and lets it
-go once both have run, so its code leaves the heap with them).
+go once both have run, so its code leaves the heap with them). A file that
+is missing, cut short or not the game's raises ``words.DamagedFile``,
+which names it: better one line saying so than a traceback, or garbage on
+the screen, when the file is used.
 """
 
-from british_square import unload
+import binascii
+import os
+
+from british_square import sheet, unload
+from british_square.cards import const
 from british_square.stats import read_number
 from british_square.store import (
     HALF_SEQUENCE,
@@ -14,7 +21,35 @@ from british_square.store import (
     SLOT_B,
 )
 from british_square.view import sheet_path
-from british_square.words import DamagedFile
+from british_square.words import FILE, DamagedFile, Words, words_path
+
+_CHUNK = const(512)  # bytes of a file read at a time for its CRC: a sector
+
+# The words.txt this version ships, as tools/words_index.py finds it (and
+# tests/test_words.py checks): its size and CRC-32, and where each text
+# starts and how many body lines it has. A file of that size and CRC is that
+# file, checked all through when it was made, so the start-up takes this
+# index instead of reading it through again (a board's 120 ms, the most of
+# any step of its start-up, and the checker's import); any other file, a
+# translation or a damaged one, is read through and checked. No defence
+# against a file made to match: whoever can write the drive can write the code.
+# words-index:start
+SHIPPED_WORDS = (
+    5518,
+    0x603AE605,
+    (
+        ("rule_names", 1063, 3), ("panel", 1122, 4), ("panel_stuck", 1187, 4),
+        ("panel_over", 1242, 4), ("title", 1288, 8), ("menu", 1367, 17), ("on_off", 1750, 4),
+        ("autoplay_modes", 1815, 3), ("deal", 1855, 8), ("deal_refused", 1946, 0),
+        ("rules_british", 1984, 8), ("rules_american", 2252, 7), ("rules_union", 2477, 6),
+        ("help_keys", 2673, 8), ("help_keys_union", 2928, 8), ("help_marks", 3177, 8),
+        ("help_marks_piles", 3434, 8), ("won", 3679, 8), ("over", 3748, 7), ("finish", 3885, 7),
+        ("confirm_abandon", 4041, 6), ("confirm_restart", 4173, 7), ("confirm_end", 4350, 6),
+        ("about", 4468, 7), ("about_words", 4605, 1), ("stats", 4645, 8), ("first_start", 4844, 8),
+        ("title_words", 5069, 5), ("end_words", 5205, 10),
+    ),
+)
+# words-index:end
 
 
 def load_save(app, store):
@@ -69,11 +104,9 @@ def open_files(app, hardware):
     """The game's files on the drive, checked once (their checker let go as
     ``load_save``'s loader is): the words, named with ``hardware``'s keys. A
     damaged file ends the program, on the screen and the console."""
-    from british_square import files
-
     try:
-        files.check_sheet(sheet_path())
-        words = files.open_words()
+        check_sheet(sheet_path())
+        words = open_words()
     except DamagedFile as error:
         damaged(app, error)
     finally:
@@ -82,3 +115,81 @@ def open_files(app, hardware):
     if keys:
         words.keys = keys
     return words
+
+
+def open_words(path=None):
+    """``words.txt`` (at ``path``, else beside the game's modules) as a
+    ``Words``, its texts found: from ``SHIPPED_WORDS`` for the file this
+    version ships, else by reading it all through (``files.check_words``,
+    imported for that, and let go by ``open_files``). Any ``OSError``
+    reading it (a folder in its place opens, then fails: EISDIR) is damage."""
+    _regular(path or words_path(), FILE)
+    words = Words(path)
+    try:
+        if _size_and_crc(words.file) == SHIPPED_WORDS[:2]:
+            for name, at, rows in SHIPPED_WORDS[2]:
+                words.texts[name] = (at, rows)
+        else:
+            from british_square import files
+
+            files.check_words(words)
+    except OSError:
+        raise DamagedFile(FILE) from None
+    return words
+
+
+def _size_and_crc(file):
+    """The size and the CRC-32 of the open ``file``, read from its start."""
+    file.seek(0)
+    chunk = bytearray(_CHUNK)
+    size = crc = 0
+    while True:
+        got = file.readinto(chunk)
+        if not got:
+            return size, crc
+        size += got
+        crc = binascii.crc32(chunk if got == _CHUNK else memoryview(chunk)[:got], crc)
+
+
+def check_sheet(path):
+    """``DamagedFile`` unless ``path`` is the sprite sheet: a 4-bit BMP of
+    ``sheet.SHEET_W`` x ``sheet.SHEET_H`` pixels, its rows from
+    ``sheet.SHEET_PIXELS_AT`` and all there (the view reads them whole at
+    start-up: a short file would stop it, another layout show garbage)."""
+    _regular(path, sheet.SHEET_FILE)
+    try:
+        with open(path, "rb") as f:
+            header = f.read(34)
+            size = f.seek(0, 2)
+    except OSError:
+        raise DamagedFile(sheet.SHEET_FILE) from None
+    if len(header) < 34 or header[:2] != b"BM":
+        raise DamagedFile(sheet.SHEET_FILE)
+    pixels = _number(header, 10, 4)
+    width, height = _number(header, 18, 4), _number(header, 22, 4)
+    bits, compression = _number(header, 28, 2), _number(header, 30, 4)
+    row_bytes = (width * bits + 31) // 32 * 4
+    if (width, height, bits, compression) != (sheet.SHEET_W, sheet.SHEET_H, 4, 0):
+        raise DamagedFile(sheet.SHEET_FILE)
+    if pixels != sheet.SHEET_PIXELS_AT or size < pixels + row_bytes * height:
+        raise DamagedFile(sheet.SHEET_FILE)
+
+
+def _regular(path, name):
+    """``DamagedFile`` (``name``) unless ``path`` is a regular file, before it
+    is opened: a FIFO there would wait for a writer for ever (the desktop's
+    start-up hung), a folder opens and then fails."""
+    try:
+        regular = os.stat(path)[0] & 0o170000 == 0o100000  # S_IFMT, S_IFREG
+    except OSError:
+        regular = False
+    if not regular:
+        raise DamagedFile(name)
+
+
+def _number(data, at, count):
+    """The little-endian unsigned number of ``count`` bytes at ``data[at]``."""
+    value = 0
+    for i in range(count - 1, -1, -1):
+        value = value << 8 | data[at + i]
+    return value

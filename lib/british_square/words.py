@@ -1,7 +1,7 @@
 """The words on the screens, read from ``words.txt`` on flash a line at a time.
 
 The file is checked and indexed once, when the game starts
-(``files.open_words``: where each text starts, how many body lines it has),
+(``start.open_words``: where each text starts, how many body lines it has),
 and kept open: a text
 is read when a screen shows it, a line at a time through one buffer made at
 start-up, so no screen's words stay on the heap longer than the screen. The
@@ -47,7 +47,7 @@ def words_path():
 class Words:
     """The texts of ``words.txt``: ``show`` puts one on the text page; ``line``,
     ``rows`` and ``put_lines`` read parts of one,
-    once ``files.open_words`` has checked the file and filled in ``texts``.
+    once ``start.open_words`` has checked the file and filled in ``texts``.
     ``DamagedFile`` if the file is missing. ``keys`` names the buttons as the
     machine's adapter does (its ``key_names``), or is ``None``: the board's
     buttons, as the file names them.
