@@ -93,6 +93,27 @@ def test_play_plays_a_legal_move_like_push():
     assert state(g) == state(pushed)
 
 
+def test_replay_plays_a_saved_games_moves_as_play_does_and_stops_at_an_illegal_one():
+    for i, sample in enumerate(sample_games(count=12)):
+        moves = [sample.history_move(k) for k in range(sample.history_count)]
+        played, replayed = Game.new_deal(sample.deal_number, sample.rules), Game.new_deal(
+            sample.deal_number, sample.rules
+        )
+        for m in moves:
+            played.play(m)
+        data = b"\x07" * i + bytes(b for m in moves for b in (m >> 8, m & 0xFF))
+        replayed.replay(data, i, len(moves))
+        assert state(replayed) == state(played)
+    g, by_play = ace_on_d(), ace_on_d()
+    by_play.play(move(STOCK, WASTE))
+    with pytest.raises(IllegalMoveError, match="dF"):  # AH home already: column d is empty
+        g.replay(bytes((STOCK, WASTE, 3, FOUNDATION, 3, FOUNDATION)), 0, 3)
+    by_play.play(move(3, FOUNDATION))
+    assert state(g) == state(by_play)  # the moves before it played
+    with pytest.raises(IllegalMoveError):
+        ace_on_d().replay(bytes((19, 0)), 0, 1)  # no pile 19
+
+
 def test_moves_are_named_by_the_engine():
     assert [move_text(m) for m in (move(0, FOUNDATION), move(WASTE, 1), move(STOCK, WASTE))] == [
         "aF",

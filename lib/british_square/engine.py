@@ -4,9 +4,9 @@ A ``Game`` is its piles (``piles.Piles``: the position on byte arrays and
 the readers) with the rules (``legal_moves``, ``is_legal``, ``status``), the
 moves (``apply`` and ``retract``, for searches) and their history of two
 bytes per move (``push``, ``undo``, ``redo``), so play, undo and redo
-allocate nothing. ``push`` trusts its caller (search, replay); ``play`` is
-the one checked entry point (people, tools, parsers) and raises
-``IllegalMoveError``.
+allocate nothing. ``push`` trusts its caller (search); ``play`` is the
+checked entry point (people, tools, parsers), and ``replay`` its loop for a
+saved game's moves: both raise ``IllegalMoveError``.
 
 Reading a game: the counts (``rules``, ``columns``, ``deal_number``,
 ``stock_count``, ``waste_count``, ``history_count``) are plain attributes,
@@ -227,26 +227,37 @@ class Game(Piles):
 
     # ------------------------------------------------------- apply and undo
 
-    def _take(self, source):
-        """Remove the playable card of ``source``; return it, plus ``_FROM_BASE << 8``
-        when it was a base card (an int, not a tuple: nothing to allocate)."""
+    def apply(self, m: int) -> int:
+        """Apply the legal move ``m`` without recording it (for searches, which
+        keep their own path); return the bits ``retract`` needs besides ``m``
+        (three, from bit ``FLAG_SHIFT``): ``_FROM_BASE`` when the card was its
+        column's base card, and a card sent home's suit. One function, not a
+        call to take and one to put: the searches' and a replay's inner step."""
+        source = m >> 8
+        target = m & 0xFF
+        flag = 0
+        # take the playable card off its source
         if source == WASTE:
-            self.waste_count -= 1
-            return self.waste[self.waste_count]
-        if source == STOCK:
-            self.stock_count -= 1
-            return self.stock[self.stock_count]
-        h = self.height[source] - 1
-        self.height[source] = h
-        if h < self.base[source]:
-            self.base[source] = h
-            return self.cells[source * COLUMN_CAPACITY + h] | _FROM_BASE << 8
-        return self.cells[source * COLUMN_CAPACITY + h]
-
-    def _put(self, target, card):
+            n = self.waste_count - 1
+            self.waste_count = n
+            card = self.waste[n]
+        elif source == STOCK:
+            n = self.stock_count - 1
+            self.stock_count = n
+            card = self.stock[n]
+        else:
+            h = self.height[source] - 1
+            self.height[source] = h
+            card = self.cells[source * COLUMN_CAPACITY + h]
+            if h < self.base[source]:
+                self.base[source] = h
+                flag = _FROM_BASE
+        # and put it on its target
         if target == FOUNDATION:
-            self.foundations[card // 13] += 1
-        elif target == WASTE:
+            suit = card // 13
+            self.foundations[suit] += 1
+            return flag | suit << FLAG_SHIFT
+        if target == WASTE:
             self.waste[self.waste_count] = card
             self.waste_count += 1
         else:
@@ -255,18 +266,7 @@ class Game(Piles):
             self.height[target] = h + 1
             if not h:  # a card that fills a space is that column's new base
                 self.base[target] = 1
-
-    def apply(self, m: int) -> int:
-        """Apply the legal move ``m`` without recording it (for searches, which
-        keep their own path); return the bits ``retract`` needs besides ``m``
-        (three, from bit ``FLAG_SHIFT``)."""
-        taken = self._take(m >> 8)
-        card = taken & 0xFF
-        target = m & 0xFF
-        self._put(target, card)
-        if target == FOUNDATION:
-            return taken >> 8 | (card // 13) << 5
-        return taken >> 8
+        return flag
 
     def retract(self, m: int, flag: int) -> None:
         """Take back ``m``, applied with ``apply`` (which returned ``flag``)."""
@@ -313,7 +313,7 @@ class Game(Piles):
         self.history_end = self.history_count
 
     def play(self, m: int) -> None:
-        """Check the move ``m`` and play it: the one checked way to make a move.
+        """Check the move ``m`` and play it: the checked way to make a move.
 
         Anything that is not a legal move here (an illegal move, an int that
         names no move of this game, a bool, another type) raises
@@ -322,6 +322,19 @@ class Game(Piles):
         if type(m) is not int or not self.is_legal(m):  # type, not isinstance: True is no move
             raise IllegalMoveError(m, self.columns)
         self.push(m)
+
+    def replay(self, moves, at: int, count: int) -> None:
+        """Play ``count`` moves from the bytes ``moves``, a source and a target
+        byte each, from ``at`` (a save's moves): each checked as ``play``
+        checks it, ``IllegalMoveError`` at the first that is not legal here
+        (the moves before it played). ``play``'s loop without its call and
+        its type check: a board's start-up replays a saved game's hundreds."""
+        is_legal, push = self.is_legal, self.push
+        for i in range(at, at + 2 * count, 2):
+            m = moves[i] << 8 | moves[i + 1]
+            if not is_legal(m):
+                raise IllegalMoveError(m, self.columns)
+            push(m)
 
     def history_move(self, index: int) -> int:
         """Move ``index`` of the history as a move int (0 = the first move;

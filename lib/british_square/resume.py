@@ -14,8 +14,8 @@ its deal could not lead to, a move the engine refuses, a game with no move,
 a game counted with none of its rule set played) make a record
 unreadable; the other record, if whole, is used, else a fresh start with a
 notice. The position is rebuilt by replaying every move through
-``Game.play``, the engine's one checked move path, so a resumed game is one
-the engine reached itself. The app catches anything else this raises
+``Game.replay``, ``Game.play``'s checks, so a resumed game is one the
+engine reached itself. The app catches anything else this raises
 (``MemoryError`` included) and starts afresh the same way.
 """
 
@@ -23,7 +23,7 @@ import binascii
 
 from british_square.deal import MAX_DEAL
 from british_square.engine import Game
-from british_square.piles import BRITISH, UNION, move
+from british_square.piles import BRITISH, UNION
 from british_square.stats import (
     AUTOPLAY_ACES,
     AUTOPLAY_OFF,
@@ -241,9 +241,7 @@ def _parse_game(raw, at, has_start):
         game = Game.new_deal(deal, rules)
     if at + MOVE_SIZE * kept + CRC_SIZE != len(raw):
         raise ValueError
-    for _ in range(kept):
-        game.play(move(raw[at], raw[at + 1]))
-        at += MOVE_SIZE
+    game.replay(raw, at, kept)  # each move a source and a target byte (MOVE_SIZE)
     for _ in range(kept - count):
         game.undo()
     if game.is_won():  # a game won is no longer in progress: never saved as one
@@ -328,7 +326,7 @@ def _check_deal(dealt, cells, bases, stock, waste, any_fills):
     from. Whether the tableau and the foundations can be reached from the
     deal in the moves left out is a search (the solver's work, seconds to
     minutes of it), not a loader's: the moves kept are replayed through
-    ``Game.play``, and what they start from is held to this."""
+    ``Game.replay``, and what they start from is held to this."""
     left = dealt.stock_count
     if len(stock) > left:
         raise ValueError
