@@ -129,7 +129,7 @@ def pass_time(app, ms, step=1000):
 HELP_KEYS = "\n".join(line.strip() for line in body("help_keys"))  # how to play
 
 
-def test_a_fresh_board_offers_the_rule_sets_then_how_to_play_then_a_new_game(boot):
+def test_a_fresh_board_offers_the_rule_sets_then_how_to_play_then_the_game(boot):
     nvm = CountingNVM()
     app = boot(nvm)
     # the very first start: the three rule sets, each with what to expect,
@@ -152,8 +152,8 @@ def test_a_fresh_board_offers_the_rule_sets_then_how_to_play_then_a_new_game(boo
     text = page_text(app)
     assert HELP_KEYS in text and text.endswith("\n" + TITLE_WORDS[-1])  # "Any key: go on"
     press(app, B)
-    assert shown(app) == "title"
-    assert "A: {}".format(TITLE_WORDS[0]) in page_text(app) and "American" in page_text(app)
+    assert shown(app) == "play"  # the game chosen, as "A: play" said: no title between
+    assert app.table.game.rules == AMERICAN and app.table.game.history_count == 0
     wait(app, SAVE_MS)
     assert nvm.writes == 1  # the help was shown: kept at once, the session's first rest
     again = boot(nvm)  # power off and on
@@ -179,10 +179,12 @@ def test_any_key_goes_on_from_the_first_starts_help(boot, key):
     nvm = CountingNVM()
     app = boot(nvm)
     press(app, A)  # British Square
+    dealt = app.table.game.deal_number
     press(app, key)
-    assert shown(app) == "title"
-    press(app, A)
-    assert shown(app) == "play"  # the new game, from the title as ever
+    assert shown(app) == "play"  # the game chosen, dealt, and no move made by the key
+    assert app.table.game.deal_number == dealt and app.table.game.history_count == 0
+    wait(app, SAVE_MS)
+    assert nvm.writes == 1  # the first start kept as past
 
 
 def test_the_first_starts_help_shows_again_if_the_power_goes_before_a_key(boot):
@@ -209,7 +211,7 @@ def test_another_programs_nvm_is_a_new_board_and_only_the_two_slots_are_written(
     assert shown(app) == "first" and flash.writes == 0
     press(app, A, A)  # British Square, then past how to play: kept at once
     wait(app, SAVE_MS)
-    assert shown(app) == "title" and flash.writes == 1
+    assert shown(app) == "play" and flash.writes == 1
     slots = [(0, RECORD_SIZE), (SLOT_B, SLOT_B + RECORD_SIZE)]
     for start, end in [(RECORD_SIZE, SLOT_B), (SLOT_B + RECORD_SIZE, len(data))]:
         assert flash.data[start:end] == data[start:end]  # the rest of the block as it was

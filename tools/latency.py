@@ -334,7 +334,7 @@ def first_start_script():
     s.measure("first start: the next rule set", PRESS, "down: American", "down")
     s.measure("first start to the help", NEW_GAME, "A: American chosen, a new deal, the keys' help",
               "a")  # fmt: skip
-    s.measure("help to the title", SCREEN, "any key: the title", "a")
+    s.measure("help to the cards", SCREEN, "any key: the game chosen, on the cards", "a")
     return s
 
 

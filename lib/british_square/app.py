@@ -113,7 +113,7 @@ class App:
             self.policy = SavePolicy(self.now)
         # A new board's first start (no record in its NVM, nothing unreadable
         # there, no game named by options): the choice of a game, and how to
-        # play, once, before the title; leaving them saves, and a board with
+        # play, once, before the game; leaving them saves, and a board with
         # a record is past them.
         if store is not None and game is None and not store.sequence and not store.notice:
             self.screens.first_start()

@@ -422,7 +422,7 @@ class Screens:
         """Pages for the rule set in play: the keys, what the marks mean, and
         where the machine's adapter has one (``help_page``: the desktop's keys
         and mouse) a page of its own; ``first``: the first page on a new
-        board's first start, before the title, which any key goes on to."""
+        board's first start, which any key ends: on to the game chosen."""
         self.open(SCREEN_HELP, self._first_start if first else self._help)
         self.help_page = number
         page, game, words = self.page, self.app.table.game, self.words
@@ -450,7 +450,9 @@ class Screens:
     def _first_start(self, action):
         app = self.app
         app.setting_changed()  # saved now: a record says the first start is past
-        self.title()
+        # the cards: the player chose "A: play", and the title (every later
+        # start's first screen) would only offer it again
+        app.show_play()
 
     def first_start(self):
         """A new board's first start: the choice of a rule set
