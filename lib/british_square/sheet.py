@@ -154,7 +154,7 @@ COLOURS = 16
 
 # RGB888 colours, each exactly representable in RGB565 so read-back is exact.
 PALETTE = (
-    0x006028,  # FELT: the table
+    0x000000,  # FELT: the table: black, the display's own (no layer draws it: docs/memory.md)
     0xF8F8F8,  # FACE: card face
     0x000000,  # INK: black suits and rank glyphs
     0xD80000,  # RED: red suits
@@ -162,12 +162,12 @@ PALETTE = (
     0x2040B0,  # BACK: card back
     0x80A0F8,  # BACK_LIGHT: card back lattice
     0xF8E000,  # CURSOR: cursor frame
-    0x88C088,  # MARK: outlines of empty places
-    0x288840,  # MARK_PIP: faint suit on an empty foundation
+    0x387040,  # MARK: outlines of empty places, faint
+    0x204C28,  # MARK_PIP: fainter, the suit on an empty foundation
     0xF8F8F8,  # SIGN: a column's way, counts, home's arrows: bright on the felt
     0x000000,  # CLUB_INK: as INK (two colours)
     0xD80000,  # DIAMOND_INK: as RED
-    0x006028,  # FELT_DRAWN: as FELT, but drawn
+    0x000000,  # FELT_DRAWN: as FELT, but drawn
 ) + (0,) * 2
 # Four-colour suits: CLUB_INK and DIAMOND_INK in these colours instead. A
 # bluish green and a blue: with black spades and red hearts, every two of

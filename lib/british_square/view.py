@@ -1,18 +1,21 @@
 """Everything the player sees, drawn with displayio. No input, no game changes.
 
-The screen is a felt with the play scene (``scene.PlayScene``: the cards) or
-the text page (``page.TextPage``: title, menu, help and the other screens)
-on it, each on a root group of its own; all made once at start-up and kept:
+The screen shows the play scene (``scene.PlayScene``: the cards) or the
+text page (``page.TextPage``: title, menu, help and the other screens),
+each the root group when it shows; all made once at start-up and kept:
 switching screens only shows the other root group, so the heap never holds
 two generations of sprites. Card sprites come from the sprite sheet
 (``cards.bmp``, read whole into RAM at start-up: ``files`` checks it
 first); text is text grids over ``terminalio.FONT``'s glyphs (``page``).
+The table under them, the felt, is black: the display's own, as displayio
+leaves a pixel no layer draws, so no layer draws it (docs/memory.md: a felt
+of another colour, a layer under every pixel, was a quarter of every
+redraw of the cards).
 """
 
 import bitmaptools
 import displayio
 import terminalio
-import vectorio
 
 from british_square import sheet
 from british_square.controls import ticks_diff
@@ -80,7 +83,7 @@ def make_palettes():
 
 
 class View:
-    """The screen: the felt, and the play scene or the text page on it."""
+    """The screen: the play scene or the text page, on the black felt."""
 
     def __init__(self, display, words, font=None, sheet_bitmap=None):
         """``font``: the text's font, ``terminalio.FONT`` unless given;
@@ -90,28 +93,18 @@ class View:
         self.sheet = sheet_bitmap or load_sheet(sheet_path())
         self.palettes = make_palettes()
         font = font or terminalio.FONT
-        # the felt: a rectangle, which displayio draws for 15% less than a
-        # tile grid of one colour (it is under every pixel of the cards)
-        self.felt = displayio.Palette(1)
-        self.felt[0] = sheet.PALETTE[sheet.FELT]
         glyphs = Glyphs(font)  # the font's glyphs as tiles, for the text grids
         self.page = TextPage(self.sheet, self.palettes[sheet.NORMAL], font, glyphs)
         self.scene = PlayScene(self.sheet, self.palettes, glyphs, words)
-        # The scene and the page each on a root group of its own, with a felt
-        # of its own: showing the other is one dirty area, the screen, drawn
-        # once, and neither is left hidden in the tree, where displayio
-        # redraws a hidden group's former areas again at a later refresh.
-        self.play_root = self._root(self.scene.group)
-        self.page_root = self._root(self.page.group)
+        # The scene and the page each the root group while it shows: showing
+        # the other is one dirty area, the screen, drawn once, and neither is
+        # left hidden in the tree, where displayio redraws a hidden group's
+        # former areas again at a later refresh.
+        self.play_root = self.scene.group
+        self.page_root = self.page.group
         self.root = self.page_root  # the root group on show
         self.shown = None  # the scene or the page
         display.root_group = self.root
-
-    def _root(self, group):
-        root = displayio.Group()
-        root.append(vectorio.Rectangle(pixel_shader=self.felt, width=SCREEN_W, height=SCREEN_H))
-        root.append(group)
-        return root
 
     def colour_suits(self, four):
         """Clubs and diamonds in colours of their own (``four``), or as
@@ -155,17 +148,14 @@ class View:
 
     def full_redraws(self, ticks_ms, ms):
         """How many times the whole screen is redrawn in ``ms`` milliseconds:
-        the felt, under everything, changes shade each time, so every pixel
-        is sent (the About screen's benchmark)."""
-        felt = self.felt
-        colour = sheet.PALETTE[sheet.FELT]
+        the root group shown anew each time (``redraw_whole``), so every
+        pixel is drawn and sent (the About screen's benchmark)."""
         start = ticks_ms()
         frames = 0
         while ticks_diff(ticks_ms(), start) < ms:
             frames += 1
-            felt[0] = colour ^ (0x040404 if frames & 1 else 0)
+            self.redraw_whole()
             self.display.refresh()
-        felt[0] = colour
         self.refresh()
         return frames
 
