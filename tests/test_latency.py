@@ -134,3 +134,19 @@ def test_the_heap_frames_only_the_vm_takes_are_counted_out_but_not_the_collectio
     hidden = board_cost.frame_instructions(dump, FRAMES, COLLECT)
     assert hidden == 900 + 60 - 600 - 3 * board_cost.PYSTACK_INSTRUCTIONS
     assert board_cost.frame_instructions(dump, ["0x10", "0x99", "0x98"], COLLECT) == 0
+
+
+def test_the_docs_figures_are_the_last_runs_written_by_the_tool():
+    # benchmarks.md's tables and the README's summary come from
+    # docs/bench/latency.jsonl (``--write-docs`` writes all three): no figure
+    # typed by hand, none left from an earlier run
+    results = [json.loads(line) for line in latency.RESULTS.read_text().splitlines()]
+    benchmarks = (ROOT / "docs" / "benchmarks.md").read_text()
+    readme = (ROOT / "README.md").read_text()
+    for doc, (start, end), text in (
+        (benchmarks, (latency.START, latency.END), latency.table(results)),
+        (benchmarks, (latency.BEFORE_START, latency.BEFORE_END), latency.before_after(results)),
+        (readme, (latency.SUMMARY_START, latency.SUMMARY_END), latency.summary(results)),
+    ):
+        assert doc[doc.index(start) + len(start) : doc.index(end)] == "\n" + text + "\n"
+    assert latency.summary(results).startswith("{0} of {0} rows".format(len(results) - 1))

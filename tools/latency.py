@@ -74,6 +74,7 @@ PYSTONE = ROOT / "tests" / "bench" / "pystone.py"
 PYSTONE_US = 1e6 / 1521.6  # a pass on a Metro M4 (SAMD51, 120 MHz)
 START, END = "<!-- latency:start -->", "<!-- latency:end -->"
 BEFORE_START, BEFORE_END = "<!-- latency-before:start -->", "<!-- latency-before:end -->"
+SUMMARY_START, SUMMARY_END = "<!-- latency-summary:start -->", "<!-- latency-summary:end -->"
 # The table as it stood when issue 46 began (commit 18929e8, this tool's
 # first run), and the last run --write-docs wrote: the docs' before and after
 BEFORE = ROOT / "docs" / "bench" / "latency-before-issue46.jsonl"
@@ -508,7 +509,7 @@ def report(results, args):
         print(text)
     if args.write_docs:
         RESULTS.write_text("".join(json.dumps(line) + "\n" for line in results))
-        write_docs(text, before_after(results))
+        write_docs(text, before_after(results), results)
 
 
 def result(row, ns):
@@ -579,16 +580,30 @@ def before_after(results):
     return "\n".join(lines)
 
 
-def write_docs(text, before_text):
-    path = ROOT / "docs" / "benchmarks.md"
-    doc = path.read_text()
-    for (start_mark, end_mark), part in (
-        ((START, END), text),
-        ((BEFORE_START, BEFORE_END), before_text),
-    ):
-        start, end = doc.index(start_mark), doc.index(end_mark)
-        doc = doc[: start + len(start_mark)] + "\n" + part + "\n" + doc[end:]
-    path.write_text(doc)
+def summary(results):
+    """The README's sentence: how many rows are within their targets, and the
+    dearest board total of each target."""
+    rows = results[1:]
+    dearest = []
+    for target, what in ((16, "a press"), (100, "a change of screen"), (300, "a new game"),
+                         (1000, "a start-up")):  # fmt: skip
+        worst = max((row for row in rows if row["target"] == target), key=lambda r: r["value"])
+        dearest.append("{} {} ms ({})".format(what, worst["value"], worst["metric"]))
+    return "{} of {} rows within their targets; the dearest of each: {}.".format(
+        sum(row["met"] for row in rows), len(rows), "; ".join(dearest))
+
+
+def write_docs(text, before_text, results):
+    for path, parts in (
+        (ROOT / "docs" / "benchmarks.md", (((START, END), text),
+                                           ((BEFORE_START, BEFORE_END), before_text))),
+        (ROOT / "README.md", (((SUMMARY_START, SUMMARY_END), summary(results)),)),
+    ):  # fmt: skip
+        doc = path.read_text()
+        for (start_mark, end_mark), part in parts:
+            start, end = doc.index(start_mark), doc.index(end_mark)
+            doc = doc[: start + len(start_mark)] + "\n" + part + "\n" + doc[end:]
+        path.write_text(doc)
 
 
 if __name__ == "__main__":
