@@ -45,7 +45,7 @@ from british_square.controls import (
     B,
 )
 from british_square.desktop.games import legal_moves
-from british_square.desktop.notation import parse_position, position_text
+from british_square.desktop.notation import parse_move, parse_position, position_text
 from british_square.engine import Game
 from british_square.layout import (
     BODY_X,
@@ -910,6 +910,25 @@ def test_a_hint_to_deal_lights_the_stock_and_a_deals(make_app):
     press(app, A)
     assert app.table.game.stock_count == 87 and app.table.game.waste_count == 1
     assert not any(looks)  # the hint is out once it is played
+
+
+def test_a_hint_to_fill_a_space_from_the_stock_lights_the_space_and_a_fills_it(make_app):
+    # American deal 1's shipped line (lines.py) fills column b from the
+    # stock as its sixth move: the hint was shown as a deal, and A dealt
+    game = Game.new_deal(1, AMERICAN)
+    for token in ("kF", "SW", "SW", "oc", "bn"):
+        game.play(parse_move(token, game))
+    app = make_app(game)
+    press(app, A)
+    menu_choose(app, "Hint")
+    layout, looks = app.table.layout, app.table.scene.looks
+    assert app.table.held == NO_STOP and app.table.cursor == layout.pile_stop(1)
+    assert looks[app.table.cursor] == TARGET and looks[layout.pile_stop(STOCK)] == NORMAL
+    stock, waste = app.table.game.stock_count, app.table.game.waste_count
+    press(app, A)
+    played = app.table.game
+    assert played.column_height(1) == 1 and played.stock_count == stock - 1
+    assert played.waste_count == waste and not any(looks)
 
 
 def test_b_puts_a_hint_to_deal_out(make_app):

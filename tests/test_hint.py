@@ -11,8 +11,8 @@ from british_square.desktop.games import copy_game, legal_moves
 from british_square.desktop.notation import parse_position, position_text
 from british_square.desktop.solver.moves import position_key
 from british_square.engine import Game
-from british_square.hint import BUDGET, NO_HINT, Hinter, forward
-from british_square.piles import BRITISH, STOCK, WASTE, move, move_text
+from british_square.hint import BUDGET, NO_HINT, STALL_HINTS, Hinter, forward
+from british_square.piles import AMERICAN, BRITISH, STOCK, UNION, WASTE, move, move_text
 
 sys.path.insert(0, str(ROOT / "tools"))
 import hint_quality  # noqa: E402
@@ -65,16 +65,69 @@ def test_nothing_found_only_when_there_is_no_legal_move():
     assert hint("british KC/5H/6H/6H - - 0,1,0,0") != "none"  # moves, none brings a card home
 
 
-def test_hints_are_legal_whenever_there_is_a_move_and_leave_the_game_alone():
+def hintable(game):
+    """The legal moves a hint may be: all but the one that takes back the
+    last move and those that only put a column's one card into a space."""
+    last = game.peek()
+    back = None if last is None else move(last & 0xFF, last >> 8)
+    return [
+        m
+        for m in legal_moves(game)
+        if m != back
+        and not (
+            m >> 8 < STOCK
+            and (m & 0xFF) < STOCK
+            and game.column_height(m >> 8) == 1
+            and not game.column_height(m & 0xFF)
+        )
+    ]
+
+
+def test_hints_are_legal_whenever_there_is_a_move_to_hint_and_leave_the_game_alone():
     hinter = Hinter()
     for game in sample_games(40):
         before = position_text(game)
         m = hinter.suggest(game)
         assert position_text(game) == before
         assert hinter.positions <= BUDGET
-        assert (m == NO_HINT) == (not legal_moves(game))
+        assert (m == NO_HINT) == (not hintable(game))
         if m != NO_HINT:
-            assert game.is_legal(m)
+            assert m in hintable(game)
+
+
+def test_a_hint_never_takes_back_the_move_before_it():
+    hinter = Hinter()
+    taken_back = 0
+    for game in sample_games(60):
+        last = game.peek()
+        if last is None:
+            continue
+        back = move(last & 0xFF, last >> 8)
+        taken_back += back in legal_moves(game)
+        assert hinter.suggest(game) != back
+    assert taken_back > 10  # positions where taking back was legal, and not hinted
+
+
+@pytest.mark.parametrize("rules", [AMERICAN, UNION])
+def test_following_the_hints_alone_always_ends(rules):
+    # every hint sends a card home, takes one from the stock or the waste,
+    # or moves one between columns, and only STALL_HINTS of the last in a row
+    # (hint.py's docstring): so hints alone end, won or with no hint
+    for deal in range(1, 6):
+        game, hinter = Game.new_deal(deal, rules), Hinter()
+        run = 0
+        last = (game.score(), game.stock_count, game.waste_count)
+        for _ in range(3000):
+            m = hinter.suggest(game)
+            if m == NO_HINT:
+                break
+            game.play(m)
+            now = (game.score(), game.stock_count, game.waste_count)
+            assert now <= last or now[0] > last[0]  # never backwards
+            run = 0 if now != last else run + 1
+            assert run <= STALL_HINTS
+            last = now
+        assert m == NO_HINT or game.is_won() or not legal_moves(game), (rules, deal)
 
 
 def cards_out_of_order(game):
@@ -181,3 +234,8 @@ def test_a_request_costs_at_most_260_000_empty_loop_units_on_the_vm(vm):
         requests = fastest(vm, rules, deal, moves_in, REPEATS)
         units = (requests - setup) / REPEATS / loop
         assert units < MOST_LOOP_UNITS, (rules, deal, moves_in, int(units))
+
+
+def test_the_readme_says_how_many_hints_in_a_row_may_move_no_card_home():
+    text = " ".join((ROOT / "README.md").read_text().split())
+    assert "after {} hints in a row that send no card home".format(STALL_HINTS) in text

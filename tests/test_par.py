@@ -1,6 +1,7 @@
 """Par files: one byte a deal, read by seeking (desktop and CircuitPython VM)."""
 
 import shutil
+from pathlib import Path
 
 import pytest
 from conftest import LIB, ROOT
@@ -15,8 +16,10 @@ SURVEYS = ROOT / "docs" / "survey"
 
 @pytest.fixture
 def par_folder(tmp_path, monkeypatch):
-    """Par files in ``tmp_path`` instead of beside the module."""
+    """Par files in ``tmp_path`` instead of beside the module, and no
+    shipped lines (which a new deal takes first where a rule set has them)."""
     monkeypatch.setattr(par_module, "par_path", lambda rules: str(tmp_path / par_name(rules)))
+    monkeypatch.setattr(par_module, "random_line_deal", lambda rules: 0)
     return tmp_path
 
 
@@ -175,3 +178,21 @@ def test_par_runs_on_circuitpython_in_little_heap(vm, tmp_path):
     assert out[:2] == ["[104, 60, 0, 104, 0, 0]", "True True 0"]
     word, one, pick = out[2].split()
     assert int(one) < 1024 and int(pick) < 2048, out[2]
+
+
+def test_a_new_deal_under_rules_with_shipped_lines_is_one_of_them():
+    from british_square import lines
+
+    shipped = set()
+    for rules in (BRITISH, AMERICAN, UNION):
+        picks = {par_module.random_par_deal(rules) for _ in range(60)}
+        picks |= {par_module.random_won_deal(rules) for _ in range(60)}
+        if rules in lines.SHIPPED_RULES:
+            data = Path(lines.lines_path(rules)).read_bytes()
+            count = int.from_bytes(data[4:6], "little")
+            entries = [data[6 + 8 * i : 6 + 8 * i + 8] for i in range(count)]
+            shipped = {int.from_bytes(entry[:2], "little") for entry in entries}
+            assert picks <= shipped and len(picks) > 30
+        else:
+            assert all(par_module.par(rules, deal) for deal in picks - {0})  # surveyed, as ever
+    assert shipped

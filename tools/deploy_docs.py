@@ -29,14 +29,16 @@ TOLERANCE = 0.02  # a size in the docs may differ this much from today's tree's
 SIZES_TEXT = (
     "A deploy to a PyGamer writes {files} files, about {kb} KB: {modules} `.mpy` modules "
     "({mpy_kb} KB: {game} of the game's, {adapters} of the board's adapter (`hw/`), {libraries} of "
-    "Adafruit's libraries); `code.py`, the sprite sheet and the words ({other_kb} KB); and "
-    "{par_files} par files ({par_kb} KB: one byte per deal and rule set, read by seeking). "
+    "Adafruit's libraries); `code.py`, the sprite sheet and the words ({other_kb} KB); "
+    "{par_files} par files ({par_kb} KB: one byte per deal and rule set, read by seeking); "
+    "and {lines_files} file of winning lines ({lines_kb} KB: the deals New game deals under "
+    "American rules, two bytes a move, read by seeking). "
     "Each folder of the bundle holds {bundle_files} files, about {bundle_kb} KB (both "
     "boards' adapters); the zip of both folders is about {zip_kb} KB. A second deploy with "
     "nothing changed writes nothing and takes {seconds} s, most of it compiling every module "
     "again to compare."
 )
-CHECKED_EXACTLY = ("files", "modules", "game", "adapters", "libraries", "par_files")
+CHECKED_EXACTLY = ("files", "modules", "game", "adapters", "libraries", "par_files", "lines_files")
 NOT_CHECKED = ("seconds",)  # the machine's, when the figures were written
 
 
@@ -48,8 +50,10 @@ def sizes(board_items: Sequence[Item], bundle_items: Sequence[Item], zip_bytes: 
     """The figures of ``SIZES_TEXT`` but the seconds: a PyGamer's deploy
     (``board_items``), a folder of the bundle (``bundle_items``), the zip."""
     modules = [item for item in board_items if item.path.endswith(".mpy")]
-    par = [item for item in board_items if item.kind == "asset" and item.path.endswith(".bin")]
-    other = [item for item in board_items if item not in modules and item not in par]
+    data = [item for item in board_items if item.kind == "asset" and item.path.endswith(".bin")]
+    par = [item for item in data if "/par_" in item.path]
+    lines = [item for item in data if "/lines_" in item.path]
+    other = [item for item in board_items if item not in modules and item not in data]
 
     def total(items):
         return sum(len(item.data) for item in items)
@@ -65,6 +69,8 @@ def sizes(board_items: Sequence[Item], bundle_items: Sequence[Item], zip_bytes: 
         "other_kb": kb(total(other)),
         "par_files": len(par),
         "par_kb": kb(total(par)),
+        "lines_files": len(lines),
+        "lines_kb": kb(total(lines)),
         "bundle_files": len(bundle_items),
         "bundle_kb": kb(total(bundle_items)),
         "zip_kb": kb(zip_bytes),

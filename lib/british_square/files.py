@@ -25,8 +25,15 @@ TEXTS_AT_MOST = const(40)  # a file with more "@" lines is not ours
 # The files beside the modules that the game opens, and the only ones of its
 # folder that deploy and the bundle ship (tools/deploy_plan.py reads this
 # literal; tests/test_deploy.py checks that each is a name the code opens:
-# sheet.SHEET_FILE, words.FILE, par.par_path's).
-SHIPPED = ("cards.bmp", "words.txt", "par_british.bin", "par_american.bin", "par_union.bin")
+# sheet.SHEET_FILE, words.FILE, par.par_path's, lines.lines_path's).
+SHIPPED = (
+    "cards.bmp",
+    "words.txt",
+    "par_british.bin",
+    "par_american.bin",
+    "par_union.bin",
+    "lines_american.bin",
+)
 _COMMENT = const(35)  # "#": before the first text only
 
 # Every text the game shows, with the lines it picks from it by name

@@ -13,9 +13,15 @@ touched) and returns, in this order of preference:
 3. the first forward move (the deal comes after every other: good play
    deals late);
 4. when there is no forward move (the stock is out), a move that changes
-   more than the order of the columns, the one that takes back the last
-   move only if nothing else is left;
-5. ``NO_HINT`` only when there is no legal move at all.
+   more than the order of the columns;
+0. on a deal whose winning line the board ships (``lines``: American's
+   that New game deals), while the game has played that line, its next
+   move: hints alone then win the deal;
+5. ``NO_HINT`` when there is none of these: no legal move at all, or none
+   but the one that takes back the last move (Undo does that) or ones
+   that only put a column's card into another space; and after
+   ``STALL_HINTS`` hints in a row that sent no card home and took none
+   from the stock or the waste, until one does.
 
 A forward move (``forward``) is one of: a card home; a card from the stock
 (a deal, or a fill of a space); the waste's card played; a base card taken
@@ -31,11 +37,23 @@ forward moves comes back to a position, and hints followed one after
 another never go round in circles while the stock lasts (there is always
 a forward move then: the deal).
 
+**Following the hints always ends.** No hint takes back the move before
+it. Every hint either sends a card home or takes one from the stock or the
+waste, which lowers the cards not yet home, then the stock, then the waste
+(taken in that order: a deal lowers the stock and raises the waste), or
+moves a card between columns, which leaves all three as they were; and
+after ``STALL_HINTS`` hints of the second kind in a row there is none
+until the first kind's. Those three counts cannot go down for ever, so a
+player who plays nothing but hints comes to a won game or to ``NO_HINT``
+(the stock out and no hint: the dead test's "no more moves", or the
+player's own moves, or End game).
+
 It is a heuristic, not the desktop solver: lines are cut at ``DEPTH`` moves
 and repeats are pruned by two hashes (``search.position_hashes``), so a hint
 is a good move, not a proof. Every suggestion is a legal move of ``game``.
 """
 
+from british_square import unload
 from british_square.cards import const
 from british_square.piles import (
     BRITISH,
@@ -55,6 +73,11 @@ DEPTH = const(8)
 # 105 000 units of processor time (Union Square; British Square's, at most
 # 40 000); tests/test_hint.py holds every request to under 260 000.
 BUDGET = const(60)
+# Hints in a row that send no card home and take none from the stock or the
+# waste, before the hint says there is none: enough for the longest such
+# run hints alone made in deals 1-100 of American and Union Square
+# (tools/hint_quality.py --follow), and an end to any run.
+STALL_HINTS = const(40)
 
 
 def forward(game, m):
@@ -114,6 +137,12 @@ class Hinter(DeadSearch):
         self.best_gain = 0
         self.best_depth = 0
         self.best_move = NO_HINT
+        self.back = NO_HINT  # the move that takes back the game's last one: never hinted
+        # what hints have not changed yet (``progress``), how many positions
+        # in a row have been asked about since, and the last (its move count)
+        self.progress = -1
+        self.stalled = 0
+        self.asked_at = -1
 
     def suggest(self, game, budget=BUDGET):
         """The hinted move for ``game`` (a move int), or ``NO_HINT`` when it
@@ -131,6 +160,20 @@ class Hinter(DeadSearch):
         move, no move at all: ``NO_HINT``), else ``None``, and ``step_hint``
         goes on with it."""
         self.positions = 0
+        from british_square import lines  # for the request, and let go: see lines.py
+
+        m = lines.next_move(game, self.buffer)
+        unload("british_square.lines")
+        if m >= 0:
+            return m
+        progress = (game.score() << 16) | (game.stock_count << 8) | game.waste_count
+        if progress != self.progress:
+            self.progress, self.stalled = progress, 0
+        elif game.history_count != self.asked_at:  # another position: a move since
+            self.stalled += 1
+        if self.stalled >= STALL_HINTS:
+            return NO_HINT  # hints have moved cards about long enough: see the docstring
+        self.asked_at = game.history_count
         buffer = self.buffer
         count = game.legal_moves(buffer)
         if not count:
@@ -138,21 +181,22 @@ class Hinter(DeadSearch):
         m = safe_move(game, buffer, count)
         if m >= 0:
             return m
-        first_forward = other = back = NO_HINT
         last = game.peek()
+        self.back = NO_HINT if last is None else move(move_target(last), move_source(last))
+        first_forward = other = NO_HINT
         for i in range(count):
             m = move(buffer[2 * i], buffer[2 * i + 1])
             if buffer[2 * i + 1] == FOUNDATION:
                 return m
+            if m == self.back:
+                continue  # a hint never takes back the move before it
             if forward(game, m):
                 if first_forward == NO_HINT:
                     first_forward = m
-            elif last is not None and m == move(move_target(last), move_source(last)):
-                back = m  # it takes back the last move
             elif other == NO_HINT and not _reorders(game, m):
                 other = m
         if first_forward == NO_HINT:
-            return other if other != NO_HINT else back if back != NO_HINT else m
+            return other
         self.fallback = first_forward
         self.limit = min(budget, self.budget)
         self.origin = game  # copied at the first step: the press's turn shows the cards sooner
@@ -183,7 +227,7 @@ class Hinter(DeadSearch):
                 i = 2 * next_index
                 m = buffer[i] << 8 | buffer[i + 1]  # move(), inlined: the hot loop (see engine)
                 next_index += 1
-                if not forward(probe, m):
+                if not forward(probe, m) or (not depth and m == self.back):
                     continue
                 flag = probe.apply(m)
                 if self._add(probe) != NEW_POSITION:  # seen, or the budget is spent

@@ -104,11 +104,24 @@ def has_won_deal(rules):
 
 def random_won_deal(rules):
     """A deal number picked at random among the won deals of ``rules``, or 0
-    when there is none: for "winnable deals only"."""
-    return _random_deal(rules, _WON)
+    when there is none: for "winnable deals only". One whose winning line
+    the board ships, where ``rules`` has them (``random_line_deal``)."""
+    return random_line_deal(rules) or _random_deal(rules, _WON)
 
 
 def random_par_deal(rules):
     """A deal number picked at random among the deals of ``rules`` that have
-    par (surveyed), or 0 when there is none: a new game's target is known."""
-    return _random_deal(rules, 1)
+    par (surveyed), or 0 when there is none: a new game's target is known.
+    One whose winning line the board ships, where ``rules`` has them."""
+    return random_line_deal(rules) or _random_deal(rules, 1)
+
+
+def random_line_deal(rules):
+    """A deal whose winning line the board ships (``lines``), at random; 0
+    where ``rules`` ships none. Hints alone win it."""
+    from british_square import lines, unload  # for the deal, and let go
+
+    try:
+        return lines.random_deal(rules)
+    finally:
+        unload("british_square.lines")

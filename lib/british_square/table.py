@@ -272,13 +272,14 @@ class Table:
     def show_hint(self, m):
         """The hint ``m``: the card it moves is picked up and the place it
         should go is lit with the cursor on it, so A plays it and B puts it
-        back; for a deal the stock is lit, under the cursor."""
+        back; for a deal the stock is lit, under the cursor, and for a space
+        filled from the stock the space (A on either does it)."""
         game, layout = self.game, self.layout
         self.hinting = False
         self.check_end()  # the dead test starts again where it was needed
         source, target = move_source(m), move_target(m)
-        if source == STOCK:  # a deal: the stock lit, A on it deals
-            self.cursor = layout.stock_stop
+        if source == STOCK:
+            self.cursor = layout.stock_stop if target == WASTE else layout.pile_stop(target, 0)
             self.lit = True
         else:
             suit = game.top(source) // 13

@@ -1,0 +1,162 @@
+"""The winning lines a board ships (lines.py, tools/ship_lines.py): each a
+win, a hint on one its next move, hints alone a won game (desktop and the
+CircuitPython VM); a damaged file no line and no harm."""
+
+import importlib
+import struct
+import sys
+
+import pytest
+from conftest import ROOT
+from ui_runs import board_tree, keys_file, position_line, reported
+
+from british_square import lines
+from british_square.desktop.games import copy_game, legal_moves
+from british_square.desktop.notation import position_text
+from british_square.desktop.solver.moves import position_key
+from british_square.engine import Game
+from british_square.hint import NO_HINT, Hinter
+from british_square.piles import AMERICAN, BRITISH, UNION, move
+
+sys.path.insert(0, str(ROOT / "tools"))
+import ship_lines  # noqa: E402
+
+HEAP = "150K"
+
+
+def shipped(rules=AMERICAN):
+    """(deal, moves) of every line in the shipped file of ``rules``."""
+    data = open(lines.lines_path(rules), "rb").read()
+    assert data[:4] == lines.MAGIC
+    (count,) = struct.unpack_from("<H", data, 4)
+    found = []
+    for i in range(count):
+        deal, moves, start = struct.unpack_from("<HHI", data, lines.HEADER + lines.ENTRY * i)
+        line = [move(data[k], data[k + 1]) for k in range(start, start + 2 * moves, 2)]
+        found.append((deal, line))
+    return found
+
+
+def test_the_shipped_files_are_what_the_survey_gives():
+    assert ship_lines.main(["--check"]) == 0, "run tools/ship_lines.py"
+    assert lines.SHIPPED_RULES == (AMERICAN,)
+
+
+def test_every_shipped_line_wins_its_deal_and_never_comes_back_to_a_position():
+    found = shipped()
+    assert len(found) == ship_lines.COUNT
+    assert [deal for deal, _ in found] == sorted({deal for deal, _ in found})
+    for deal, moves in found:
+        assert len(moves) <= lines.MAX_LINE
+        game = Game.new_deal(deal, AMERICAN)
+        seen = {position_key(game)}
+        for m in moves:
+            game.play(m)  # checked: a move no game could make raises
+            assert position_key(game) not in seen, deal
+            seen.add(position_key(game))
+        assert game.is_won(), deal
+
+
+@pytest.mark.parametrize("index", [0, 1, 250, 499])
+def test_hints_alone_win_a_shipped_deal(index):
+    deal, moves = shipped()[index]
+    game, hinter = Game.new_deal(deal, AMERICAN), Hinter()
+    for _ in range(len(moves)):
+        game.play(hinter.suggest(game))
+    assert game.is_won()
+
+
+def test_off_the_line_the_hint_is_the_boards_and_back_on_it_the_lines_again():
+    deal, moves = shipped()[3]
+    game, hinter = Game.new_deal(deal, AMERICAN), Hinter()
+    k = 0
+    while k < 20 or len(legal_moves(game)) < 3:  # a step of the line with a choice
+        game.play(moves[k])
+        k += 1
+    assert hinter.suggest(game) == moves[k]
+    other = next(m for m in legal_moves(game) if m != moves[k])
+    game.play(other)
+    buffer = bytearray(2 * lines.MAX_LINE)
+    assert lines.next_move(game, buffer) == lines.NO_LINE  # off it: no line
+    assert hinter.suggest(game) != NO_HINT  # the board's own hint
+    game.undo()
+    assert hinter.suggest(game) == moves[k]
+
+
+def test_no_line_for_other_rules_a_deal_not_shipped_or_a_game_past_its_line():
+    buffer = bytearray(2 * lines.MAX_LINE)
+    deal, moves = shipped()[0]
+    for rules in (BRITISH, UNION):
+        assert lines.next_move(Game.new_deal(deal, rules), buffer) == lines.NO_LINE
+    not_shipped = max(d for d, _ in shipped()) + 1
+    assert lines.next_move(Game.new_deal(not_shipped, AMERICAN), buffer) == lines.NO_LINE
+    game = Game.new_deal(deal, AMERICAN)
+    for m in moves:
+        game.play(m)
+    assert lines.next_move(game, buffer) == lines.NO_LINE  # won: the line is played out
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["empty", "magic", "count past the end", "entry past the end", "out of order", "moves"],
+)
+def test_a_damaged_lines_file_is_no_line_and_no_harm(tmp_path, monkeypatch, damage):
+    data = bytearray(open(lines.lines_path(AMERICAN), "rb").read())
+    deal, moves = shipped()[5]
+    at = lines.HEADER + lines.ENTRY * 5
+    if damage == "empty":
+        data = bytearray()
+    elif damage == "magic":
+        data[0] ^= 1
+    elif damage == "count past the end":
+        data[4:6] = struct.pack("<H", 60000)
+    elif damage == "entry past the end":
+        data[at + 4 : at + 8] = struct.pack("<I", len(data) - 10)
+    elif damage == "out of order":
+        data[at : at + 2] = struct.pack("<H", 30000)
+    else:  # a move no game could make where the line's next is
+        start = struct.unpack_from("<I", data, at + 4)[0]
+        data[start + 2 * 10 : start + 2 * 10 + 2] = bytes((19, 19))
+    path = tmp_path / "lines_american.bin"
+    path.write_bytes(bytes(data))
+    module = importlib.import_module("british_square.lines")
+    monkeypatch.setattr(module, "lines_path", lambda rules: str(path))
+    game = Game.new_deal(deal, AMERICAN)
+    for m in moves[:10]:
+        game.play(m)
+    found = module.next_move(copy_game(game), bytearray(2 * lines.MAX_LINE))
+    assert found == lines.NO_LINE
+    assert module.random_deal(AMERICAN) in (0, *(d for d, _ in shipped())) or damage in (
+        "out of order",
+        "moves",
+    )
+
+
+def test_the_boards_hints_play_a_shipped_line_on_the_vm(vm, mpy_cross, tmp_path):
+    # Hint then A, as a player follows the hints, for most of the line (near
+    # its end the game offers Finish, a screen a key script cannot see
+    # coming): the VM's game is the line's, move for move; the rest is the
+    # same code as test_hints_alone_win_a_shipped_deal's
+    mpy_board = board_tree(tmp_path / "board", mpy_cross)  # .mpy, the lines file beside them
+    deal, moves = shipped()[0]
+    played = len(moves) - 40
+    keys = keys_file(tmp_path, "a " + "hint a " * played)
+    result = vm.run_board(
+        mpy_board, "--deal", str(deal), "--rules", "american", "--keys-file", keys, heap=HEAP
+    )
+    game = Game.new_deal(deal, AMERICAN)
+    for m in moves[:played]:
+        game.play(m)
+    assert position_line(result.stdout) == position_text(game)
+    assert reported(result.stdout, "screens").split() == ["play", "title"]
+
+
+def test_solver_md_says_what_is_shipped_as_the_code_has_it():
+    from british_square.hint import STALL_HINTS
+
+    text = " ".join((ROOT / "docs" / "solver.md").read_text().split())
+    size = len(open(lines.lines_path(AMERICAN), "rb").read())
+    assert "a winning line for each of {} deals".format(ship_lines.COUNT) in text
+    assert "({}, {} KB of the flash".format("`lines_american.bin`", round(size / 1024)) in text
+    assert "with a line of at most {} moves".format(lines.MAX_LINE) in text
+    assert "after {} hints in a row (`hint.STALL_HINTS`)".format(STALL_HINTS) in text
