@@ -56,11 +56,27 @@ from british_square.controls import (
     Repeater,
 )
 from british_square.desktop.font import SheetFont  # noqa: E402
-from british_square.desktop.winning import WinningHinter  # noqa: E402
+from british_square.desktop.winning import (  # noqa: E402
+    LOOKING,
+    NOT_KNOWN,
+    NOT_WINNABLE,
+    WINNABLE,
+    Verdict,
+    WinningHinter,
+)
 from british_square.layout import SCREEN_H as HEIGHT  # noqa: E402
 from british_square.layout import SCREEN_W as WIDTH  # noqa: E402
 
 WINDOW_SCALE = 4  # the window's size at first (--scale sets it), 1 to MOST_SCALE
+# Under the screen, the window says whether the game can still be won
+# (``winning.Verdict``): a strip of its own, the screen's pixels as they are.
+STATUS_H = 12
+STATUS_TEXT = {
+    LOOKING: "Can it still be won? The solver looks",
+    WINNABLE: "This game can still be won",
+    NOT_WINNABLE: "This game can no longer be won",
+    NOT_KNOWN: "Not known whether it can still be won",
+}
 MOST_SCALE = 8
 DOUBLE_CLICK_MS = 400  # a second click this soon on the same place: a double click
 # A held arrow key repeats as a desktop's keys do, faster than a board's
@@ -119,7 +135,9 @@ def make_display(scale):
         def _initialize(self, init_sequence):
             pygame.display.init()  # the window alone: the mixer is the speaker's to open
             pygame.display.set_caption("British Square")
-            self._window = pygame.display.set_mode((WIDTH * scale, HEIGHT * scale))
+            self.status = ""  # under the screen (``STATUS_TEXT``)
+            self._scale = scale
+            self._window = pygame.display.set_mode(window_size(scale))
             self._pygame_screen = pygame.Surface((WIDTH, HEIGHT))
 
         def _refresh_display(self):
@@ -129,13 +147,24 @@ def make_display(scale):
             self._refresh_pending = False
 
         def show(self):
-            """The screen as drawn, scaled to the window."""
-            pygame.transform.scale(self._pygame_screen, self._window.get_size(), self._window)
+            """The screen as drawn, scaled to the window, and the status under it."""
+            scale = self._scale
+            screen = self._window.subsurface((0, 0, WIDTH * scale, HEIGHT * scale))
+            pygame.transform.scale(self._pygame_screen, screen.get_size(), screen)
+            strip = (0, HEIGHT * scale, WIDTH * scale, STATUS_H * scale)
+            self._window.fill((0, 0, 0), strip)
+            if self.status:
+                if not pygame.font.get_init():
+                    pygame.font.init()
+                font = pygame.font.Font(None, 10 * scale)
+                text = font.render(self.status, True, (248, 248, 248))
+                self._window.blit(text, (2 * scale, HEIGHT * scale + 2 * scale))
             pygame.display.flip()
 
         def rescale(self, new_scale):
             """The window ``new_scale`` times the screen, the screen shown again in it."""
-            self._window = pygame.display.set_mode((WIDTH * new_scale, HEIGHT * new_scale))
+            self._scale = new_scale
+            self._window = pygame.display.set_mode(window_size(new_scale))
             self.show()
 
     return ScaledDisplay(width=WIDTH, height=HEIGHT, auto_refresh=False)
@@ -148,6 +177,11 @@ def check_png_target(path):
         return
     if read_head(path, len(PNG_SIGNATURE)) not in (b"", PNG_SIGNATURE):
         raise ValueError("{!r} is not a PNG file: left as it is".format(path))
+
+
+def window_size(scale):
+    """The window at ``scale``: the screen and the status strip under it."""
+    return WIDTH * scale, (HEIGHT + STATUS_H) * scale
 
 
 def save_png(display, path, scale=1):
@@ -265,10 +299,12 @@ class KeyboardActions:
         return self.repeater.poll(now)
 
     def screen_pixel(self, event):
-        """The pixel of the 160x128 screen under ``event`` (the window shows it larger)."""
-        width, height = self.pygame.display.get_surface().get_size()
+        """The pixel of the 160x128 screen under ``event`` (the window shows
+        it ``scale`` times larger, the status strip under it: past the screen)."""
+        width, _ = self.pygame.display.get_surface().get_size()
         x, y = event.pos
-        return x * WIDTH // width, y * HEIGHT // height
+        scale = width // WIDTH
+        return x // scale, y // scale
 
     def click(self, event, now):
         """The click of ``event``: a double click when the left button's
@@ -411,6 +447,7 @@ class Hardware:
         self.key_names = None if os.environ.get("BSQ_BOARD_BUTTONS") else KEY_NAMES
         self.help_page = HELP_PAGE if self.key_names else None  # a board's pictures: its own
         self.hinter = WinningHinter  # a hint that follows the solver's win
+        self.verdict = None  # can the game still be won: said under a window's screen
         # A window has no backlight: None, and the menu's Brightness says so (a
         # board's pictures show a board's menu; the level set is kept, to test).
         self.backlight = None if self.key_names else self.keep_backlight
@@ -499,7 +536,21 @@ class Hardware:
                 import pygame
 
                 self.clock = pygame.time.Clock()
+                self.verdict = Verdict()
+            self.say_verdict()
             self.clock.tick(REST_FPS if resting else 60)
+
+    def say_verdict(self):
+        """Under the window's screen, whether the game on the cards can still
+        be won, once the solver says (``winning.Verdict``): asked again after
+        each move, the window live while it looks."""
+        if self.app is None or self.app.table.game is None:
+            return
+        self.verdict.look(self.app.table.game)
+        status = STATUS_TEXT[self.verdict.poll()]
+        if status != self.display.status:
+            self.display.status = status
+            self.display.show()
 
     def facts(self):
         """The save file's NVM, if any; no battery on a desktop (but a fake one)."""
@@ -524,7 +575,10 @@ class Hardware:
             self.actions.settled = app.settled
 
     def stopped(self, app):
-        """After the loop: the final screenshot; the signals as they were."""
+        """After the loop: the final screenshot; the signals as they were;
+        no solver left looking."""
+        if self.verdict is not None:
+            self.verdict.stop()
         if self.final_shot:
             self.write_shot(self.final_shot)
         for number, handler in self.signals.items():

@@ -255,7 +255,7 @@ def test_window_mode_keyboard_and_quit(monkeypatch, tmp_path):
 
     hardware = desktop.Hardware({"deal": 5})
     assert not hardware.headless
-    assert pygame.display.get_surface().get_size() == (640, 512)
+    assert pygame.display.get_surface().get_size() == desktop.window_size(4)  # and its strip
     for key in (pygame.K_z, pygame.K_RIGHT):
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
         pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key))

@@ -181,10 +181,10 @@ def test_hint_prints_the_boards_hint_in_both_formats():
     for game in sample_games(12):
         position = position_text(game)
         hinter = Hinter()
-        m = hinter.suggest(game)
+        m = hinter.suggest(parse_position(position))  # as the command reads it: no history
         text = cli("hint", position)
         assert text.returncode == 0 and text.stderr == ""
-        assert text.stdout == ("(no legal move)" if m == NO_HINT else move_text(m)) + "\n"
+        assert text.stdout == ("(no hint)" if m == NO_HINT else move_text(m)) + "\n"
         as_json = json.loads(cli("hint", position, "--json").stdout)
         hinted = None if m == NO_HINT else move_dict(m)
         assert as_json == {"hint": hinted, "positions": hinter.positions}
@@ -192,7 +192,7 @@ def test_hint_prints_the_boards_hint_in_both_formats():
 
 def test_hint_reads_standard_input_and_says_when_there_is_no_move():
     stuck = "british KC/KD/KH/JS - - 0,0,0,0"
-    assert cli("hint", "-", stdin=stuck).stdout == "(no legal move)\n"
+    assert cli("hint", "-", stdin=stuck).stdout == "(no hint)\n"
     assert json.loads(cli("hint", stuck, "--json").stdout) == {"hint": None, "positions": 0}
     dealt = cli("deal", "1", "--json").stdout
     assert json.loads(cli("hint", "-", "--json", stdin=dealt).stdout)["hint"] == {

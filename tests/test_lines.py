@@ -12,7 +12,7 @@ from ui_runs import board_tree, keys_file, position_line, reported
 
 from british_square import lines
 from british_square.desktop.games import copy_game, legal_moves
-from british_square.desktop.notation import position_text
+from british_square.desktop.notation import parse_position, position_text
 from british_square.desktop.solver.moves import position_key
 from british_square.engine import Game
 from british_square.hint import NO_HINT, Hinter
@@ -160,3 +160,29 @@ def test_solver_md_says_what_is_shipped_as_the_code_has_it():
     assert "({}, {} KB of the flash".format("`lines_american.bin`", round(size / 1024)) in text
     assert "with a line of at most {} moves".format(lines.MAX_LINE) in text
     assert "after {} hints in a row (`hint.STALL_HINTS`)".format(STALL_HINTS) in text
+
+
+def test_a_heap_too_broken_up_to_load_the_lines_gives_a_surveyed_deal_and_the_boards_hint(
+    monkeypatch,
+):
+    # a board that cannot find room for lines.py's code: no MemoryError
+    # stops New game or a hint, each does what it did before lines shipped
+    import builtins
+
+    from british_square import par
+
+    real_import = builtins.__import__
+
+    def no_room(name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "british_square.lines" or "lines" in (fromlist or ()):
+            raise MemoryError("memory allocation failed")
+        return real_import(name, globals, locals, fromlist, level)
+
+    deal, moves = shipped()[0]
+    game = Game.new_deal(deal, AMERICAN)
+    board_hint = Hinter().suggest(parse_position(position_text(game)))  # no line: no history
+    monkeypatch.setattr(builtins, "__import__", no_room)
+    assert par.random_line_deal(AMERICAN) == 0
+    assert 1 <= par.random_par_deal(AMERICAN) <= 31999  # from the par file, as before
+    assert Hinter().suggest(game) == board_hint
+    assert "british_square.lines" not in sys.modules

@@ -7,7 +7,17 @@ import time
 import pytest
 
 from british_square.desktop.games import copy_game
-from british_square.desktop.winning import WinningHinter, line_key
+from british_square.desktop.notation import parse_position, position_text
+from british_square.desktop.winning import (
+    HINT_NODES,
+    LOOKING,
+    NOT_KNOWN,
+    NOT_WINNABLE,
+    WINNABLE,
+    Verdict,
+    WinningHinter,
+    line_key,
+)
 from british_square.engine import MAX_MOVES, Game
 from british_square.hint import NO_HINT, Hinter
 from british_square.piles import AMERICAN, BRITISH, UNION, move
@@ -96,3 +106,76 @@ def test_the_same_position_gets_the_same_hint_every_time():
     game = Game.new_deal(29577, UNION)
     hints = {ask(WinningHinter(200), game) for _ in range(3)}
     assert len(hints) == 1
+
+
+def verdict_of(game, nodes=HINT_NODES):
+    """What ``Verdict`` says of ``game`` once the solver has looked."""
+    verdict = Verdict(nodes)
+    verdict.look(game)
+    waited = 0
+    while verdict.poll() == LOOKING:
+        time.sleep(0.01)
+        waited += 1
+        assert waited < 12_000, "the verdict never came"
+    return verdict.state
+
+
+def test_the_verdict_says_whether_the_game_can_still_be_won():
+    game = Game.new_deal(1, AMERICAN)
+    line = _shipped_line(1)
+    for m in line[:-8]:
+        game.play(m)
+    assert verdict_of(game) == WINNABLE
+    lost = parse_position("american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0")
+    assert verdict_of(lost) == NOT_WINNABLE  # the solver's search proved it: no card can go home
+    # a British deal set up as a position (no deal number: the census is
+    # not asked), one position to look at: the count runs out first
+    british = parse_position(position_text(Game.new_deal(7, BRITISH)))
+    assert verdict_of(british, nodes=1) == NOT_KNOWN
+
+
+def test_a_british_deal_is_not_winnable_without_asking_the_solver():
+    verdict = Verdict()
+    verdict.look(Game.new_deal(7, BRITISH))
+    assert verdict.solver is None and verdict.poll() == NOT_WINNABLE  # the census proved it
+
+
+def test_the_verdict_is_asked_again_after_a_move_and_not_before():
+    verdict = Verdict(nodes=1)
+    game = Game.new_deal(3, AMERICAN)
+    verdict.look(game)
+    first = verdict.solver
+    verdict.look(game)
+    assert verdict.solver is first  # the same position: the same request
+    game.play(move(16, 17))  # a deal
+    verdict.look(game)
+    assert verdict.solver is not first and first.returncode is not None  # the old one stopped
+    verdict.stop()
+
+
+def _shipped_line(deal):
+    """American deal ``deal``'s shipped line (lines.py), as move ints."""
+    from british_square import lines
+
+    buffer = bytearray(2 * lines.MAX_LINE)
+    game, moves = Game.new_deal(deal, AMERICAN), []
+    while True:
+        m = lines.next_move(game, buffer)
+        if m == lines.NO_LINE:
+            return moves
+        game.play(m)
+        moves.append(m)
+
+
+def test_desktop_md_says_what_the_window_says():
+    import sys
+
+    from conftest import HW, ROOT
+
+    sys.path.insert(0, str(HW))
+    import desktop
+
+    text = " ".join((ROOT / "docs" / "desktop.md").read_text().split())
+    for said in desktop.STATUS_TEXT.values():
+        assert '"{}"'.format(said) in text
+    assert "each at most {:,} positions".format(HINT_NODES).replace(",", " ") in text

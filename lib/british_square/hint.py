@@ -160,9 +160,12 @@ class Hinter(DeadSearch):
         move, no move at all: ``NO_HINT``), else ``None``, and ``step_hint``
         goes on with it."""
         self.positions = 0
-        from british_square import lines  # for the request, and let go: see lines.py
+        try:
+            from british_square import lines  # for the request, and let go: see lines.py
 
-        m = lines.next_move(game, self.buffer)
+            m = lines.next_move(game, self.buffer)
+        except MemoryError:  # a heap too broken up to load it: the board's own hint
+            m = NO_HINT
         unload("british_square.lines")
         if m >= 0:
             return m

@@ -368,7 +368,8 @@ def solve_command(args):
 
 def hint_command(game, as_json):
     """Print the board's hint (``hint.Hinter``, as the game makes it, with its
-    default budget): the move, or that there is no legal move."""
+    default budget) for the position as it is (no history: no shipped line
+    is followed): the move, or that there is none."""
     from british_square.hint import NO_HINT, Hinter
 
     hinter = Hinter()
@@ -377,7 +378,7 @@ def hint_command(game, as_json):
         found = None if m == NO_HINT else move_dict(m)
         out(json.dumps({"hint": found, "positions": hinter.positions}))
     else:
-        out("(no legal move)" if m == NO_HINT else move_text(m))
+        out("(no hint)" if m == NO_HINT else move_text(m))
 
 
 def survey_command(args):

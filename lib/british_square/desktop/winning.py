@@ -39,6 +39,11 @@ from british_square.piles import BRITISH
 # of CPython at most (55 us a position, the census's rate), and win most of
 # the American and Union Square positions that can be won (docs/solver.md).
 HINT_NODES = 50_000
+# What ``Verdict`` says of the position on show.
+LOOKING = "looking"
+WINNABLE = "winnable"
+NOT_WINNABLE = "not winnable"
+NOT_KNOWN = "not known"
 # Seconds only as an outer guard: the count ends a search long before.
 _GUARD_SECONDS = 600.0
 _LIB = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -78,11 +83,7 @@ class WinningHinter(Hinter):
             self.stop()
             self.asked = key
             self.asked_game = copy_game(game)
-            command = [sys.executable, "-m", __name__, position_text(game), str(self.nodes)]
-            env = dict(os.environ, PYTHONPATH=_LIB)
-            self.solver = subprocess.Popen(
-                command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True
-            )
+            self.solver = solver_process(position_text(game), str(self.nodes))
         return None
 
     def step_hint(self, positions):
@@ -126,13 +127,30 @@ class WinningHinter(Hinter):
     def stop(self):
         """The solver's process, if any, ends (its answer is no longer wanted
         or has been read)."""
-        solver = self.solver
-        if solver is not None:
-            solver.kill()
-            solver.wait()
-            solver.stdout.close()
-            self.solver = None
+        end_process(self.solver)
+        self.solver = None
         self.asked = None
+
+
+def solver_process(*args):
+    """This module run with ``args`` (``main``) in a process of its own, its
+    standard output piped: the engine keeps scratch shared by every game,
+    so a search cannot run on a second thread beside the window's."""
+    return subprocess.Popen(
+        [sys.executable, "-m", __name__, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=dict(os.environ, PYTHONPATH=_LIB),
+        text=True,
+    )
+
+
+def end_process(process):
+    """``process`` (``solver_process``'s, or None) ended, its pipe closed."""
+    if process is not None:
+        process.kill()
+        process.wait()
+        process.stdout.close()
 
 
 def line_key(game):
@@ -141,11 +159,69 @@ def line_key(game):
     return bytes((game.rules,)) + position_key(game, symmetric=False)
 
 
+class Verdict:
+    """Can the position on show still be won? ``look`` at a game after each
+    move; ``state`` is then ``LOOKING`` while the solver (the hint's hunt
+    for a win, then a complete search that proves none, each at most
+    ``nodes`` positions: a count, so the same verdict on any machine) looks
+    in a process of its own, the window live, and then ``WINNABLE``,
+    ``NOT_WINNABLE`` (the solver proved it) or ``NOT_KNOWN`` (the count ran
+    out first). A British Square game from a deal is never winnable: the
+    census proved every deal lost (docs/solver.md), so no solver is asked."""
+
+    def __init__(self, nodes=HINT_NODES):
+        self.nodes = nodes
+        self.state = NOT_KNOWN
+        self.asked = None  # the position (``line_key``) the state is about
+        self.solver = None
+
+    def look(self, game):
+        """The verdict on ``game``'s position: kept if it was asked about
+        last, else a new one begun (and the one under way given up)."""
+        key = line_key(game)
+        if key == self.asked:
+            return
+        self.stop()
+        self.asked = key
+        if game.rules == BRITISH and game.deal_number:
+            self.state = NOT_WINNABLE
+            return
+        self.state = LOOKING
+        self.solver = solver_process("--verdict", position_text(game), str(self.nodes))
+
+    def poll(self):
+        """Take the solver's verdict if it has one; the state."""
+        solver = self.solver
+        if solver is not None and solver.poll() is not None:
+            said = solver.stdout.read().split()
+            self.state = {"won": WINNABLE, "lost": NOT_WINNABLE}.get(said[0] if said else "")
+            self.state = self.state or NOT_KNOWN
+            self.stop()
+        return self.state
+
+    def stop(self):
+        """The solver's process, if any, ends."""
+        end_process(self.solver)
+        self.solver = None
+
+
 def main(argv):
     """``POSITION NODES``: print "won" and the winning line's moves (ints),
-    or "none" when the solver finds no win within ``NODES`` positions."""
+    or "none" when the solver finds no win within ``NODES`` positions.
+    ``--verdict POSITION NODES``: print "won", "lost" (proved: a complete
+    search) or "unknown", each search within ``NODES`` positions."""
     from british_square.desktop.solver.greedy import greedy_restarts
-    from british_square.desktop.solver.solution import WON
+    from british_square.desktop.solver.solution import LOST, WON
+
+    if argv[0] == "--verdict":  # a win hunted as the hint hunts it, then a complete search
+        from british_square.desktop.solver import search
+
+        game, nodes = parse_position(argv[1]), int(argv[2])
+        found = greedy_restarts(game, _GUARD_SECONDS, nodes)
+        if found.result != WON:
+            found = search(game, _GUARD_SECONDS, nodes, won_only=True)
+        print({WON: "won", LOST: "lost"}.get(found.result, "unknown"))
+        return
 
     found = greedy_restarts(parse_position(argv[0]), _GUARD_SECONDS, int(argv[1]))
     if found.result == WON and found.moves:
