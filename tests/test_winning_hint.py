@@ -6,18 +6,10 @@ import time
 
 import pytest
 
+from british_square.desktop import winning
 from british_square.desktop.games import copy_game
 from british_square.desktop.notation import parse_position, position_text
-from british_square.desktop.winning import (
-    HINT_NODES,
-    LOOKING,
-    NOT_KNOWN,
-    NOT_WINNABLE,
-    WINNABLE,
-    Verdict,
-    WinningHinter,
-    line_key,
-)
+from british_square.desktop.winning import HINT_NODES, Verdict, WinningHinter, line_key
 from british_square.engine import MAX_MOVES, Game
 from british_square.hint import NO_HINT, Hinter
 from british_square.piles import AMERICAN, BRITISH, UNION, move
@@ -113,7 +105,7 @@ def verdict_of(game, nodes=HINT_NODES):
     verdict = Verdict(nodes)
     verdict.look(game)
     waited = 0
-    while verdict.poll() == LOOKING:
+    while verdict.poll() == winning.LOOKING:
         time.sleep(0.01)
         waited += 1
         assert waited < 12_000, "the verdict never came"
@@ -125,19 +117,19 @@ def test_the_verdict_says_whether_the_game_can_still_be_won():
     line = _shipped_line(1)
     for m in line[:-8]:
         game.play(m)
-    assert verdict_of(game) == WINNABLE
+    assert verdict_of(game) == winning.WINNABLE
     lost = parse_position("american 5H/6H/8S/9S/-/-/-/-/-/-/-/-/-/-/-/- - - 0,0,0,0")
-    assert verdict_of(lost) == NOT_WINNABLE  # the solver's search proved it: no card can go home
+    assert verdict_of(lost) == winning.NOT_WINNABLE  # proved: no card can ever go home
     # a British deal set up as a position (no deal number: the census is
     # not asked), one position to look at: the count runs out first
     british = parse_position(position_text(Game.new_deal(7, BRITISH)))
-    assert verdict_of(british, nodes=1) == NOT_KNOWN
+    assert verdict_of(british, nodes=1) == winning.NOT_KNOWN
 
 
 def test_a_british_deal_is_not_winnable_without_asking_the_solver():
     verdict = Verdict()
     verdict.look(Game.new_deal(7, BRITISH))
-    assert verdict.solver is None and verdict.poll() == NOT_WINNABLE  # the census proved it
+    assert verdict.solver is None and verdict.poll() == winning.NOT_WINNABLE  # the census proved it
 
 
 def test_the_verdict_is_asked_again_after_a_move_and_not_before():
