@@ -186,3 +186,14 @@ def test_a_heap_too_broken_up_to_load_the_lines_gives_a_surveyed_deal_and_the_bo
     assert 1 <= par.random_par_deal(AMERICAN) <= 31999  # from the par file, as before
     assert Hinter().suggest(game) == board_hint
     assert "british_square.lines" not in sys.modules
+
+
+def test_the_vm_benchmark_counts_a_shipped_deal_won_by_hints_alone(vm, mpy_cross, monkeypatch):
+    # tools/hint_quality.py --follow --vm: the board's game on the VM, Hint
+    # then A to the won screen (its Finish offer taken on the way)
+    import hint_quality
+
+    monkeypatch.setenv("CIRCUITPYTHON_VM", vm.binary)
+    monkeypatch.setenv("MPY_CROSS", mpy_cross)
+    deal, _ = shipped()[0]
+    assert hint_quality.follow_on_vm(AMERICAN, [deal]) == 1

@@ -23,6 +23,9 @@ show how much the measure tells moves apart.
 until there is no legal move or 1000 moves are played) and prints the cards
 home, the deals won and how many reached par; ``--desktop`` follows the
 desktop's hint instead, which plays the solver's win when it finds one.
+``--vm`` plays each deal on the CircuitPython VM as a board plays it
+(``$CIRCUITPYTHON_VM``, the game deployed as ``.mpy``), pressing Hint then
+A, and counts the deals that reach the won screen.
 Prints a Markdown table.
 """
 
@@ -128,6 +131,54 @@ def follow(rules, deal, desktop=False):
     return game.score()
 
 
+def follow_on_vm(rules, deals):
+    """How many of ``deals`` reach the won screen on the CircuitPython VM,
+    played as a board plays them, Hint then A, as long as the game takes
+    (``FOLLOW_MOVES`` pairs at most: the key script is fixed, so the game's
+    Finish offer near the end takes an A, and a won game shows its screen)."""
+    import os
+    import subprocess
+    import tempfile
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from ui_runs import board_tree
+
+    vm = os.environ.get("CIRCUITPYTHON_VM")
+    mpy_cross = os.environ.get("MPY_CROSS")
+    if not (vm and mpy_cross):
+        sys.exit("hint_quality: --vm needs CIRCUITPYTHON_VM and MPY_CROSS")
+    won = 0
+    with tempfile.TemporaryDirectory() as folder:
+        board = board_tree(Path(folder) / "board", mpy_cross)
+        keys = Path(folder) / "keys"
+        for deal in deals:
+            moves = len(follow_line(rules, deal))
+            keys.write_text("a " + "hint a " * (moves + 2))
+            result = subprocess.run(
+                [vm, "-X", "heapsize=128K", "code.py", "--deal", str(deal),
+                 "--rules", RULE_NAMES[rules], "--keys-file", str(keys)],
+                cwd=board, capture_output=True, text=True, timeout=600,
+            )  # fmt: skip
+            said = [line for line in result.stdout.splitlines() if line.startswith("screens:")]
+            won += bool(said) and "won" in said[0].split()
+    return won
+
+
+def follow_line(rules, deal):
+    """The moves the board's hints play from ``deal`` (``follow``'s game), for
+    the key script's length."""
+    game = Game.new_deal(deal, rules)
+    hinter = Hinter()
+    moves = []
+    for _ in range(FOLLOW_MOVES):
+        m = hinter.suggest(game)
+        if m == NO_HINT or game.is_won():
+            break
+        game.play(m)
+        moves.append(m)
+    return moves
+
+
 def percent(part, whole):
     return "{:.1f}%".format(100 * part / whole) if whole else "-"
 
@@ -142,6 +193,8 @@ def main(argv=None):
     parser.add_argument("--follow", action="store_true")
     parser.add_argument("--desktop", action="store_true",
                         help="--follow the desktop's hint (the solver's win first)")  # fmt: skip
+    parser.add_argument("--vm", action="store_true",
+                        help="--follow on the CircuitPython VM, Hint then A")  # fmt: skip
     args = parser.parse_args(argv)
     deals = parse_range(args.deals)
     if args.per_deal:
@@ -163,6 +216,10 @@ def main(argv=None):
         print("|---|---|---|---|---|")
         for name in args.rules:
             rules = rules_from_name(name)
+            if args.vm:
+                won = follow_on_vm(rules, deals)
+                print("| {} | {} | - | {} | - |".format(RULE_TITLES[rules], len(deals), won))
+                continue
             homes = [follow(rules, deal, args.desktop) for deal in deals]
             pars = [par(rules, deal) for deal in deals]
             reached = sum(1 for home, p in zip(homes, pars) if p and home >= p)
