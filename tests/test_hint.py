@@ -108,6 +108,19 @@ def test_a_hint_never_takes_back_the_move_before_it():
     assert taken_back > 10  # positions where taking back was legal, and not hinted
 
 
+def test_after_stall_hints_in_a_row_the_hint_is_the_deal_then_none():
+    game, hinter = Game.new_deal(3, UNION), Hinter()  # (no line shipped: the board's hint)
+    assert hinter.suggest(game) != NO_HINT
+    hinter.stalled = STALL_HINTS  # as after that many hints moving cards about
+    assert hinter.suggest(game) == move(STOCK, WASTE)
+    game.play(move(STOCK, WASTE))
+    assert hinter.suggest(game) not in (NO_HINT, move(STOCK, WASTE)) or not game.stock_count
+    stuck = parse_position("american 5H/6H/8S/9S" + "/-" * 12 + " - - 0,0,0,0")
+    assert hinter.suggest(stuck) != NO_HINT  # moves about: 5H onto 6H, ...
+    hinter.stalled = STALL_HINTS
+    assert hinter.suggest(stuck) == NO_HINT  # and no stock to deal: none
+
+
 @pytest.mark.parametrize("rules", [AMERICAN, UNION])
 def test_following_the_hints_alone_always_ends(rules):
     # every hint sends a card home, takes one from the stock or the waste,

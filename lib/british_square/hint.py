@@ -1,10 +1,13 @@
-"""A hint on the board: a legal move that helps, whenever there is a move.
+"""A hint on the board: a legal move that helps, whenever there is one to hint.
 
 ``Hinter(budget)`` is made once (its memory, as the dead test's: a copy of
 the game, a table of position hashes and a path: about 3 KB for the
 default budget); ``suggest(game)`` works on the copy (``game`` is never
 touched) and returns, in this order of preference:
 
+0. on a deal whose winning line the board ships (``lines``: American's
+   that New game deals), while the game has played that line, its next
+   move: hints alone then win the deal;
 1. a card that can go home: one that is safe to send (``search.safe_move``)
    before any other;
 2. the first move of the shortest line of up to ``DEPTH`` forward moves that
@@ -14,14 +17,13 @@ touched) and returns, in this order of preference:
    deals late);
 4. when there is no forward move (the stock is out), a move that changes
    more than the order of the columns;
-0. on a deal whose winning line the board ships (``lines``: American's
-   that New game deals), while the game has played that line, its next
-   move: hints alone then win the deal;
 5. ``NO_HINT`` when there is none of these: no legal move at all, or none
    but the one that takes back the last move (Undo does that) or ones
-   that only put a column's card into another space; and after
-   ``STALL_HINTS`` hints in a row that sent no card home and took none
-   from the stock or the waste, until one does.
+   that only put a column's card into another space.
+
+After ``STALL_HINTS`` hints in a row that sent no card home and took none
+from the stock or the waste, the hint is the deal while the stock lasts,
+and then ``NO_HINT``, until a move does one of those.
 
 A forward move (``forward``) is one of: a card home; a card from the stock
 (a deal, or a fill of a space); the waste's card played; a base card taken
@@ -42,8 +44,9 @@ it. Every hint either sends a card home or takes one from the stock or the
 waste, which lowers the cards not yet home, then the stock, then the waste
 (taken in that order: a deal lowers the stock and raises the waste), or
 moves a card between columns, which leaves all three as they were; and
-after ``STALL_HINTS`` hints of the second kind in a row there is none
-until the first kind's. Those three counts cannot go down for ever, so a
+after ``STALL_HINTS`` hints of the second kind in a row the next is of
+the first kind (the deal) or there is none. Those three counts cannot go
+down for ever, so a
 player who plays nothing but hints comes to a won game or to ``NO_HINT``
 (the stock out and no hint: the dead test's "no more moves", or the
 player's own moves, or End game).
@@ -60,6 +63,7 @@ from british_square.piles import (
     COLUMN_CAPACITY,
     FOUNDATION,
     STOCK,
+    WASTE,
     move,
     move_source,
     move_target,
@@ -174,8 +178,8 @@ class Hinter(DeadSearch):
             self.progress, self.stalled = progress, 0
         elif game.history_count != self.asked_at:  # another position: a move since
             self.stalled += 1
-        if self.stalled >= STALL_HINTS:
-            return NO_HINT  # hints have moved cards about long enough: see the docstring
+        if self.stalled >= STALL_HINTS:  # cards moved about long enough: see the docstring
+            return move(STOCK, WASTE) if game.stock_count else NO_HINT
         self.asked_at = game.history_count
         buffer = self.buffer
         count = game.legal_moves(buffer)
