@@ -39,7 +39,11 @@ def shipped(rules=AMERICAN):
 
 def test_the_shipped_files_are_what_the_survey_gives():
     assert ship_lines.main(["--check"]) == 0, "run tools/ship_lines.py"
-    assert lines.SHIPPED_RULES == (AMERICAN,)
+    from british_square.par import LINE_DEALS
+
+    # par's counts, which say where a hint or New game loads the reader
+    assert ship_lines.RULES == (AMERICAN,)
+    assert LINE_DEALS == tuple(len(shipped(r)) if r in ship_lines.RULES else 0 for r in range(3))
 
 
 def test_every_shipped_line_wins_its_deal_and_never_comes_back_to_a_position():

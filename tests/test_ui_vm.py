@@ -40,7 +40,7 @@ from ui_runs import (
 from british_square.controls import LEFT, NONE, REST_S
 from british_square.desktop.notation import parse_position, position_text
 from british_square.layout import FONT_W, TEXT_LINE
-from british_square.piles import BRITISH, FOUNDATION, UNION, WASTE
+from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE
 
 # The whole game, harness included, from an empty heap: the budget
 # (docs/memory.md).
@@ -509,6 +509,7 @@ MODULES = sorted(
 )
 LOADED_BY = {
     "first_start": ("new board", "a"),
+    "lines": ("american", "a hint"),  # a hint on an American deal reads its line
     "position": ("start position", "a"),
     "shortcuts": ("kept", "a hint"),
     "timing": ("kept", "a start " + "down " * ABOUT_ROW + "a a"),
@@ -521,7 +522,8 @@ OTHERS = ["hw/vm", "hw/keyscript", "lib/adafruit_ticks"]
 def kept_save(path, how):
     """``path`` holding what a player's board keeps (``how``: "kept", a game
     with statistics and settings of its own; "start position", a long game
-    kept from a start position; "new board", nothing): its bytes, or None."""
+    kept from a start position; "american", as "kept" but an American deal;
+    "new board", nothing): its bytes, or None."""
     if how == "new board":
         return None
     sys.path.insert(0, str(HW))
@@ -535,7 +537,9 @@ def kept_save(path, how):
     store.settings.sound = False
     store.settings.brightness = 60
     game = long_game(UNION, 5, 600) if how == "start position" else Game.new_deal(5)
-    if how == "kept":
+    if how == "american":
+        game = Game.new_deal(5, AMERICAN)
+    if how in ("kept", "american"):
         game.play(game_move(game))
     store.save(game, 75, 1)
     return path.read_bytes()

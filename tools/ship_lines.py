@@ -1,6 +1,6 @@
 """Write the winning lines a board ships (``lib/british_square/lines_<rules>.bin``).
 
-For each rule set in ``lines.SHIPPED_RULES``: the first ``COUNT`` deals the
+For each rule set in ``RULES``: the first ``COUNT`` deals the
 survey (``docs/survey/<rules>.jsonl``) won with a line of at most
 ``lines.MAX_LINE`` moves that never comes back to a position (so no move of
 it takes back the one before), each replayed through the engine to a win.
@@ -23,9 +23,12 @@ from british_square import lines  # noqa: E402
 from british_square.desktop.notation import parse_move  # noqa: E402
 from british_square.desktop.solver.moves import position_key  # noqa: E402
 from british_square.engine import Game  # noqa: E402
-from british_square.piles import RULE_NAMES  # noqa: E402
+from british_square.piles import AMERICAN, RULE_NAMES  # noqa: E402
 
 COUNT = 500  # deals a rule set: about 280 KB of flash for American's
+# The rule sets that ship lines (par.LINE_DEALS says how many each has):
+# American's. Union Square's solver wins run to a thousand moves and more.
+RULES = (AMERICAN,)
 
 
 def winning_line(deal, rules, tokens):
@@ -80,7 +83,7 @@ def file_bytes(found):
 
 def main(argv):
     stale = []
-    for rules in lines.SHIPPED_RULES:
+    for rules in RULES:
         path = Path(lines.lines_path(rules))
         data = file_bytes(chosen(rules))
         if "--check" in argv:

@@ -58,6 +58,7 @@ is a good move, not a proof. Every suggestion is a legal move of ``game``.
 
 from british_square import unload
 from british_square.cards import const
+from british_square.par import LINE_DEALS
 from british_square.piles import (
     BRITISH,
     COLUMN_CAPACITY,
@@ -164,15 +165,16 @@ class Hinter(DeadSearch):
         move, no move at all: ``NO_HINT``), else ``None``, and ``step_hint``
         goes on with it."""
         self.positions = 0
-        try:
-            from british_square import lines  # for the request, and let go: see lines.py
+        if LINE_DEALS[game.rules] and game.deal_number:
+            try:
+                from british_square import lines  # for the request, and let go: see lines.py
 
-            m = lines.next_move(game, self.buffer)
-        except MemoryError:  # a heap too broken up to load it: the board's own hint
-            m = NO_HINT
-        unload("british_square.lines")
-        if m >= 0:
-            return m
+                m = lines.next_move(game, self.buffer)
+            except MemoryError:  # a heap too broken up to load it: the board's own hint
+                m = NO_HINT
+            unload("british_square.lines")
+            if m >= 0:
+                return m
         progress = (game.score() << 16) | (game.stock_count << 8) | game.waste_count
         if progress != self.progress:
             self.progress, self.stalled = progress, 0

@@ -1,6 +1,7 @@
 """Winning lines the board ships: for each deal New game deals under a rule
-set in ``SHIPPED_RULES``, the desktop solver's win, a move after another,
-so that a hint on the line is its next move and hints alone win the deal.
+set that has them (``par.LINE_DEALS`` counts them), the desktop solver's
+win, a move after another, so that a hint on the line is its next move and
+hints alone win the deal.
 
 ``lines_<rules>.bin`` beside this module (written by tools/ship_lines.py):
 
@@ -17,7 +18,6 @@ line, and a move of the line is a hint only where it is legal.
 """
 
 from british_square.cards import const
-from british_square.piles import AMERICAN
 
 MAGIC = b"BSQL"
 HEADER = const(6)
@@ -26,10 +26,6 @@ ENTRY = const(8)
 # 2 * engine.MAX_MOVES bytes, the legal moves' scratch that a hint borrows.
 MAX_LINE = const(306)
 NO_LINE = const(-1)
-# The rule sets that ship lines: American's are 280 moves or so; Union
-# Square's solver wins run to a thousand and more, a board's save keeps 451
-# (docs/solver.md).
-SHIPPED_RULES = (AMERICAN,)
 _RULE_FILES = ("british", "american", "union")  # piles.RULE_NAMES, as the files are named
 
 
@@ -70,9 +66,8 @@ def _entry(f, index, size):
 
 def _open(rules):
     """The lines file of ``rules`` open, its size and entry count; None
-    where ``rules`` ships none or the file is missing or not one."""
-    if rules not in SHIPPED_RULES:
-        return None
+    where the file is missing or not one (asked only of a rule set that
+    ships one: ``par.LINE_DEALS``)."""
     try:
         f = open(lines_path(rules), "rb")
     except OSError:

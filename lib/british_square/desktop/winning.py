@@ -137,7 +137,7 @@ def solver_process(*args):
     standard output piped: the engine keeps scratch shared by every game,
     so a search cannot run on a second thread beside the window's."""
     return subprocess.Popen(
-        [sys.executable, "-m", __name__, *args],
+        [sys.executable, "-m", __name__] + list(args),
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         env=dict(os.environ, PYTHONPATH=_LIB),
