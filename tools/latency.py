@@ -55,10 +55,11 @@ from ui_runs import VM_ADAPTERS  # noqa: E402
 from words_text import body  # noqa: E402
 
 from british_square.desktop.games import copy_game, legal_moves  # noqa: E402
-from british_square.desktop.notation import parse_position  # noqa: E402
+from british_square.desktop.notation import parse_move, parse_position  # noqa: E402
 from british_square.engine import Game  # noqa: E402
 from british_square.layout import BODY_ROWS, LEFT, RIGHT  # noqa: E402
 from british_square.piles import (  # noqa: E402
+    AMERICAN,
     BRITISH,
     STOCK,
     WASTE,
@@ -406,10 +407,23 @@ def stock_out_script():
     return s
 
 
+def shipped_line_script():
+    """A hint on an American deal New game deals: its winning line's next
+    move, the line read from flash (its reader loaded for the request)."""
+    game = Game.new_deal(1, AMERICAN)
+    for token in ("kF", "SW", "SW", "oc", "bn"):  # the first moves of deal 1's line
+        game.play(parse_move(token, game))
+    s = Script("shipped-line", kept(game))
+    s.press("a", "start", "down*{}".format(MENU.index("Hint")))
+    s.measure("menu: Hint, on a shipped line", SCREEN,
+              "A on Hint, American deal 1: its line's next move, read from flash", "a")  # fmt: skip
+    return s
+
+
 def scripts():
     return [first_start_script(), cards_script(), menu_script(), resumed_script(),
             long_column_script(), finish_script(), won_script(), cascade_script(),
-            stock_out_script()]  # fmt: skip
+            stock_out_script(), shipped_line_script()]  # fmt: skip
 
 
 def find_tool(env_name, default):

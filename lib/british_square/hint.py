@@ -143,6 +143,10 @@ class Hinter(DeadSearch):
         self.best_depth = 0
         self.best_move = NO_HINT
         self.back = NO_HINT  # the move that takes back the game's last one: never hinted
+        # a request's look for a shipped line (``_line``): its game, its stage, the reader
+        self.line_game = None
+        self.line_stage = 0
+        self.lines = None
         # what hints have not changed yet (``progress``), how many positions
         # in a row have been asked about since, and the last (its move count)
         self.progress = -1
@@ -165,16 +169,48 @@ class Hinter(DeadSearch):
         move, no move at all: ``NO_HINT``), else ``None``, and ``step_hint``
         goes on with it."""
         self.positions = 0
+        self.limit = min(budget, self.budget)
         if LINE_DEALS[game.rules] and game.deal_number:
+            # a shipped line perhaps: looked for in the turns after the press's
+            # (its reader loaded in one, the line read in the next: ``_line``)
+            self.line_game, self.line_stage = game, 0
+            return None
+        return self._answer(game)
+
+    def _line(self):
+        """A stage of looking for the game's shipped line: load its reader
+        (None), then read it: the line's next move, or the board's hint
+        begun as ``begin`` begins it when the game is not on a line. A heap
+        too broken up to load the reader gives the board's hint."""
+        game = self.line_game
+        if not self.line_stage:
+            self.line_stage = 1
             try:
                 from british_square import lines  # for the request, and let go: see lines.py
+            except MemoryError:
+                lines = None
+            self.lines = lines
+            return None
+        m = NO_HINT
+        if self.lines is not None:
+            try:
+                m = self.lines.next_move(game, self.buffer)
+            except MemoryError:
+                pass
+        self.lines = self.line_game = None
+        unload("british_square.lines")
+        return m if m >= 0 else self._answer(game)
 
-                m = lines.next_move(game, self.buffer)
-            except MemoryError:  # a heap too broken up to load it: the board's own hint
-                m = NO_HINT
+    def cancel(self):
+        """The request under way given up (a press): a shipped line's reader,
+        if loaded for it, let go."""
+        if self.line_game is not None:
+            self.line_game = self.lines = None
             unload("british_square.lines")
-            if m >= 0:
-                return m
+
+    def _answer(self, game):
+        """``begin``'s answer for ``game`` by the board's own hint: a move,
+        ``NO_HINT``, or ``None`` with its search begun."""
         progress = (game.score() << 16) | (game.stock_count << 8) | game.waste_count
         if progress != self.progress:
             self.progress, self.stalled = progress, 0
@@ -207,7 +243,6 @@ class Hinter(DeadSearch):
         if first_forward == NO_HINT:
             return other
         self.fallback = first_forward
-        self.limit = min(budget, self.budget)
         self.origin = game  # copied at the first step: the press's turn shows the cards sooner
         return None
 
@@ -215,8 +250,12 @@ class Hinter(DeadSearch):
         """Look at up to ``positions`` more positions of the request begun:
         ``None`` while it goes on, then the hint: the first move of the
         shortest line of forward moves that brings the most cards home, or
-        the first forward move if none seen does. The first step copies
-        the game begun (4 ms on a SAMD51) and looks at nothing yet."""
+        the first forward move if none seen does. On a deal with a shipped
+        line the first two steps look for it (``_line``); the first step of
+        a search copies the game begun (4 ms on a SAMD51) and looks at
+        nothing yet."""
+        if self.line_game is not None:
+            return self._line()
         if self.origin is not None:
             self.start(self.origin)  # a copy, its hash noted
             self.origin = None

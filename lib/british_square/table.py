@@ -267,13 +267,13 @@ class Table:
         """A press, or a change of the game, while the hint's search looks: it stops."""
         if self.hinting:
             self.hinting = False
+            self.hinter.cancel()
             self.check_end()
 
     def show_hint(self, m):
-        """The hint ``m``: the card it moves is picked up and the place it
-        should go is lit with the cursor on it, so A plays it and B puts it
-        back; for a deal the stock is lit, under the cursor, and for a space
-        filled from the stock the space (A on either does it)."""
+        """The hint ``m``: the card it moves picked up and its place lit with
+        the cursor on it, so A plays it and B puts it back; for a deal the
+        stock lit under the cursor, for a fill from the stock the space."""
         game, layout = self.game, self.layout
         self.hinting = False
         self.check_end()  # the dead test starts again where it was needed
