@@ -149,11 +149,12 @@ def _shipped_line(deal):
     """American deal ``deal``'s shipped line (lines.py), as move ints."""
     from british_square import lines
 
-    buffer = bytearray(2 * lines.MAX_LINE)
+    buffer = bytearray(2 * lines._MAX_LINE)
     game, moves = Game.new_deal(deal, AMERICAN), []
+    found = lines.find(AMERICAN, deal)
     while True:
-        m = lines.next_move(game, buffer)
-        if m == lines.NO_LINE:
+        m = lines.next_move(game, buffer, found)
+        if m == lines._NO_LINE:
             return moves
         game.play(m)
         moves.append(m)

@@ -2,7 +2,7 @@
 
 For each rule set in ``RULES``: the first ``COUNT`` deals the
 survey (``docs/survey/<rules>.jsonl``) won with a line of at most
-``lines.MAX_LINE`` moves that never comes back to a position (so no move of
+``lines._MAX_LINE`` moves that never comes back to a position (so no move of
 it takes back the one before), each replayed through the engine to a win.
 New game deals one of them on a board (``par.random_line_deal``), and a hint
 on its line is the line's next move (``lines.next_move``).
@@ -33,9 +33,9 @@ RULES = (AMERICAN,)
 
 def winning_line(deal, rules, tokens):
     """The moves of ``tokens`` (the survey's line for ``deal``) if they win
-    from the deal, never come back to a position and fit ``lines.MAX_LINE``;
+    from the deal, never come back to a position and fit ``lines._MAX_LINE``;
     else None."""
-    if len(tokens) > lines.MAX_LINE:
+    if len(tokens) > lines._MAX_LINE:
         return None
     game = Game.new_deal(deal, rules)
     seen = {position_key(game)}
@@ -72,7 +72,7 @@ def chosen(rules, count=COUNT):
 def file_bytes(found):
     """The lines file (``lines``' docstring) of ``found``: (deal, moves) in order."""
     head = lines.MAGIC + struct.pack("<H", len(found))
-    start = len(head) + lines.ENTRY * len(found)
+    start = len(head) + lines._ENTRY * len(found)
     entries, body, at = [], [], start
     for deal, moves in found:
         entries.append(struct.pack("<HHI", deal, len(moves), at))

@@ -146,7 +146,7 @@ class Hinter(DeadSearch):
         # a request's look for a shipped line (``_line``): its game, its stage, the reader
         self.line_game = None
         self.line_stage = 0
-        self.lines = None
+        self.lines = self.line_found = None
         # what hints have not changed yet (``progress``), how many positions
         # in a row have been asked about since, and the last (its move count)
         self.progress = -1
@@ -172,40 +172,42 @@ class Hinter(DeadSearch):
         self.limit = min(budget, self.budget)
         if LINE_DEALS[game.rules] and game.deal_number:
             # a shipped line perhaps: looked for in the turns after the press's
-            # (its reader loaded in one, the line read in the next: ``_line``)
+            # (its reader loaded, its entry found, its line read: ``_line``)
             self.line_game, self.line_stage = game, 0
             return None
         return self._answer(game)
 
     def _line(self):
-        """A stage of looking for the game's shipped line: load its reader
-        (None), then read it: the line's next move, or the board's hint
-        begun as ``begin`` begins it when the game is not on a line. A heap
-        too broken up to load the reader gives the board's hint."""
-        game = self.line_game
-        if not self.line_stage:
-            self.line_stage = 1
-            try:
-                from british_square import lines  # for the request, and let go: see lines.py
-            except MemoryError:
-                lines = None
-            self.lines = lines
-            return None
+        """A stage of looking for the game's shipped line, a turn each: load
+        its reader, find the deal's entry, read the line: the line's next
+        move, or the board's hint begun as ``begin`` begins it when the game
+        is not on a line (``None`` before that). A heap too broken up to
+        load the reader gives the board's hint."""
+        game, stage = self.line_game, self.line_stage
+        self.line_stage += 1
         m = NO_HINT
-        if self.lines is not None:
-            try:
-                m = self.lines.next_move(game, self.buffer)
-            except MemoryError:
-                pass
-        self.lines = self.line_game = None
-        unload("british_square.lines")
+        try:
+            if not stage:
+                from british_square import lines  # for the request, and let go: see lines.py
+
+                self.lines = lines
+                return None
+            if stage == 1:
+                self.line_found = self.lines.find(game.rules, game.deal_number)
+                if self.line_found is not None:
+                    return None
+            else:
+                m = self.lines.next_move(game, self.buffer, self.line_found)
+        except MemoryError:
+            pass
+        self.cancel()
         return m if m >= 0 else self._answer(game)
 
     def cancel(self):
         """The request under way given up (a press): a shipped line's reader,
         if loaded for it, let go."""
         if self.line_game is not None:
-            self.line_game = self.lines = None
+            self.line_game = self.lines = self.line_found = None
             unload("british_square.lines")
 
     def _answer(self, game):

@@ -131,9 +131,12 @@ def random_line_deal(rules):
     from british_square import unload
 
     try:
+        import random
+
         from british_square import lines  # for the deal, and let go
 
-        return lines.random_deal(rules)
+        found = lines.find(rules, 0, random.getrandbits(30))
+        return found[0] if found else 0
     except MemoryError:  # a heap too broken up to load it: a surveyed deal instead
         return 0
     finally:
