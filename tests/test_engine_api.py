@@ -9,6 +9,7 @@ from british_square.desktop.games import legal_moves
 from british_square.desktop.notation import position_dict
 from british_square.engine import Game, IllegalMoveError
 from british_square.piles import AMERICAN, FOUNDATION, STOCK, WASTE, move, move_text
+from british_square.resume import replay
 
 
 def state(g):
@@ -102,16 +103,16 @@ def test_replay_plays_a_saved_games_moves_as_play_does_and_stops_at_an_illegal_o
         for m in moves:
             played.play(m)
         data = b"\x07" * i + bytes(b for m in moves for b in (m >> 8, m & 0xFF))
-        replayed.replay(data, i, len(moves))
+        replay(replayed, data, i, len(moves))
         assert state(replayed) == state(played)
     g, by_play = ace_on_d(), ace_on_d()
     by_play.play(move(STOCK, WASTE))
     with pytest.raises(IllegalMoveError, match="dF"):  # AH home already: column d is empty
-        g.replay(bytes((STOCK, WASTE, 3, FOUNDATION, 3, FOUNDATION)), 0, 3)
+        replay(g, bytes((STOCK, WASTE, 3, FOUNDATION, 3, FOUNDATION)), 0, 3)
     by_play.play(move(3, FOUNDATION))
     assert state(g) == state(by_play)  # the moves before it played
     with pytest.raises(IllegalMoveError):
-        ace_on_d().replay(bytes((19, 0)), 0, 1)  # no pile 19
+        replay(ace_on_d(), bytes((19, 0)), 0, 1)  # no pile 19
 
 
 def test_moves_are_named_by_the_engine():

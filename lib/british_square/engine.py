@@ -5,8 +5,8 @@ the readers) with the rules (``legal_moves``, ``is_legal``, ``status``), the
 moves (``apply`` and ``retract``, for searches) and their history of two
 bytes per move (``push``, ``undo``, ``redo``), so play, undo and redo
 allocate nothing. ``push`` trusts its caller (search); ``play`` is the
-checked entry point (people, tools, parsers), and ``replay`` its loop for a
-saved game's moves: both raise ``IllegalMoveError``.
+checked entry point (people, tools, parsers), which raises
+``IllegalMoveError`` (``resume.replay`` is its loop for a saved game's moves).
 
 Reading a game: the counts (``rules``, ``columns``, ``deal_number``,
 ``stock_count``, ``waste_count``, ``history_count``) are plain attributes,
@@ -232,7 +232,7 @@ class Game(Piles):
         keep their own path); return the bits ``retract`` needs besides ``m``
         (three, from bit ``FLAG_SHIFT``): ``_FROM_BASE`` when the card was its
         column's base card, and a card sent home's suit. One function, not a
-        call to take and one to put: the searches' and a replay's inner step."""
+        call to take and one to put: the searches' inner step, and a resumed game's."""
         source = m >> 8
         target = m & 0xFF
         flag = 0
@@ -322,19 +322,6 @@ class Game(Piles):
         if type(m) is not int or not self.is_legal(m):  # type, not isinstance: True is no move
             raise IllegalMoveError(m, self.columns)
         self.push(m)
-
-    def replay(self, moves, at: int, count: int) -> None:
-        """Play ``count`` moves from the bytes ``moves``, a source and a target
-        byte each, from ``at`` (a save's moves): each checked as ``play``
-        checks it, ``IllegalMoveError`` at the first that is not legal here
-        (the moves before it played). ``play``'s loop without its call and
-        its type check: a board's start-up replays a saved game's hundreds."""
-        is_legal, push = self.is_legal, self.push
-        for i in range(at, at + 2 * count, 2):
-            m = moves[i] << 8 | moves[i + 1]
-            if not is_legal(m):
-                raise IllegalMoveError(m, self.columns)
-            push(m)
 
     def history_move(self, index: int) -> int:
         """Move ``index`` of the history as a move int (0 = the first move;

@@ -144,9 +144,7 @@ class Hinter(DeadSearch):
         self.best_move = NO_HINT
         self.back = NO_HINT  # the move that takes back the game's last one: never hinted
         # a request's look for a shipped line (``_line``): its game, its stage, the reader
-        self.line_game = None
-        self.line_stage = 0
-        self.lines = self.line_found = None
+        self.line = None  # a request's look for a shipped line (``_line``): its stage's state
         # what hints have not changed yet (``progress``), how many positions
         # in a row have been asked about since, and the last (its move count)
         self.progress = -1
@@ -173,7 +171,7 @@ class Hinter(DeadSearch):
         if LINE_DEALS[game.rules] and game.deal_number:
             # a shipped line perhaps: looked for in the turns after the press's
             # (its reader loaded, its entry found, its line read: ``_line``)
-            self.line_game, self.line_stage = game, 0
+            self.line = [game, 0, None]  # the game, the stage, what the stage left
             return None
         return self._answer(game)
 
@@ -183,21 +181,21 @@ class Hinter(DeadSearch):
         move, or the board's hint begun as ``begin`` begins it when the game
         is not on a line (``None`` before that). A heap too broken up to
         load the reader gives the board's hint."""
-        game, stage = self.line_game, self.line_stage
-        self.line_stage += 1
+        line = self.line
+        game, stage = line[0], line[1]
+        line[1] += 1
         m = NO_HINT
         try:
-            if not stage:
-                from british_square import lines  # for the request, and let go: see lines.py
+            from british_square import lines  # for the request, and let go: see lines.py
 
-                self.lines = lines
-                return None
             if stage == 1:
-                self.line_found = self.lines.find(game.rules, game.deal_number)
-                if self.line_found is not None:
+                line[2] = lines.find(game.rules, game.deal_number)
+                if line[2] is not None:
                     return None
+            elif stage:
+                m = lines.next_move(game, self.buffer, line[2])
             else:
-                m = self.lines.next_move(game, self.buffer, self.line_found)
+                return None  # loaded: a frame's work
         except MemoryError:
             pass
         self.cancel()
@@ -206,8 +204,8 @@ class Hinter(DeadSearch):
     def cancel(self):
         """The request under way given up (a press): a shipped line's reader,
         if loaded for it, let go."""
-        if self.line_game is not None:
-            self.line_game = self.lines = self.line_found = None
+        if self.line is not None:
+            self.line = None
             unload("british_square.lines")
 
     def _answer(self, game):
@@ -256,7 +254,7 @@ class Hinter(DeadSearch):
         line the first two steps look for it (``_line``); the first step of
         a search copies the game begun (4 ms on a SAMD51) and looks at
         nothing yet."""
-        if self.line_game is not None:
+        if self.line is not None:
             return self._line()
         if self.origin is not None:
             self.start(self.origin)  # a copy, its hash noted

@@ -14,15 +14,15 @@ its deal could not lead to, a move the engine refuses, a game with no move,
 a game counted with none of its rule set played) make a record
 unreadable; the other record, if whole, is used, else a fresh start with a
 notice. The position is rebuilt by replaying every move through
-``Game.replay``, ``Game.play``'s checks, so a resumed game is one the
-engine reached itself. The app catches anything else this raises
+``replay``, ``Game.play``'s checks, so a resumed game is one the engine
+reached itself. The app catches anything else this raises
 (``MemoryError`` included) and starts afresh the same way.
 """
 
 import binascii
 
 from british_square.deal import MAX_DEAL
-from british_square.engine import Game
+from british_square.engine import Game, IllegalMoveError
 from british_square.piles import BRITISH, UNION
 from british_square.stats import (
     AUTOPLAY_ACES,
@@ -241,12 +241,27 @@ def _parse_game(raw, at, has_start):
         game = Game.new_deal(deal, rules)
     if at + MOVE_SIZE * kept + CRC_SIZE != len(raw):
         raise ValueError
-    game.replay(raw, at, kept)  # each move a source and a target byte (MOVE_SIZE)
+    replay(game, raw, at, kept)
     for _ in range(kept - count):
         game.undo()
     if game.is_won():  # a game won is no longer in progress: never saved as one
         raise ValueError
     return game
+
+
+def replay(game, moves, at, count):
+    """Play ``count`` moves on ``game`` from the bytes ``moves``, a source
+    and a target byte each (``MOVE_SIZE``), from ``at``: each checked as
+    ``Game.play`` checks it, ``IllegalMoveError`` at the first that is not
+    legal (the moves before it played). ``play``'s loop without its call
+    and its type check a move: a board's start-up replays hundreds; here,
+    not in the engine, so that a game in play does not hold its code."""
+    is_legal, push = game.is_legal, game.push
+    for i in range(at, at + 2 * count, 2):
+        m = moves[i] << 8 | moves[i + 1]
+        if not is_legal(m):
+            raise IllegalMoveError(m, game.columns)
+        push(m)
 
 
 def consistent(data) -> bool:
@@ -326,7 +341,7 @@ def _check_deal(dealt, cells, bases, stock, waste, any_fills):
     from. Whether the tableau and the foundations can be reached from the
     deal in the moves left out is a search (the solver's work, seconds to
     minutes of it), not a loader's: the moves kept are replayed through
-    ``Game.replay``, and what they start from is held to this."""
+    ``replay``, and what they start from is held to this."""
     left = dealt.stock_count
     if len(stock) > left:
         raise ValueError
