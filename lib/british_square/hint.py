@@ -143,8 +143,7 @@ class Hinter(DeadSearch):
         self.best_depth = 0
         self.best_move = NO_HINT
         self.back = NO_HINT  # the move that takes back the game's last one: never hinted
-        # a request's look for a shipped line (``_line``): its game, its stage, the reader
-        self.line = None  # a request's look for a shipped line (``_line``): its stage's state
+        self.shipped = None  # the game a request looks for a shipped line of (``_line``)
         # what hints have not changed yet (``progress``), how many positions
         # in a row have been asked about since, and the last (its move count)
         self.progress = -1
@@ -168,45 +167,27 @@ class Hinter(DeadSearch):
         goes on with it."""
         self.positions = 0
         self.limit = min(budget, self.budget)
+        self.shipped = None  # (a request given up left its game here)
         if LINE_DEALS[game.rules] and game.deal_number:
-            # a shipped line perhaps: looked for in the turns after the press's
-            # (its reader loaded, its entry found, its line read: ``_line``)
-            self.line = [game, 0, None]  # the game, the stage, what the stage left
+            self.shipped = game  # a shipped line perhaps: looked for in the next turn
             return None
         return self._answer(game)
 
     def _line(self):
-        """A stage of looking for the game's shipped line, a turn each: load
-        its reader, find the deal's entry, read the line: the line's next
-        move, or the board's hint begun as ``begin`` begins it when the game
-        is not on a line (``None`` before that). A heap too broken up to
-        load the reader gives the board's hint."""
-        line = self.line
-        game, stage = line[0], line[1]
-        line[1] += 1
+        """The game's shipped line looked for, in the turn after the press's:
+        its next move, or the board's hint begun as ``begin`` begins it when
+        the game is not on a line. A heap too broken up to load the reader
+        gives the board's hint."""
+        game, self.shipped = self.shipped, None
         m = NO_HINT
         try:
             from british_square import lines  # for the request, and let go: see lines.py
 
-            if stage == 1:
-                line[2] = lines.find(game.rules, game.deal_number)
-                if line[2] is not None:
-                    return None
-            elif stage:
-                m = lines.next_move(game, self.buffer, line[2])
-            else:
-                return None  # loaded: a frame's work
+            m = lines.next_move(game, self.buffer, lines.find(game.rules, game.deal_number))
         except MemoryError:
             pass
-        self.cancel()
+        unload("british_square.lines")
         return m if m >= 0 else self._answer(game)
-
-    def cancel(self):
-        """The request under way given up (a press): a shipped line's reader,
-        if loaded for it, let go."""
-        if self.line is not None:
-            self.line = None
-            unload("british_square.lines")
 
     def _answer(self, game):
         """``begin``'s answer for ``game`` by the board's own hint: a move,
@@ -251,10 +232,10 @@ class Hinter(DeadSearch):
         ``None`` while it goes on, then the hint: the first move of the
         shortest line of forward moves that brings the most cards home, or
         the first forward move if none seen does. On a deal with a shipped
-        line the first two steps look for it (``_line``); the first step of
-        a search copies the game begun (4 ms on a SAMD51) and looks at
+        line the first step looks for it (``_line``); the first step of a
+        search copies the game begun (4 ms on a SAMD51) and looks at
         nothing yet."""
-        if self.line is not None:
+        if self.shipped is not None:
             return self._line()
         if self.origin is not None:
             self.start(self.origin)  # a copy, its hash noted

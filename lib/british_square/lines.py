@@ -19,7 +19,6 @@ a hint only where it is legal.
 """
 
 from british_square.cards import const
-from british_square.par import par_path
 
 # The layout's numbers are private: a board then keeps no name for them
 # (tools/ship_lines.py and the tests read them all the same).
@@ -33,10 +32,9 @@ _NO_LINE = const(-1)
 
 
 def lines_path(rules):
-    """The lines file of rule set ``rules`` (``/lib/british_square/lines_american.bin``),
-    beside its par file (``par``, loaded already: no names of this module's)."""
-    here = par_path(rules)
-    return here[: here.rfind("par_")] + "lines_" + here[here.rfind("par_") + 4 :]
+    """The lines file of rule set ``rules`` (``/lib/british_square/lines_american.bin``)."""
+    here = __file__.replace("\\", "/")
+    return here[: here.rfind("/") + 1] + "lines_" + ("british", "american", "union")[rules] + ".bin"
 
 
 def find(rules, deal, index=-1):

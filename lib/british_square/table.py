@@ -267,7 +267,6 @@ class Table:
         """A press, or a change of the game, while the hint's search looks: it stops."""
         if self.hinting:
             self.hinting = False
-            self.hinter.cancel()
             self.check_end()
 
     def show_hint(self, m):
