@@ -165,9 +165,9 @@ def check_sheet(path):
         raise DamagedFile(sheet.SHEET_FILE) from None
     if len(header) < 34 or header[:2] != b"BM":
         raise DamagedFile(sheet.SHEET_FILE)
-    pixels = _number(header, 10, 4)
-    width, height = _number(header, 18, 4), _number(header, 22, 4)
-    bits, compression = _number(header, 28, 2), _number(header, 30, 4)
+    pixels = read_number(header, 10, 4)
+    width, height = read_number(header, 18, 4), read_number(header, 22, 4)
+    bits, compression = read_number(header, 28, 2), read_number(header, 30, 4)
     row_bytes = (width * bits + 31) // 32 * 4
     if (width, height, bits, compression) != (sheet.SHEET_W, sheet.SHEET_H, 4, 0):
         raise DamagedFile(sheet.SHEET_FILE)
@@ -185,11 +185,3 @@ def _regular(path, name):
         regular = False
     if not regular:
         raise DamagedFile(name)
-
-
-def _number(data, at, count):
-    """The little-endian unsigned number of ``count`` bytes at ``data[at]``."""
-    value = 0
-    for i in range(count - 1, -1, -1):
-        value = value << 8 | data[at + i]
-    return value
