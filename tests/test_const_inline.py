@@ -65,7 +65,17 @@ def test_a_game_module_renames_its_own_constants_and_a_script_keeps_its_own():
     out = const_inline.rewrite(source, CONSTS, "british_square.sheet")
     assert out.splitlines()[1:] == ["_FELT = const(0)", "_MARK = const(_FELT + 8)"]
     other = const_inline.rewrite(source, CONSTS, "bench_heap")
-    assert other == source  # not the game's module: its names stay public
+    # not the game's module: its names stay public (``const``'s import goes, as anywhere)
+    assert other == source.replace("from british_square.cards import const", "")
+
+
+def test_const_itself_is_not_imported_where_the_parser_folds_every_use():
+    folded = "from british_square.cards import const, NO_CARD\n_A = const(3)\nB = const(_A + 1)\n"
+    consts = {"british_square.cards": {"NO_CARD": 255}}
+    out = const_inline.rewrite(folded, consts, "british_square.sheet")
+    assert out.splitlines() == ["_NO_CARD = const(255)", "_A = const(3)", "B = const(_A + 1)"]
+    called = "from british_square.cards import const\nx = [const(3)]\n"  # a call at run time
+    assert const_inline.rewrite(called, consts, "british_square.sheet") == called
 
 
 def test_constant_values_are_worked_out_from_the_source(tmp_path):
@@ -111,6 +121,10 @@ def test_the_game_tree_rewrites_cleanly_and_drops_every_shared_constant():
     assert "\nCARD_W" not in layout and "GAP = const(" not in layout.replace("_GAP = const(", "")
     # the screens' numbering is constants only: a board's modules never load it
     assert not [path for path, text in out.items() if "british_square.screen_ids import" in text]
+    # nor ``const`` (folded by the parser): a name each module looks up as it loads, and a global
+    assert [path for path, text in out.items() if "import const" in text] == [
+        "lib/british_square/cards.py"  # where CPython's stand-in is defined
+    ]
 
 
 def test_a_rewrite_that_leaves_a_private_name_reached_is_refused(tmp_path, monkeypatch):

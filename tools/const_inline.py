@@ -19,6 +19,10 @@ module, one source of each fact kept in the repository:
   the defining module keeps no global for them. A script run on a board
   tree that imports one (a benchmark) is rewritten the same way first
   (``rewrite``).
+* ``const`` itself is no longer imported (``from british_square.cards
+  import const``) where every use of it is ``NAME = const(...)``: MicroPython's
+  parser folds those by their form, and the import cost each module a name
+  looked up in all the board's names as it loads, and a global.
 
 Line numbers are kept, so a traceback on the board points at the source. A
 name is left alone where the module also binds it (a parameter, a keyword,
@@ -37,6 +41,8 @@ from pathlib import Path
 from deploy_shared import DeployError
 
 PACKAGE = "british_square"
+# ``from british_square.cards import const``: (module, name, alias), for CPython alone
+CONST_IMPORT = (PACKAGE + ".cards", "const", None)
 _OPERATORS = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
@@ -87,6 +93,21 @@ def _const_call(node: ast.stmt) -> tuple[str, ast.expr] | None:
     ):
         return node.targets[0].id, node.value.args[0]
     return None
+
+
+def _const_folded_only(tree: ast.Module) -> bool:
+    """Is every use of the name ``const`` in ``tree`` a ``NAME = const(...)``
+    statement's call (which MicroPython's parser folds, bound or not)?"""
+    folded = {
+        id(node.value.func)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.stmt) and _const_call(node)
+    }
+    return all(
+        id(node) in folded
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and node.id == "const" and isinstance(node.ctx, ast.Load)
+    )
 
 
 def package_consts(root: str | Path) -> dict[str, dict[str, int]]:
@@ -163,6 +184,7 @@ def rewrite(source: str, consts: dict[str, dict[str, int]], module: str) -> str:
     edits: list[tuple[int, int, int, int, str]] = []  # rows 1-based, columns 0-based
     rename: dict[str, str] = {}
     module_alias: dict[str, tuple[str, int, int]] = {}  # alias -> (module, where its import ends)
+    unneeded = _const_folded_only(tree)  # ``const`` itself: imported for CPython alone
 
     def private(name: str) -> str | None:
         """The private name of constant ``name`` here, or None to leave it be."""
@@ -179,19 +201,21 @@ def rewrite(source: str, consts: dict[str, dict[str, int]], module: str) -> str:
                     end = (node.end_lineno or node.lineno, node.end_col_offset or 0)
                     module_alias[alias.asname or alias.name] = (full, *end)
             continue
-        if node.module not in consts:
+        if node.module not in consts and node.module != CONST_IMPORT[0]:
             continue
-        table = consts[node.module]
-        kept, defined = [], []
+        table = consts.get(node.module, {})
+        kept, defined, dropped = [], [], False
         for alias in node.names:
             local = alias.asname or alias.name
             new = private(local) if alias.name in table else None
             if new:
                 rename[local] = new
                 defined.append("{} = const({})".format(new, table[alias.name]))
+            elif unneeded and (node.module, alias.name, alias.asname) == CONST_IMPORT:
+                dropped = True
             else:
                 kept.append(alias.name + (" as " + alias.asname if alias.asname else ""))
-        if defined:
+        if defined or dropped:
             parts = ["from {} import {}".format(node.module, ", ".join(kept))] if kept else []
             text = "; ".join(parts + defined)
             end = node.end_lineno or node.lineno
