@@ -151,9 +151,8 @@ def _shipped_line(deal):
 
     buffer = bytearray(2 * lines._MAX_LINE)
     game, moves = Game.new_deal(deal, AMERICAN), []
-    found = lines.find(AMERICAN, deal)
     while True:
-        m = lines.next_move(game, buffer, found)
+        m = lines.next_move(game, buffer)
         if m == lines._NO_LINE:
             return moves
         game.play(m)

@@ -83,6 +83,10 @@ BUDGET = const(60)
 # run hints alone made in deals 1-100 of American and Union Square
 # (tools/hint_quality.py --follow), and an end to any run.
 STALL_HINTS = const(40)
+# Where a request's look for a shipped line stands (``Hinter.look``), or
+# once read the line's move (0 or more)
+_READ = const(-2)  # the line to read
+_OFF = const(-3)  # not on a line: the board's hint
 
 
 def forward(game, m):
@@ -144,6 +148,7 @@ class Hinter(DeadSearch):
         self.best_move = NO_HINT
         self.back = NO_HINT  # the move that takes back the game's last one: never hinted
         self.shipped = None  # the game a request looks for a shipped line of (``_line``)
+        self.look = _OFF  # and where that look stands
         # what hints have not changed yet (``progress``), how many positions
         # in a row have been asked about since, and the last (its move count)
         self.progress = -1
@@ -167,27 +172,33 @@ class Hinter(DeadSearch):
         goes on with it."""
         self.positions = 0
         self.limit = min(budget, self.budget)
-        self.shipped = None  # (a request given up left its game here)
+        self.shipped, self.look = None, _OFF  # (a request given up left them)
         if LINE_DEALS[game.rules] and game.deal_number:
-            self.shipped = game  # a shipped line perhaps: looked for in the next turn
+            self.shipped, self.look = game, _READ  # a shipped line perhaps: ``_line``
             return None
         return self._answer(game)
 
     def _line(self):
-        """The game's shipped line looked for, in the turn after the press's:
-        its next move, or the board's hint begun as ``begin`` begins it when
-        the game is not on a line. A heap too broken up to load the reader
-        gives the board's hint."""
-        game, self.shipped = self.shipped, None
-        m = NO_HINT
-        try:
-            from british_square import lines  # for the request, and let go: see lines.py
+        """The look for the game's shipped line, in the two turns after the
+        press's: in the first, its reader loaded, the line read and the
+        reader let go (``None``); in the second, the line's next move, or
+        off a line, or in a heap too broken up to load the reader, the
+        board's hint begun as ``begin`` begins it. The reader is never kept
+        from one turn to the next (see docs/memory.md)."""
+        game, look = self.shipped, self.look
+        if look == _READ:
+            m = _OFF
+            try:
+                from british_square import lines  # for the request, and let go: see lines.py
 
-            m = lines.next_move(game, self.buffer, lines.find(game.rules, game.deal_number))
-        except MemoryError:
-            pass
-        unload("british_square.lines")
-        return m if m >= 0 else self._answer(game)
+                m = lines.next_move(game, self.buffer)
+            except MemoryError:
+                pass
+            unload("british_square.lines")
+            self.look = m if m >= 0 else _OFF
+            return None
+        self.shipped, self.look = None, _OFF
+        return look if look >= 0 else self._answer(game)
 
     def _answer(self, game):
         """``begin``'s answer for ``game`` by the board's own hint: a move,

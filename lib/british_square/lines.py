@@ -12,10 +12,12 @@ hints alone win the deal.
     moves     2  each: its source and its target pile (a save's layout)
 
 The hint loads this module when it is asked for and lets it go after, so a
-game in play does not hold its code (a few lines: its load is a frame's
-work). Nothing read is trusted: an entry out of order or out of the file,
-or a line longer than ``_MAX_LINE``, is no line, and a move of the line is
-a hint only where it is legal.
+game in play does not hold its code. Its load is most of a frame's work on
+a board: CircuitPython collects the heap after an import, and looks up
+each name of the module in all the names it knows, so the module has few
+of them. Nothing read is trusted: an entry out of order or out of the
+file, or a line longer than ``_MAX_LINE``, is no line, and a move of the
+line is a hint only where it is legal.
 """
 
 from british_square.cards import const
@@ -33,59 +35,56 @@ _NO_LINE = const(-1)
 
 def lines_path(rules):
     """The lines file of rule set ``rules`` (``/lib/british_square/lines_american.bin``)."""
-    here = __file__.replace("\\", "/")
-    return here[: here.rfind("/") + 1] + "lines_" + ("british", "american", "union")[rules] + ".bin"
+    here = __file__
+    return here[: here.rfind("lines")] + "lines_" + ("british", "american", "union")[rules] + ".bin"
 
 
-def find(rules, deal, index=-1):
-    """The entry of ``deal`` in the lines file of ``rules`` (or, with
+def find(f, deal, index=-1):
+    """The entry of ``deal`` in the open lines file ``f`` (or, with
     ``index`` 0 or more, entry ``index`` modulo their count: a deal at
-    random for New game, ``par.random_line_deal``): (deal,
-    moves, where they start), or None where there is none or the file is
-    missing, not one, or points out of itself."""
-    try:
-        f = open(lines_path(rules), "rb")
-    except OSError:
+    random for New game, ``par.random_line_deal``): (deal, moves, where
+    they start), or None where there is none or ``f`` is not a lines file.
+    Each read is checked, and not the file's size: on a board that is a
+    walk of its clusters."""
+    head = f.read(_HEADER)
+    count = head[4] | head[5] << 8 if head[:4] == MAGIC and len(head) == _HEADER else 0
+    if not count:
         return None
-    with f:
-        size = f.seek(0, 2)
-        f.seek(0)
-        head = f.read(_HEADER)
-        count = int.from_bytes(head[4:], "little") if head[:4] == MAGIC else 0
-        if not count or _HEADER + _ENTRY * count > size:
+    low, high = (index % count, index % count + 1) if index >= 0 else (0, count)
+    while low < high:  # the entries are in order of deal number
+        middle = (low + high) // 2
+        f.seek(_HEADER + _ENTRY * middle)
+        data = f.read(_ENTRY)
+        if len(data) != _ENTRY:
             return None
-        low, high = (index % count, index % count + 1) if index >= 0 else (0, count)
-        found = None
-        while low < high:  # the entries are in order of deal number
-            middle = (low + high) // 2
-            f.seek(_HEADER + _ENTRY * middle)
-            data = f.read(_ENTRY)
-            found = (int.from_bytes(data[:2], "little"), int.from_bytes(data[2:4], "little"),
-                     int.from_bytes(data[4:], "little"))  # fmt: skip
-            if not 0 < found[1] <= _MAX_LINE or found[2] + 2 * found[1] > size:
-                return None
-            if index >= 0 or found[0] == deal:
-                return found
-            if found[0] < deal:
-                low = middle + 1
-            else:
-                high = middle
+        found = (data[0] | data[1] << 8, data[2] | data[3] << 8,
+                 data[4] | data[5] << 8 | data[6] << 16 | data[7] << 24)  # fmt: skip
+        if not 0 < found[1] <= _MAX_LINE:
+            return None
+        if index >= 0 or found[0] == deal:
+            return found
+        if found[0] < deal:
+            low = middle + 1
+        else:
+            high = middle
     return None
 
 
-def next_move(game, buffer, found):
-    """The next move of the line ``found`` (``find``'s entry for
-    ``game``'s deal) when ``game`` has played the line so far, its moves
-    from the deal each the line's; else ``_NO_LINE``. ``buffer``: a
-    bytearray of ``2 * _MAX_LINE`` bytes or more, for the line."""
+def next_move(game, buffer):
+    """The next move of ``game``'s shipped line when ``game`` has played
+    the line so far, its moves from the deal each the line's; else
+    ``_NO_LINE``. ``buffer``: a bytearray of ``2 * _MAX_LINE`` bytes or
+    more, for the line. The file is opened once: on a board each open
+    looks its path up, a directory at a time."""
     played = game.history_count
-    if found is None or found[0] != game.deal_number or played >= found[1]:
-        return _NO_LINE
     try:
         with open(lines_path(game.rules), "rb") as f:
+            found = find(f, game.deal_number)
+            if found is None or played >= found[1]:
+                return _NO_LINE
             f.seek(found[2])
             if f.readinto(memoryview(buffer)[: 2 * played + 2]) != 2 * played + 2:
-                return _NO_LINE
+                return _NO_LINE  # the line runs out of the file
     except OSError:
         return _NO_LINE
     for k in range(played):

@@ -125,7 +125,7 @@ def random_par_deal(rules):
 
 def random_line_deal(rules):
     """A deal whose winning line the board ships (``lines``), at random; 0
-    where ``rules`` ships none. Hints alone win it."""
+    where ``rules`` ships none, or its file is missing. Hints alone win it."""
     if not LINE_DEALS[rules]:
         return 0
     from british_square import unload
@@ -135,9 +135,10 @@ def random_line_deal(rules):
 
         from british_square import lines  # for the deal, and let go
 
-        found = lines.find(rules, 0, random.getrandbits(30))
+        with open(lines.lines_path(rules), "rb") as f:
+            found = lines.find(f, 0, random.getrandbits(30))
         return found[0] if found else 0
-    except MemoryError:  # a heap too broken up to load it: a surveyed deal instead
+    except (MemoryError, OSError):  # a heap too broken up to load it, or no file: a surveyed deal
         return 0
     finally:
         unload("british_square.lines")
