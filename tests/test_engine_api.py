@@ -5,7 +5,7 @@ import pytest
 from positions import game, sample_games, text
 
 from british_square.cards import NO_CARD, parse_card
-from british_square.desktop.games import legal_moves
+from british_square.desktop.games import describe, legal_moves
 from british_square.desktop.notation import position_dict
 from british_square.engine import Game, IllegalMoveError
 from british_square.piles import AMERICAN, FOUNDATION, STOCK, WASTE, move, move_text
@@ -171,8 +171,31 @@ def test_the_waste_reader_sees_the_card_under_the_top():
     ]
 
 
-def test_repr_says_what_game_it_is():
+def test_describe_says_what_game_it_is():
     g = Game.new_deal(17)
     g.play(move(STOCK, WASTE))
-    assert repr(g) == "<Game british, deal 17, moves 1, score 0>"
-    assert repr(ace_on_d()) == "<Game british, set position, moves 0, score 0>"
+    assert describe(g) == "<Game british, deal 17, moves 1, score 0>"
+    assert describe(ace_on_d()) == "<Game british, set position, moves 0, score 0>"
+
+
+def test_history_is_compares_the_moves_played_with_a_saves_bytes():
+    import random
+
+    game = Game.new_deal(7, AMERICAN)
+    rng = random.Random(7)
+    while game.history_count < 150 and legal_moves(game):  # past two of the history's chunks
+        game.play(rng.choice(legal_moves(game)))
+    count = game.history_count
+    moves = bytearray()
+    for k in range(count):
+        m = game.history_move(k)
+        moves += bytes((m >> 8, m & 0xFF))
+    assert count > 64 and game.history_is(moves, count) and game.history_is(moves, 0)
+    assert game.history_is(moves, count - 1)
+    for k in (0, 63, 64, count - 1):  # either byte of a move, in any chunk
+        for at in (2 * k, 2 * k + 1):
+            changed = bytearray(moves)
+            changed[at] ^= 1
+            assert not game.history_is(changed, count), (k, at)
+    game.undo()
+    assert game.history_is(moves, count - 1)

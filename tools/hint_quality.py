@@ -43,9 +43,10 @@ from british_square.desktop.notation import RULE_TITLES, rules_from_name  # noqa
 from british_square.desktop.solver import UNKNOWN, best_line  # noqa: E402
 from british_square.desktop.survey import parse_range  # noqa: E402
 from british_square.desktop.winning import WinningHinter  # noqa: E402
-from british_square.engine import RULE_NAMES, Game  # noqa: E402
+from british_square.engine import Game  # noqa: E402
 from british_square.hint import BUDGET, NO_HINT, Hinter  # noqa: E402
 from british_square.par import par  # noqa: E402
+from british_square.piles import RULE_NAMES  # noqa: E402
 
 KINDS = ("line", "random")
 RANDOM_PLAY_MOVES = 300  # a random playout's longest

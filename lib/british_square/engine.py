@@ -22,7 +22,6 @@ from british_square.piles import (
     BRITISH,
     COLUMN_CAPACITY,
     FOUNDATION,
-    RULE_NAMES,
     STOCK,
     UNION,
     WASTE,
@@ -331,6 +330,24 @@ class Game(Piles):
         chunk = self.history[i // _CHUNK]
         return (chunk[i % _CHUNK] & _SOURCE_BITS) << 8 | chunk[i % _CHUNK + 1]
 
+    def history_is(self, moves, count: int) -> bool:
+        """Are the first ``count`` moves of the history those of ``moves``,
+        a move's source and target a byte each, as a save keeps them? A
+        chunk at a time, with no call a move: a shipped line's check late
+        in its game (230 moves) is 6 ms on a board, half as many as through
+        ``history_move``."""
+        end = 2 * count
+        base = 0
+        for chunk in self.history:
+            if base >= end:
+                break
+            for j in range(0, min(_CHUNK, end - base), 2):
+                k = base + j
+                if chunk[j] & _SOURCE_BITS != moves[k] or chunk[j + 1] != moves[k + 1]:
+                    return False
+            base += _CHUNK
+        return base >= end
+
     def history_flag(self, index: int) -> int:
         """The bits ``retract`` needs to take back move ``index`` of the
         history (``apply``'s): a copy of the position can walk back too."""
@@ -393,12 +410,3 @@ class Game(Piles):
         self.waste_count = other.waste_count
         self.foundations[:] = other.foundations
         self.history_count = self.history_end = 0
-
-    def __repr__(self) -> str:
-        # The position text belongs to ``notation``, above this module: a summary here.
-        return "<Game {}, {}, moves {}, score {}>".format(
-            RULE_NAMES[self.rules],
-            "deal {}".format(self.deal_number) if self.deal_number else "set position",
-            self.history_count,
-            self.score(),
-        )

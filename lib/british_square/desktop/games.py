@@ -1,11 +1,12 @@
 """What the desktop and the tests ask of a game and a board never does: its
-legal moves as a list, the moves played so far, a copy. Each allocates; the
-game itself (``engine.Game``) lists its moves into a buffer it is given
-(``legal_moves``), which is all a board needs.
+legal moves as a list, the moves played so far, a copy, a line saying what
+game it is. Each allocates; the game itself (``engine.Game``) lists its
+moves into a buffer it is given (``legal_moves``), which is all a board
+needs.
 """
 
 from british_square.engine import MAX_MOVES, Game
-from british_square.piles import move
+from british_square.piles import RULE_NAMES, move
 
 
 def legal_moves(game):
@@ -28,3 +29,15 @@ def copy_game(game):
     other.history_count = game.history_count
     other.history_end = game.history_end
     return other
+
+
+def describe(game):
+    """What game ``game`` is, in a line: ``<Game british, deal 17, moves 1,
+    score 0>`` (a summary: the position's text is ``notation``'s). Not a
+    ``Game.__repr__``: a board would keep its code for nothing."""
+    return "<Game {}, {}, moves {}, score {}>".format(
+        RULE_NAMES[game.rules],
+        "deal {}".format(game.deal_number) if game.deal_number else "set position",
+        game.history_count,
+        game.score(),
+    )
