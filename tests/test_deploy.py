@@ -1304,12 +1304,12 @@ def test_a_link_inside_the_tree_is_followed(run, game, drive):
 
 
 def test_the_files_the_game_ships_are_the_ones_its_code_opens():
-    from british_square import files, lines, par, sheet, words
+    from british_square import files, par, sheet, words
     from british_square.piles import RULE_NAMES
 
     opened = {sheet.SHEET_FILE, words.FILE}
     opened |= {Path(par.par_path(rules)).name for rules in range(len(RULE_NAMES))}
-    opened |= {Path(lines.lines_path(rules)).name for rules in range(3) if par.LINE_DEALS[rules]}
+    opened |= {Path(par.lines_path(rules)).name for rules in range(3) if par.LINE_DEALS[rules]}
     assert sorted(files.SHIPPED) == sorted(opened)
     assert deploy_plan.shipped_names(ROOT) == list(files.SHIPPED)
 

@@ -1,8 +1,7 @@
-"""The winning lines a board ships (lines.py, tools/ship_lines.py): each a
+"""The winning lines a board ships (par.py, tools/ship_lines.py): each a
 win, a hint on one its next move, hints alone a won game (desktop and the
 CircuitPython VM); a damaged file no line and no harm."""
 
-import importlib
 import struct
 import sys
 
@@ -10,7 +9,7 @@ import pytest
 from conftest import ROOT
 from ui_runs import board_tree, keys_file, position_line, reported
 
-from british_square import lines
+from british_square import par
 from british_square.desktop.games import copy_game, legal_moves
 from british_square.desktop.notation import parse_position, position_text
 from british_square.desktop.solver.moves import position_key
@@ -26,21 +25,23 @@ HEAP = "150K"
 
 def shipped(rules=AMERICAN):
     """(deal, moves) of every line in the shipped file of ``rules``."""
-    data = open(lines.lines_path(rules), "rb").read()
-    assert data[:4] == lines.MAGIC
-    (count,) = struct.unpack_from("<H", data, 4)
+    data = open(par.lines_path(rules), "rb").read()
+    assert data[:4] == par.LINES_MAGIC
+    (last,) = struct.unpack_from("<H", data, 4)
     found = []
-    for i in range(count):
-        deal, moves, start = struct.unpack_from("<HHI", data, lines._HEADER + lines._ENTRY * i)
-        line = [move(data[k], data[k + 1]) for k in range(start, start + 2 * moves, 2)]
-        found.append((deal, line))
+    for deal in range(1, last + 1):
+        at = par.LINES_HEAD + par.LINES_ENTRY * (deal - 1)
+        count, start = struct.unpack_from("<HI", data, at)
+        if count:
+            line = [move(data[k], data[k + 1]) for k in range(start, start + 2 * count, 2)]
+            found.append((deal, line))
     return found
 
 
-def line_move(game, module=lines):
+def line_move(game):
     """The next move of ``game``'s shipped line, as a hint finds it
-    (``lines._NO_LINE`` off any line)."""
-    return module.next_move(game, bytearray(2 * lines._MAX_LINE))
+    (``par.NO_LINE`` off any line)."""
+    return par.line_move(game, bytearray(2 * par.MAX_LINE))
 
 
 def test_the_shipped_files_are_what_the_survey_gives():
@@ -57,7 +58,7 @@ def test_every_shipped_line_wins_its_deal_and_never_comes_back_to_a_position():
     assert len(found) == ship_lines.COUNT
     assert [deal for deal, _ in found] == sorted({deal for deal, _ in found})
     for deal, moves in found:
-        assert len(moves) <= lines._MAX_LINE
+        assert len(moves) <= par.MAX_LINE
         game = Game.new_deal(deal, AMERICAN)
         seen = {position_key(game)}
         for m in moves:
@@ -86,7 +87,7 @@ def test_off_the_line_the_hint_is_the_boards_and_back_on_it_the_lines_again():
     assert hinter.suggest(game) == moves[k]
     other = next(m for m in legal_moves(game) if m != moves[k])
     game.play(other)
-    assert line_move(game) == lines._NO_LINE  # off it: no line
+    assert line_move(game) == par.NO_LINE  # off it: no line
     assert hinter.suggest(game) != NO_HINT  # the board's own hint
     game.undo()
     assert hinter.suggest(game) == moves[k]
@@ -95,49 +96,47 @@ def test_off_the_line_the_hint_is_the_boards_and_back_on_it_the_lines_again():
 def test_no_line_for_other_rules_a_deal_not_shipped_or_a_game_past_its_line():
     deal, moves = shipped()[0]
     for rules in (BRITISH, UNION):
-        assert line_move(Game.new_deal(deal, rules)) == lines._NO_LINE
+        assert line_move(Game.new_deal(deal, rules)) == par.NO_LINE
     not_shipped = max(d for d, _ in shipped()) + 1
-    assert line_move(Game.new_deal(not_shipped, AMERICAN)) == lines._NO_LINE
+    assert line_move(Game.new_deal(not_shipped, AMERICAN)) == par.NO_LINE
     game = Game.new_deal(deal, AMERICAN)
     for m in moves:
         game.play(m)
-    assert line_move(game) == lines._NO_LINE  # won: the line is played out
+    assert line_move(game) == par.NO_LINE  # won: the line is played out
 
 
 @pytest.mark.parametrize(
-    "damage",
-    ["empty", "magic", "count past the end", "entry past the end", "out of order", "moves"],
+    "damage", ["empty", "magic", "deals past the end", "entry past the end", "moves", "too long"]
 )
 def test_a_damaged_lines_file_is_no_line_and_no_harm(tmp_path, monkeypatch, damage):
-    data = bytearray(open(lines.lines_path(AMERICAN), "rb").read())
+    data = bytearray(open(par.lines_path(AMERICAN), "rb").read())
+    deals = {d for d, _ in shipped()}
     deal, moves = shipped()[5]
-    at = lines._HEADER + lines._ENTRY * 5
+    at = par.LINES_HEAD + par.LINES_ENTRY * (deal - 1)
     if damage == "empty":
         data = bytearray()
     elif damage == "magic":
         data[0] ^= 1
-    elif damage == "count past the end":
+    elif damage == "deals past the end":
         data[4:6] = struct.pack("<H", 60000)
+        data = data[: par.LINES_HEAD + par.LINES_ENTRY * 100]  # the file cut short too
     elif damage == "entry past the end":
-        data[at + 4 : at + 8] = struct.pack("<I", len(data) - 10)
-    elif damage == "out of order":
-        data[at : at + 2] = struct.pack("<H", 30000)
+        data[at + 2 : at + 6] = struct.pack("<I", len(data) - 10)
+    elif damage == "too long":
+        data[at : at + 2] = struct.pack("<H", par.MAX_LINE + 1)
     else:  # a move no game could make where the line's next is
-        start = struct.unpack_from("<I", data, at + 4)[0]
+        start = struct.unpack_from("<I", data, at + 2)[0]
         data[start + 2 * 10 : start + 2 * 10 + 2] = bytes((19, 19))
     path = tmp_path / "lines_american.bin"
     path.write_bytes(bytes(data))
-    module = importlib.import_module("british_square.lines")
-    monkeypatch.setattr(module, "lines_path", lambda rules: str(path))
+    monkeypatch.setattr(par, "lines_path", lambda rules: str(path))
     game = Game.new_deal(deal, AMERICAN)
     for m in moves[:10]:
         game.play(m)
-    found = line_move(copy_game(game), module)
-    assert found == lines._NO_LINE
-    for index in (0, 5, 499, 12345):  # New game's draw: an entry, or none
-        with open(path, "rb") as f:
-            entry = module.find(f, 0, index)
-        assert entry is None or entry[0] in {d for d, _ in shipped()} | {30000}
+    assert line_move(copy_game(game)) == par.NO_LINE
+    assert Hinter().suggest(game) != NO_HINT  # the board's own hint
+    for _ in range(20):  # New game's draw: a deal with an entry, or none
+        assert par.random_line_deal(AMERICAN) in deals | {0}
 
 
 def test_the_boards_hints_play_a_shipped_line_on_the_vm(vm, mpy_cross, tmp_path):
@@ -163,37 +162,32 @@ def test_solver_md_says_what_is_shipped_as_the_code_has_it():
     from british_square.hint import STALL_HINTS
 
     text = " ".join((ROOT / "docs" / "solver.md").read_text().split())
-    size = len(open(lines.lines_path(AMERICAN), "rb").read())
+    size = len(open(par.lines_path(AMERICAN), "rb").read())
     assert "a winning line for each of {} deals".format(ship_lines.COUNT) in text
     assert "({}, {} KB of the flash".format("`lines_american.bin`", round(size / 1024)) in text
-    assert "with a line of at most {} moves".format(lines._MAX_LINE) in text
+    assert "with a line of at most {} moves".format(par.MAX_LINE) in text
     assert "after {} hints in a row (`hint.STALL_HINTS`)".format(STALL_HINTS) in text
 
 
-def test_a_heap_too_broken_up_to_load_the_lines_gives_a_surveyed_deal_and_the_boards_hint(
-    monkeypatch,
-):
-    # a board that cannot find room for lines.py's code: no MemoryError
-    # stops New game or a hint, each does what it did before lines shipped
-    import builtins
-
-    from british_square import par
-
-    real_import = builtins.__import__
-
-    def no_room(name, globals=None, locals=None, fromlist=(), level=0):
-        if name == "british_square.lines" or "lines" in (fromlist or ()):
-            raise MemoryError("memory allocation failed")
-        return real_import(name, globals, locals, fromlist, level)
-
+def test_no_lines_file_gives_a_surveyed_deal_and_the_boards_hint(tmp_path, monkeypatch):
+    # a drive without the file (a copy cut short): New game and a hint do
+    # what they did before lines shipped
     deal, moves = shipped()[0]
     game = Game.new_deal(deal, AMERICAN)
     board_hint = Hinter().suggest(parse_position(position_text(game)))  # no line: no history
-    monkeypatch.setattr(builtins, "__import__", no_room)
+    monkeypatch.setattr(par, "lines_path", lambda rules: str(tmp_path / "missing.bin"))
     assert par.random_line_deal(AMERICAN) == 0
     assert 1 <= par.random_par_deal(AMERICAN) <= 31999  # from the par file, as before
     assert Hinter().suggest(game) == board_hint
-    assert "british_square.lines" not in sys.modules
+
+
+def test_new_game_draws_every_shipped_deal_alike():
+    import random
+
+    random.seed(3)
+    drawn = [par.random_line_deal(AMERICAN) for _ in range(4000)]
+    deals = {d for d, _ in shipped()}
+    assert set(drawn) <= deals and len(set(drawn)) > 0.9 * len(deals)
 
 
 def test_the_vm_benchmark_counts_a_shipped_deal_won_by_hints_alone(vm, mpy_cross, monkeypatch):

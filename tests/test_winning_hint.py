@@ -146,14 +146,14 @@ def test_the_verdict_is_asked_again_after_a_move_and_not_before():
 
 
 def _shipped_line(deal):
-    """American deal ``deal``'s shipped line (lines.py), as move ints."""
-    from british_square import lines
+    """American deal ``deal``'s shipped line (par.py), as move ints."""
+    from british_square import par
 
-    buffer = bytearray(2 * lines._MAX_LINE)
+    buffer = bytearray(2 * par.MAX_LINE)
     game, moves = Game.new_deal(deal, AMERICAN), []
     while True:
-        m = lines.next_move(game, buffer)
-        if m == lines._NO_LINE:
+        m = par.line_move(game, buffer)
+        if m == par.NO_LINE:
             return moves
         game.play(m)
         moves.append(m)

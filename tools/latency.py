@@ -55,9 +55,10 @@ from ui_runs import VM_ADAPTERS  # noqa: E402
 from words_text import body  # noqa: E402
 
 from british_square.desktop.games import copy_game, legal_moves  # noqa: E402
-from british_square.desktop.notation import parse_move, parse_position  # noqa: E402
+from british_square.desktop.notation import parse_position  # noqa: E402
 from british_square.engine import Game  # noqa: E402
 from british_square.layout import BODY_ROWS, LEFT, RIGHT  # noqa: E402
+from british_square.par import MAX_LINE, line_move  # noqa: E402
 from british_square.piles import (  # noqa: E402
     AMERICAN,
     BRITISH,
@@ -407,16 +408,23 @@ def stock_out_script():
     return s
 
 
+# How far into American deal 1's shipped line (279 moves) its hint is asked
+# for: late, where the line read and the history it is checked against are
+# longest, and before Finish would be offered.
+LINE_PLAYED = 230
+
+
 def shipped_line_script():
-    """A hint on an American deal New game deals: its winning line's next
-    move, the line read from flash (its reader loaded for the request)."""
-    game = Game.new_deal(1, AMERICAN)
-    for token in ("kF", "SW", "SW", "oc", "bn"):  # the first moves of deal 1's line
-        game.play(parse_move(token, game))
+    """A hint on an American deal New game deals, late in its winning line:
+    the line's next move, read from flash in the press's turn."""
+    game, buffer = Game.new_deal(1, AMERICAN), bytearray(2 * MAX_LINE)
+    for _ in range(LINE_PLAYED):
+        game.play(line_move(game, buffer))
     s = Script("shipped-line", kept(game))
     s.press("a", "start", "down*{}".format(MENU.index("Hint")))
     s.measure("menu: Hint, on a shipped line", SCREEN,
-              "A on Hint, American deal 1: its line's next move, read from flash", "a")  # fmt: skip
+              "A on Hint, American deal 1, {} moves into its line: the line's next move, "
+              "read from flash".format(LINE_PLAYED), "a")  # fmt: skip
     return s
 
 

@@ -2,10 +2,10 @@
 
 For each rule set in ``RULES``: the first ``COUNT`` deals the
 survey (``docs/survey/<rules>.jsonl``) won with a line of at most
-``lines._MAX_LINE`` moves that never comes back to a position (so no move of
+``par.MAX_LINE`` moves that never comes back to a position (so no move of
 it takes back the one before), each replayed through the engine to a win.
 New game deals one of them on a board (``par.random_line_deal``), and a hint
-on its line is the line's next move (``lines.next_move``).
+on its line is the line's next move (``par.line_move``).
 
     python tools/ship_lines.py            # write the files
     python tools/ship_lines.py --check    # exit 1 if they are not what the survey gives
@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
-from british_square import lines  # noqa: E402
+from british_square import par  # noqa: E402
 from british_square.desktop.notation import parse_move  # noqa: E402
 from british_square.desktop.solver.moves import position_key  # noqa: E402
 from british_square.engine import Game  # noqa: E402
@@ -33,9 +33,9 @@ RULES = (AMERICAN,)
 
 def winning_line(deal, rules, tokens):
     """The moves of ``tokens`` (the survey's line for ``deal``) if they win
-    from the deal, never come back to a position and fit ``lines._MAX_LINE``;
+    from the deal, never come back to a position and fit ``par.MAX_LINE``;
     else None."""
-    if len(tokens) > lines._MAX_LINE:
+    if len(tokens) > par.MAX_LINE:
         return None
     game = Game.new_deal(deal, rules)
     seen = {position_key(game)}
@@ -70,21 +70,23 @@ def chosen(rules, count=COUNT):
 
 
 def file_bytes(found):
-    """The lines file (``lines``' docstring) of ``found``: (deal, moves) in order."""
-    head = lines.MAGIC + struct.pack("<H", len(found))
-    start = len(head) + lines._ENTRY * len(found)
-    entries, body, at = [], [], start
-    for deal, moves in found:
-        entries.append(struct.pack("<HHI", deal, len(moves), at))
+    """The lines file (``par``'s docstring) of ``found``: (deal, moves) in order."""
+    last = found[-1][0] if found else 0
+    lines = dict(found)
+    at = par.LINES_HEAD + par.LINES_ENTRY * last
+    entries, body = [], []
+    for deal in range(1, last + 1):
+        moves = lines.get(deal, ())
+        entries.append(struct.pack("<HI", len(moves), at if moves else 0))
         body.append(bytes(b for m in moves for b in (m >> 8, m & 0xFF)))
         at += len(body[-1])
-    return head + b"".join(entries) + b"".join(body)
+    return par.LINES_MAGIC + struct.pack("<H", last) + b"".join(entries) + b"".join(body)
 
 
 def main(argv):
     stale = []
     for rules in RULES:
-        path = Path(lines.lines_path(rules))
+        path = Path(par.lines_path(rules))
         data = file_bytes(chosen(rules))
         if "--check" in argv:
             if not path.is_file() or path.read_bytes() != data:

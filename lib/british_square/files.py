@@ -25,7 +25,7 @@ TEXTS_AT_MOST = const(40)  # a file with more "@" lines is not ours
 # The files beside the modules that the game opens, and the only ones of its
 # folder that deploy and the bundle ship (tools/deploy_plan.py reads this
 # literal; tests/test_deploy.py checks that each is a name the code opens:
-# sheet.SHEET_FILE, words.FILE, par.par_path's, lines.lines_path's).
+# sheet.SHEET_FILE, words.FILE, par.par_path's, par.lines_path's).
 SHIPPED = (
     "cards.bmp",
     "words.txt",

@@ -5,9 +5,9 @@ the game, a table of position hashes and a path: about 3 KB for the
 default budget); ``suggest(game)`` works on the copy (``game`` is never
 touched) and returns, in this order of preference:
 
-0. on a deal whose winning line the board ships (``lines``: American's
-   that New game deals), while the game has played that line, its next
-   move: hints alone then win the deal;
+0. on a deal whose winning line the board ships (``par.line_move``:
+   American's that New game deals), while the game has played that line,
+   its next move: hints alone then win the deal;
 1. a card that can go home: one that is safe to send (``search.safe_move``)
    before any other;
 2. the first move of the shortest line of up to ``DEPTH`` forward moves that
@@ -56,9 +56,8 @@ and repeats are pruned by two hashes (``search.position_hashes``), so a hint
 is a good move, not a proof. Every suggestion is a legal move of ``game``.
 """
 
-from british_square import unload
 from british_square.cards import const
-from british_square.par import LINE_DEALS
+from british_square.par import LINE_DEALS, line_move
 from british_square.piles import (
     BRITISH,
     COLUMN_CAPACITY,
@@ -83,10 +82,6 @@ BUDGET = const(60)
 # run hints alone made in deals 1-100 of American and Union Square
 # (tools/hint_quality.py --follow), and an end to any run.
 STALL_HINTS = const(40)
-# Where a request's look for a shipped line stands (``Hinter.look``), or
-# once read the line's move (0 or more)
-_READ = const(-2)  # the line to read
-_OFF = const(-3)  # not on a line: the board's hint
 
 
 def forward(game, m):
@@ -147,8 +142,6 @@ class Hinter(DeadSearch):
         self.best_depth = 0
         self.best_move = NO_HINT
         self.back = NO_HINT  # the move that takes back the game's last one: never hinted
-        self.shipped = None  # the game a request looks for a shipped line of (``_line``)
-        self.look = _OFF  # and where that look stands
         # what hints have not changed yet (``progress``), how many positions
         # in a row have been asked about since, and the last (its move count)
         self.progress = -1
@@ -172,33 +165,11 @@ class Hinter(DeadSearch):
         goes on with it."""
         self.positions = 0
         self.limit = min(budget, self.budget)
-        self.shipped, self.look = None, _OFF  # (a request given up left them)
         if LINE_DEALS[game.rules] and game.deal_number:
-            self.shipped, self.look = game, _READ  # a shipped line perhaps: ``_line``
-            return None
+            m = line_move(game, self.buffer)  # read from flash: 3 ms of the press's turn
+            if m >= 0:
+                return m  # the game is on its deal's shipped line
         return self._answer(game)
-
-    def _line(self):
-        """The look for the game's shipped line, in the two turns after the
-        press's: in the first, its reader loaded, the line read and the
-        reader let go (``None``); in the second, the line's next move, or
-        off a line, or in a heap too broken up to load the reader, the
-        board's hint begun as ``begin`` begins it. The reader is never kept
-        from one turn to the next (see docs/memory.md)."""
-        game, look = self.shipped, self.look
-        if look == _READ:
-            m = _OFF
-            try:
-                from british_square import lines  # for the request, and let go: see lines.py
-
-                m = lines.next_move(game, self.buffer)
-            except MemoryError:
-                pass
-            unload("british_square.lines")
-            self.look = m if m >= 0 else _OFF
-            return None
-        self.shipped, self.look = None, _OFF
-        return look if look >= 0 else self._answer(game)
 
     def _answer(self, game):
         """``begin``'s answer for ``game`` by the board's own hint: a move,
@@ -242,12 +213,9 @@ class Hinter(DeadSearch):
         """Look at up to ``positions`` more positions of the request begun:
         ``None`` while it goes on, then the hint: the first move of the
         shortest line of forward moves that brings the most cards home, or
-        the first forward move if none seen does. On a deal with a shipped
-        line the first step looks for it (``_line``); the first step of a
+        the first forward move if none seen does. The first step of a
         search copies the game begun (4 ms on a SAMD51) and looks at
         nothing yet."""
-        if self.shipped is not None:
-            return self._line()
         if self.origin is not None:
             self.start(self.origin)  # a copy, its hash noted
             self.origin = None

@@ -1,10 +1,27 @@
-"""Par: the most cards home the solver found on each deal, read from flash.
+"""What the board knows of each deal, read from flash: its par, and for the
+deals New game deals where the board ships them, a winning line.
 
 ``par_<rules>.bin`` beside this module holds one byte per deal number (deal
 N at offset N - 1, 31999 bytes): 104 for a deal the solver won, else the
 most cards home it found, 0 for a deal not surveyed. The board reads one
 byte by seeking and never loads a file: a read allocates only the file
 object and its path, freed as soon as it returns.
+
+``lines_<rules>.bin`` (written by tools/ship_lines.py) holds the desktop
+solver's win of each deal New game deals under a rule set that has them
+(``LINE_DEALS`` counts them), so that a hint on the line is its next move
+and hints alone win the deal. A deal's entry is found by its number, so a
+hint reads its line with two seeks and no search, into the hint's own
+scratch:
+
+    magic     4  b"BSL2"
+    deals     2  N: deals 1 to N have an entry; little-endian, as every number here
+    entries   6  each, deal 1 to N: its line's moves (2; 0 for none), where they start (4)
+    moves     2  each: its source and its target pile (a save's layout)
+
+Nothing read is trusted: an entry out of the file, or a line longer than
+``MAX_LINE``, is no line, and a move of the line is a hint only where it is
+legal.
 """
 
 from british_square.cards import const
@@ -14,16 +31,33 @@ _WON = const(104)
 _CHUNK = const(64)
 _DRAWS = const(64)  # random deals tried before the file is counted out
 # piles.RULE_NAMES, as the files are named: par stands without the engine
-# (tests/test_par.py reads it alone in 16 KB and checks the names agree)
+# (tests/test_par.py reads it alone in 20 KB and checks the names agree)
 _RULE_FILES = ("british", "american", "union")
 _one = bytearray(1)
 _last = [0, 0]  # the deal last asked for (its rule set and number) and its par
+LINES_MAGIC = b"BSL2"
+LINES_HEAD = const(6)
+LINES_ENTRY = const(6)
+# A line's moves at most: two bytes each, they fill a buffer of
+# 2 * engine.MAX_MOVES bytes, the legal moves' scratch that a hint borrows.
+MAX_LINE = const(306)
+NO_LINE = const(-1)
+
+
+def _beside(prefix, rules):
+    """The data file ``prefix`` + the name of ``rules`` + ``.bin`` beside this module."""
+    here = __file__.replace("\\", "/")
+    return here[: here.rfind("/") + 1] + prefix + _RULE_FILES[rules] + ".bin"
 
 
 def par_path(rules):
     """The par file of rule set ``rules`` (``/lib/british_square/par_union.bin`` on a board)."""
-    here = __file__.replace("\\", "/")
-    return here[: here.rfind("/") + 1] + "par_" + _RULE_FILES[rules] + ".bin"
+    return _beside("par_", rules)
+
+
+def lines_path(rules):
+    """The lines file of rule set ``rules`` (``/lib/british_square/lines_american.bin``)."""
+    return _beside("lines_", rules)
 
 
 def par(rules, deal):
@@ -97,10 +131,10 @@ def _random_deal(rules, least):
 WON_DEALS = (0, 31952, 31997)
 
 
-# How many deals of each rule set have a winning line shipped (lines.py;
-# tests/test_lines.py counts them): American's; Union Square's solver wins
+# How many deals of each rule set have a winning line shipped
+# (tests/test_lines.py counts them): American's; Union Square's solver wins
 # run to a thousand moves and more, past what a board's save keeps (451).
-# Their reader is loaded only for a rule set with some.
+# A lines file is opened only for a rule set with some.
 LINE_DEALS = (0, 500, 0)
 
 
@@ -124,21 +158,56 @@ def random_par_deal(rules):
 
 
 def random_line_deal(rules):
-    """A deal whose winning line the board ships (``lines``), at random; 0
-    where ``rules`` ships none, or its file is missing. Hints alone win it."""
+    """A deal whose winning line the board ships, at random, every such deal
+    as likely as another (deals up to the last with a line drawn until one
+    has it: most have); 0 where ``rules`` ships none, or its file is
+    missing or not one. Hints alone win it."""
     if not LINE_DEALS[rules]:
         return 0
-    from british_square import unload
+    import random
 
+    entry = bytearray(LINES_HEAD)
     try:
-        import random
+        with open(lines_path(rules), "rb") as f:
+            if f.readinto(entry) != LINES_HEAD or entry[:4] != LINES_MAGIC:
+                return 0
+            last = entry[4] | entry[5] << 8
+            for _ in range(_DRAWS if last else 0):
+                deal = random.randrange(last) + 1
+                f.seek(LINES_HEAD + LINES_ENTRY * (deal - 1))
+                if f.readinto(entry) == LINES_ENTRY and 0 < entry[0] | entry[1] << 8 <= MAX_LINE:
+                    return deal
+    except OSError:
+        pass
+    return 0
 
-        from british_square import lines  # for the deal, and let go
 
-        with open(lines.lines_path(rules), "rb") as f:
-            found = lines.find(f, 0, random.getrandbits(30))
-        return found[0] if found else 0
-    except (MemoryError, OSError):  # a heap too broken up to load it, or no file: a surveyed deal
-        return 0
-    finally:
-        unload("british_square.lines")
+def line_move(game, buffer):
+    """The next move of the shipped line of ``game``'s deal, when the game
+    has played that line so far (each of its moves from the deal the
+    line's); else ``NO_LINE``. Read into ``buffer``, a bytearray of
+    ``2 * MAX_LINE`` bytes or more (the hint's scratch): the file object
+    and its path are all it allocates."""
+    played, deal = game.history_count, game.deal_number
+    view = memoryview(buffer)
+    try:
+        with open(lines_path(game.rules), "rb") as f:
+            if f.readinto(view[:LINES_HEAD]) != LINES_HEAD or buffer[:4] != LINES_MAGIC:
+                return NO_LINE
+            if not 0 < deal <= buffer[4] | buffer[5] << 8:
+                return NO_LINE
+            f.seek(LINES_HEAD + LINES_ENTRY * (deal - 1))
+            if f.readinto(view[:LINES_ENTRY]) != LINES_ENTRY:
+                return NO_LINE
+            if not played < buffer[0] | buffer[1] << 8 <= MAX_LINE:
+                return NO_LINE  # no line, or played out
+            f.seek(buffer[2] | buffer[3] << 8 | buffer[4] << 16 | buffer[5] << 24)
+            size = 2 * played + 2
+            if f.readinto(view[:size]) != size:
+                return NO_LINE  # the line runs out of the file
+    except OSError:
+        return NO_LINE
+    if not game.history_is(buffer, played):
+        return NO_LINE  # off the line
+    m = buffer[2 * played] << 8 | buffer[2 * played + 1]
+    return m if game.is_legal(m) else NO_LINE
