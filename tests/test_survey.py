@@ -634,6 +634,27 @@ def test_what_is_proved_of_british_deals_says_when_every_one_is():
     )
 
 
+def test_the_hard_deal_report_lists_each_deals_cheapest_settling_record_by_positions():
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from publish_survey import HARD_DEALS, hard_deals
+
+    def record(deal, result, nodes):
+        return {"deal": deal, "result": result, "nodes": nodes, "seconds": nodes / 1000}
+
+    records = [record(d, "lost", 1000 * d) for d in range(1, 10)]
+    records += [
+        record(9, "lost", 500),  # settled again, cheaper: its cost is this one's
+        record(50, "unknown", 10**9),  # not settled: never listed
+        record(8, "won", 8000),  # the same positions as deal 8's loss: listed once
+    ]
+    lines = hard_deals([("British Square", records)]).splitlines()[2:]
+    deals = [int(line.split("|")[2]) for line in lines]
+    assert deals == [8, 7, 6, 5, 4][:HARD_DEALS]
+    assert "| 8,000 | 8.0 | CPython | 1 |" in lines[0]
+
+
 def test_the_census_script_parses_and_names_its_streams():
     from conftest import ROOT
 

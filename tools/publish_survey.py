@@ -104,6 +104,43 @@ def par_sources_table(sources):
     return "\n".join(rows)
 
 
+# How many of each rule set's hardest settled deals the report lists.
+HARD_DEALS = 5
+
+
+def hard_deals(settled):
+    """The report of the deals that took the most positions to settle: for
+    each (title, records) of ``settled`` (its records of any file), the
+    ``HARD_DEALS`` won or lost deals whose cheapest settling record looked
+    at the most positions (a count: the same on any machine; its whole run,
+    a line searched after a proof included), with its seconds, its Python
+    and its solver version."""
+    rows = [
+        "| rule set | deal | verdict | positions | seconds | on | solver |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for title, records in settled:
+        cheapest = {}
+        for r in records:
+            known = cheapest.get(r["deal"])
+            if r["result"] != UNKNOWN and (known is None or r["nodes"] < known["nodes"]):
+                cheapest[r["deal"]] = r
+        done = sorted(cheapest.values(), key=lambda r: (-r["nodes"], r["deal"]))
+        for record in done[:HARD_DEALS]:
+            rows.append(
+                "| {} | {} | {} | {:,} | {:.1f} | {} | {} |".format(
+                    title,
+                    record["deal"],
+                    record["result"],
+                    record["nodes"],
+                    record["seconds"],
+                    interpreter(record),
+                    record.get("solver", 1),
+                )
+            )
+    return "\n".join(rows)
+
+
 def par_bytes(records):
     """The par file's bytes for ``records`` (deal -> record)."""
     data = bytearray(MAX_DEAL)
@@ -281,6 +318,7 @@ def main(argv=None):
     by_rules = {}
     surveys = []
     sources = []  # per rule set: how many deals' par came from each budget
+    settled = []  # per rule set: the records that settled a deal (hard_deals)
     british_proved = proved(())
     for name in RULE_NAMES:
         title = RULE_TITLES[RULE_NAMES.index(name)]
@@ -292,6 +330,7 @@ def main(argv=None):
                 surveys += by_interpreter(title + suffix, found)
         if name == "british":
             british_proved = proved((records, quick, proofs))
+        settled.append((title, [r for found in (records, proofs) for r in found.values()]))
         # par: the longest line of any record, of any solver version
         kept = []
         for path, suffix in zip(paths, ("", "-par")):
@@ -307,9 +346,11 @@ def main(argv=None):
     if not by_rules:
         parser.error("no survey results in {!r}".format(args.surveys))
     plot_distribution(by_rules, args.plot)
-    settled = "British Square, every deal: " + british_proved + "."
+    british = "British Square, every deal: " + british_proved + "."
+    hardest = "The deals that took the most positions to settle (`HARD_DEALS` a rule set):\n\n"
+    hardest += hard_deals(settled)
     text = "\n\n".join(
-        (table(surveys), settled, unknown_text(surveys), par_sources_table(sources))
+        (table(surveys), british, unknown_text(surveys), par_sources_table(sources), hardest)
     )
     print(text)
     if args.write_docs:
