@@ -318,6 +318,15 @@ def check_survey(command, match, tmp_path):
     assert len(results.read_text().splitlines()) == count
 
 
+def check_survey_verify(command, match, tmp_path):
+    """Checks records of a results file in the repository: every one confirmed."""
+    lines = succeeded(run(command, cwd=ROOT)).strip().splitlines()
+    count = int(match["count"])
+    assert lines[0].startswith("checking {} of ".format(count)), lines[0]
+    assert lines[-1] == "{0} of {0} confirmed".format(count)
+    assert all(line.startswith("ok deal ") for line in lines[1:-1])
+
+
 def check_publish_survey(command, match, tmp_path):
     """Writes par files that are the ones in the repository, and the plot."""
     out = succeeded(run(command + " --lib {0} --plot {0}/home.png".format(tmp_path)))
@@ -357,6 +366,10 @@ EXAMPLES = (
         CLI + r" survey --rules (?P<rules>\w+) --deals (?P<first>\d+)-(?P<last>\d+)"
         r" --budget \d+ --out (?P<out>\S+)",
         check_survey,
+    ),
+    (
+        CLI + r" survey --rules (?P<rules>\w+) --out (?P<out>\S+) --verify (?P<count>\d+)",
+        check_survey_verify,
     ),
     (r"(?:\.venv/bin/python )?tools/publish_survey\.py", check_publish_survey),
 )

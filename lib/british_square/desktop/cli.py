@@ -280,7 +280,7 @@ def make_parser():
         allow_abbrev=False,
     )
     survey.add_argument("--rules", choices=RULE_NAMES, default=RULE_NAMES[0])
-    survey.add_argument("--deals", required=True, metavar="A-B", help="deal numbers, e.g. 1-1000")
+    survey.add_argument("--deals", metavar="A-B", help="deal numbers, e.g. 1-1000")
     survey.add_argument(
         "--jobs",
         type=number_argument("--jobs", 0, MAX_JOBS),
@@ -310,6 +310,23 @@ def make_parser():
         "--proof-only",
         action="store_true",
         help="each deal's verdict alone: no search for its best line (no par)",
+    )
+    survey.add_argument(
+        "--verify",
+        type=number_argument("--verify", 0, MAX_DEAL),
+        metavar="N",
+        help="solve nothing: check N records of --out drawn at random, and each --verify-deal",
+    )
+    survey.add_argument(
+        "--verify-deal",
+        action="append",
+        default=[],
+        type=deal_number,
+        metavar="D",
+        help="with --verify: check deal D's record too (may be repeated)",
+    )
+    survey.add_argument(
+        "--seed", type=number_argument("--seed", 0, 1 << 30), help="the draw of --verify"
     )
     survey.add_argument(
         "--settled-in",
@@ -382,13 +399,25 @@ def hint_command(game, as_json):
 
 
 def survey_command(args):
+    """A survey, or with ``--verify`` its records checked: 1 if one is not confirmed."""
     from british_square.desktop.survey import parse_range, run_survey, summary_text
 
+    path = args.out or "survey-{}.jsonl".format(args.rules)
+    if args.verify is not None:
+        from british_square.desktop.verify import verify
+
+        failed = verify(path, args.rules, args.verify, args.verify_deal, args.seed, say=out)
+        return 1 if failed else 0
+    if args.verify_deal or args.seed is not None:
+        raise UsageError("--verify-deal and --seed go with --verify N")
+    if args.deals is None:
+        message = "survey takes --deals A-B, or --verify N (see: {} survey --help)"
+        raise UsageError(message.format(PROG))
     deals = parse_range(args.deals)
     totals = run_survey(
         args.rules,
         deals,
-        args.out or "survey-{}.jsonl".format(args.rules),
+        path,
         seconds=args.budget,
         jobs=args.jobs,
         scheduler=args.scheduler,
@@ -400,6 +429,7 @@ def survey_command(args):
         settled_in=args.settled_in,
     )
     out(summary_text(args.rules, totals))
+    return 0
 
 
 def main(argv):
@@ -411,8 +441,7 @@ def main(argv):
         solve_command(args)
         return 0
     if args.command == "survey":
-        survey_command(args)
-        return 0
+        return survey_command(args)
     game = read_position(args.position)
     if args.command == "show":
         out(show(game))
