@@ -655,6 +655,23 @@ def test_the_hard_deal_report_lists_each_deals_cheapest_settling_record_by_posit
     assert "| 8,000 | 8.0 | CPython | 1 |" in lines[0]
 
 
+def test_every_british_deal_proved_lost_has_a_versioned_solvers_proof():
+    # a record of solver version 1 says neither its budget nor its solver:
+    # no British "lost" rests on one alone (issue 49.3)
+    from conftest import ROOT
+
+    lost, proved = set(), set()
+    for name in ("british", "british-par", "british-proof"):
+        path = ROOT / "docs" / "survey" / (name + ".jsonl")
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            if record["result"] == "lost":
+                lost.add(record["deal"])
+                if solver_version(record) >= 2:
+                    proved.add(record["deal"])
+    assert lost and sorted(lost - proved) == []
+
+
 def test_the_census_script_parses_and_names_its_streams():
     from conftest import ROOT
 
