@@ -40,7 +40,7 @@ from ui_runs import (
 from british_square.controls import LEFT, NONE, REST_S
 from british_square.desktop.notation import parse_position, position_text
 from british_square.layout import FONT_W, TEXT_LINE
-from british_square.piles import AMERICAN, BRITISH, FOUNDATION, UNION, WASTE
+from british_square.piles import BRITISH, FOUNDATION, UNION, WASTE
 
 # The whole game, harness included, from an empty heap: the budget
 # (docs/memory.md).
@@ -508,8 +508,10 @@ MODULES = sorted(
     if path.stem not in ("__main__", "damage", "sounds")
 )
 LOADED_BY = {
+    # a board's modules import cards only for card_name (its constants are
+    # compiled in): position does, for a game kept from a start position
+    "cards": ("start position", "a"),
     "first_start": ("new board", "a"),
-    "lines": ("american", "a hint"),  # a hint on an American deal reads its line
     "position": ("start position", "a"),
     "shortcuts": ("kept", "a hint"),
     "timing": ("kept", "a start " + "down " * ABOUT_ROW + "a a"),
@@ -522,8 +524,7 @@ OTHERS = ["hw/vm", "hw/keyscript", "lib/adafruit_ticks"]
 def kept_save(path, how):
     """``path`` holding what a player's board keeps (``how``: "kept", a game
     with statistics and settings of its own; "start position", a long game
-    kept from a start position; "american", as "kept" but an American deal;
-    "new board", nothing): its bytes, or None."""
+    kept from a start position; "new board", nothing): its bytes, or None."""
     if how == "new board":
         return None
     sys.path.insert(0, str(HW))
@@ -537,9 +538,7 @@ def kept_save(path, how):
     store.settings.sound = False
     store.settings.brightness = 60
     game = long_game(UNION, 5, 600) if how == "start position" else Game.new_deal(5)
-    if how == "american":
-        game = Game.new_deal(5, AMERICAN)
-    if how in ("kept", "american"):
+    if how == "kept":
         game.play(game_move(game))
     store.save(game, 75, 1)
     return path.read_bytes()
