@@ -640,14 +640,16 @@ def test_the_hard_deal_report_lists_each_deals_cheapest_settling_record_by_posit
     sys.path.insert(0, str(ROOT / "tools"))
     from publish_survey import HARD_DEALS, hard_deals
 
-    def record(deal, result, nodes):
-        return {"deal": deal, "result": result, "nodes": nodes, "seconds": nodes / 1000}
+    def record(deal, result, nodes, **more):
+        found = {"deal": deal, "result": result, "nodes": nodes, "seconds": nodes / 1000}
+        return dict(dict(found, proof_only=True), **more)
 
     records = [record(d, "lost", 1000 * d) for d in range(1, 10)]
     records += [
         record(9, "lost", 500),  # settled again, cheaper: its cost is this one's
         record(50, "unknown", 10**9),  # not settled: never listed
         record(8, "won", 8000),  # the same positions as deal 8's loss: listed once
+        record(60, "lost", 10**9, proof_only=False),  # its count has a line search in it
     ]
     lines = hard_deals([("British Square", records)]).splitlines()[2:]
     deals = [int(line.split("|")[2]) for line in lines]
@@ -670,6 +672,17 @@ def test_every_british_deal_proved_lost_has_a_versioned_solvers_proof():
                 if solver_version(record) >= 2:
                     proved.add(record["deal"])
     assert lost and sorted(lost - proved) == []
+
+
+def test_a_records_budget_says_whether_it_was_positions_or_seconds():
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from publish_survey import budget_text
+
+    counted = {"budget": 600.0, "budget_nodes": 100000, "plain_nodes": 5, "python": "PyPy 7"}
+    assert budget_text(counted, "union") == "100,000 positions + plain line"
+    assert budget_text({"budget": 60.0, "python": "PyPy 7"}, "british") == "60 s on PyPy"
 
 
 def test_the_census_script_parses_and_names_its_streams():

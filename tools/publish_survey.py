@@ -78,9 +78,12 @@ def budget_text(record, file_name):
     "british-par") was solved with, as the par table says it."""
     if "budget" not in record:
         return _VERSION_1_BUDGETS.get(file_name, _VERSION_1_BUDGETS[""]) + " (version 1)"
-    text = "{:g} s".format(record["budget"])
-    if interpreter(record) != "CPython":  # a second there does more: say where
-        text += " on " + interpreter(record)
+    if record.get("budget_nodes"):  # a count: the same on any interpreter
+        text = "{:,} positions".format(record["budget_nodes"])
+    else:
+        text = "{:g} s".format(record["budget"])
+        if interpreter(record) != "CPython":  # a second there does more: say where
+            text += " on " + interpreter(record)
     return text + " + plain line" if record.get("plain_nodes") else text
 
 
@@ -111,10 +114,11 @@ HARD_DEALS = 5
 def hard_deals(settled):
     """The report of the deals that took the most positions to settle: for
     each (title, records) of ``settled`` (its records of any file), the
-    ``HARD_DEALS`` won or lost deals whose cheapest settling record looked
-    at the most positions (a count: the same on any machine; its whole run,
-    a line searched after a proof included), with its seconds, its Python
-    and its solver version."""
+    ``HARD_DEALS`` deals whose cheapest settling record looked at the most
+    positions (a count: the same on any machine), with its seconds, its
+    Python and its solver version. A settling record is a win (its search
+    ends there) or a proof alone (``proof_only``): a whole survey's "lost"
+    counts the line it searched after its proof too."""
     rows = [
         "| rule set | deal | verdict | positions | seconds | on | solver |",
         "|---|---|---|---|---|---|---|",
@@ -123,7 +127,8 @@ def hard_deals(settled):
         cheapest = {}
         for r in records:
             known = cheapest.get(r["deal"])
-            if r["result"] != UNKNOWN and (known is None or r["nodes"] < known["nodes"]):
+            settles = r["result"] == WON or (r["result"] == LOST and r.get("proof_only"))
+            if settles and (known is None or r["nodes"] < known["nodes"]):
                 cheapest[r["deal"]] = r
         done = sorted(cheapest.values(), key=lambda r: (-r["nodes"], r["deal"]))
         for record in done[:HARD_DEALS]:
@@ -347,7 +352,8 @@ def main(argv=None):
         parser.error("no survey results in {!r}".format(args.surveys))
     plot_distribution(by_rules, args.plot)
     british = "British Square, every deal: " + british_proved + "."
-    hardest = "The deals that took the most positions to settle (`HARD_DEALS` a rule set):\n\n"
+    hardest = "The deals that took the most positions to settle, a win or a proof alone "
+    hardest += "(`HARD_DEALS` a rule set):\n\n"
     hardest += hard_deals(settled)
     text = "\n\n".join(
         (table(surveys), british, unknown_text(surveys), par_sources_table(sources), hardest)

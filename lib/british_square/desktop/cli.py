@@ -13,13 +13,9 @@ import json
 import os
 import sys
 
-from british_square.cards import NO_CARD, SUITS, card_name
 from british_square.deal import MAX_DEAL, MIN_DEAL
-from british_square.desktop.games import legal_moves
+from british_square.desktop.games import legal_moves, show
 from british_square.desktop.notation import (
-    DEAD_NAMES,
-    RULE_TITLES,
-    STATUS_NAMES,
     game_from_dict,
     move_dict,
     move_from_dict,
@@ -32,8 +28,7 @@ from british_square.desktop.notation import (
     rules_from_name,
 )
 from british_square.engine import Game
-from british_square.piles import BRITISH, BUILDS_DOWN, BUILDS_UP, RULE_NAMES, move_text, pile_text
-from british_square.search import DeadSearch
+from british_square.piles import RULE_NAMES, move_text
 
 PROG = "python3 -m british_square"
 DESCRIPTION = """\
@@ -51,6 +46,12 @@ JSON_NUMBER_DIGITS = 6
 MAX_INPUT = 1 << 20
 MAX_JOBS = 1024  # survey --jobs
 MAX_BUDGET = 86400  # seconds: a day
+# A budget of positions unless --budget is given alone: the same verdict and
+# line on any machine (about 5 s of CPython for American), seconds then only
+# a guard.
+DEFAULT_NODES = 100_000
+GUARD_SECONDS = 600.0
+MAX_NODES = 10**9
 
 
 class UsageError(ValueError):
@@ -162,58 +163,6 @@ def write_position(game, as_json):
     out(json.dumps(position_dict(game)) if as_json else position_text(game))
 
 
-def show(game):
-    """A plain-text picture of the position, for people."""
-    lines = []
-    lines.append(
-        "{}   score {}/104   {}".format(
-            RULE_TITLES[game.rules], game.score(), STATUS_NAMES[game.status()]
-        )
-    )
-    arrows = {BUILDS_UP: "up", BUILDS_DOWN: "down"}
-    if game.rules == BRITISH:
-        names = ["  {:<5}".format(pile_text(c)) for c in range(4)]
-        lines.append("".join(names))
-        tallest = max(game.column_height(c) for c in range(4))
-        for depth in range(tallest):
-            row = []
-            for c in range(4):
-                card = game.card(c, depth)
-                if card == NO_CARD:
-                    row.append("       ")
-                    continue
-                mark = "." if depth == game.base_count(c) and depth else " "
-                row.append(" {}{:<5}".format(mark, card_name(card)))
-            lines.append("".join(row).rstrip())
-        lines.append(
-            "".join("  {:<5}".format(arrows.get(game.direction(c), "free")) for c in range(4))
-        )
-    else:
-        for r in range(4):
-            row = []
-            for c in range(r * 4, r * 4 + 4):
-                top = game.top(c)
-                text = "--" if top == NO_CARD else card_name(top)
-                row.append(
-                    "{}:{}({}){:<4}".format(
-                        pile_text(c), text, game.column_height(c), arrows.get(game.direction(c), "")
-                    )
-                )
-            lines.append("  ".join(row).rstrip())
-    shown = min(game.waste_count, 8)  # the top card last
-    waste = " ".join(card_name(game.waste_card(k)) for k in range(shown - 1, -1, -1))
-    lines.append("stock {} cards   waste {}".format(game.stock_count, waste or "-"))
-    found = []
-    for suit in range(4):
-        top = game.foundation_top(suit)
-        found.append("{} {}".format(SUITS[suit], "-" if top == NO_CARD else card_name(top)[0]))
-    test = DeadSearch(500)  # the board's dead test, run in one go (on a copy)
-    test.start(game)
-    verdict = test.step(501)  # it never looks at more than its budget
-    lines.append("foundations " + "  ".join(found) + "   dead test: " + DEAD_NAMES[verdict])
-    return "\n".join(lines)
-
-
 def make_parser():
     parser = Parser(
         prog=PROG,
@@ -268,10 +217,16 @@ def make_parser():
         help="rule set of --deal (default: british), or the one POSITION must have",
     )
     solve_command.add_argument(
+        "--nodes",
+        type=number_argument("--nodes", 1, MAX_NODES),
+        help="positions to search: the same answer on any machine "
+        "(default: {:,}, unless --budget alone)".format(DEFAULT_NODES),
+    )
+    solve_command.add_argument(
         "--budget",
         type=seconds_argument,
-        default=10.0,
-        help="seconds to search, in ASCII digits, 0.5 for half a second (default: 10)",
+        help="seconds, in ASCII digits, 0.5 for half a second: alone, the budget "
+        "(what it finds depends on the machine); with --nodes, a guard (default: 600)",
     )
 
     survey = commands.add_parser(
@@ -288,7 +243,15 @@ def make_parser():
         help="local processes, at most one a deal (default: 0, one a core)",
     )
     survey.add_argument(
-        "--budget", type=seconds_argument, default=10.0, help="seconds a deal (default: 10)"
+        "--nodes",
+        type=number_argument("--nodes", 1, MAX_NODES),
+        help="positions a deal: the same records on any machine "
+        "(default: {:,}, unless --budget alone)".format(DEFAULT_NODES),
+    )
+    survey.add_argument(
+        "--budget",
+        type=seconds_argument,
+        help="seconds a deal: alone, the budget (as the census ran); with --nodes, a guard",
     )
     survey.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
     survey.add_argument(
@@ -338,6 +301,15 @@ def make_parser():
     return parser
 
 
+def budget_of(args):
+    """(seconds, positions) of a command's budget: ``--nodes`` positions (by
+    default ``DEFAULT_NODES``) with ``--budget`` seconds as a guard, or
+    ``--budget`` seconds alone (positions 0)."""
+    if args.budget is not None and args.nodes is None:
+        return args.budget, 0
+    return args.budget or GUARD_SECONDS, args.nodes or DEFAULT_NODES
+
+
 def seconds_argument(token):
     """A budget: seconds in ASCII digits, whole or with a decimal point and
     more digits (``0.5``), more than 0 and at most ``MAX_BUDGET``; not what
@@ -364,7 +336,8 @@ def solve_command(args):
         if args.rules not in (None, RULE_NAMES[game.rules]):
             message = "the position is a {} one, not --rules {}"
             raise ValueError(message.format(RULE_NAMES[game.rules], args.rules))
-    found = solve(game, args.budget)
+    seconds, nodes = budget_of(args)
+    found = solve(game, seconds, nodes=nodes)
     line = [move_text(m) for m in found.moves]
     if args.json:
         out(
@@ -418,7 +391,8 @@ def survey_command(args):
         args.rules,
         deals,
         path,
-        seconds=args.budget,
+        seconds=budget_of(args)[0],
+        nodes=budget_of(args)[1],
         jobs=args.jobs,
         scheduler=args.scheduler,
         progress=not args.quiet,

@@ -9,7 +9,8 @@ The results file has one JSON object per finished deal (``deal``, ``rules``,
 ``result``, ``home``, ``moves``, ``nodes``, ``seconds``, since solver
 version 2 ``solver``, ``budget`` and ``plain_nodes``, and since the census
 ran on PyPy ``python``, the interpreter whose processor seconds ``seconds``
-and ``budget`` count), appended and flushed
+and ``budget`` count; with a budget of positions ``budget_nodes``, and
+``budget`` is its guard), appended and flushed
 as each deal ends, so an interrupted survey resumes: deals already in the
 file are not solved again (with ``redo_older``, unless an older solver
 solved them; with ``redo_unknown``, unless an older solver or a smaller
@@ -46,15 +47,16 @@ _PYTHON = "{} {}".format(platform.python_implementation(), platform.python_versi
 _Z95 = 1.959963984540054
 
 
-def solve_deal(rules_name, deal, seconds, proof_only=False):
+def solve_deal(rules_name, deal, seconds, proof_only=False, nodes=0):
     """One deal's record (a plain dict: it crosses process and network
-    borders): ``solve`` for ``seconds``, then, for a deal not won, the plain
+    borders): ``solve`` for ``seconds``, or ``nodes`` positions with
+    ``seconds`` a guard (``"budget_nodes"`` in the record), then, for a deal not won, the plain
     search in each move order (``ORDERS``) for ``PLAIN_LINE_NODES``
     positions, whose line is kept if it brings more cards home (see
     ``PLAIN_LINE_NODES``). ``proof_only``: the verdict alone, no line
     search (``"proof_only": true`` in the record; its line is no par)."""
     game = Game.new_deal(deal, rules_from_name(rules_name))
-    found = solve(game, seconds, proof_only=proof_only)
+    found = solve(game, seconds, proof_only=proof_only, nodes=nodes)
     plain_nodes = 0
     if found.result != WON and not proof_only:
         for order in ORDERS:
@@ -77,6 +79,8 @@ def solve_deal(rules_name, deal, seconds, proof_only=False):
         "plain_nodes": plain_nodes,
         "python": _PYTHON,
     }
+    if nodes:
+        record["budget_nodes"] = nodes
     if proof_only:
         record["proof_only"] = True
     return record
@@ -222,11 +226,11 @@ def parse_range(text):
     return range(low, high + 1)
 
 
-def _local_results(rules_name, deals, seconds, jobs, proof_only=False):
+def _local_results(rules_name, deals, seconds, jobs, proof_only=False, nodes=0):
     """Records as they finish, on ``jobs`` local processes."""
     if jobs == 1:
         for deal in deals:
-            yield solve_deal(rules_name, deal, seconds, proof_only)
+            yield solve_deal(rules_name, deal, seconds, proof_only, nodes)
         return
     import multiprocessing
 
@@ -235,7 +239,7 @@ def _local_results(rules_name, deals, seconds, jobs, proof_only=False):
     # library's), and a worker that inherits a held one waits for ever.
     context = multiprocessing.get_context("spawn")
     with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
-        tasks = [(rules_name, deal, seconds, proof_only) for deal in deals]
+        tasks = [(rules_name, deal, seconds, proof_only, nodes) for deal in deals]
         yield from pool.imap_unordered(_solve_task, tasks)
 
 
@@ -268,14 +272,13 @@ def _connect(scheduler):
         ) from None
 
 
-def _cluster_results(rules_name, deals, seconds, client, proof_only=False):
+def _cluster_results(rules_name, deals, seconds, client, proof_only=False, nodes=0):
     """Records as they finish, on the Dask cluster of ``client``."""
     from distributed import as_completed
 
     n = len(deals)
-    futures = client.map(
-        solve_deal, [rules_name] * n, list(deals), [seconds] * n, [proof_only] * n, pure=False
-    )
+    tasks = ([rules_name] * n, list(deals), [seconds] * n, [proof_only] * n, [nodes] * n)
+    futures = client.map(solve_deal, *tasks, pure=False)
     for future in as_completed(futures):
         yield future.result()
 
@@ -358,6 +361,7 @@ def run_survey(
     redo_unknown=False,
     proof_only=False,
     settled_in=(),
+    nodes=0,
 ):
     """Solve the ``deals`` not yet in the results file ``out`` (with
     ``redo_older``, also those an older solver solved; with
@@ -373,7 +377,8 @@ def run_survey(
     or none yet), each ``settled_in`` file (a file of records that is
     there), the plot's path (a ``.png`` name, not the results file's, links
     followed), the libraries the progress bar and the plot need, the
-    scheduler. ``proof_only``: each deal's verdict alone (``solve_deal``)."""
+    scheduler. ``proof_only``: each deal's verdict alone (``solve_deal``);
+    ``nodes``: a budget of positions, ``seconds`` its guard."""
     if plot and same_file(out, plot):  # each check alone passes a new or empty file
         raise ValueError(
             "--out and --plot are one file, {!r}: the plot would write over the results".format(
@@ -397,6 +402,8 @@ def run_survey(
         older = solver_version(done[d]) < SOLVER_VERSION
         if not redo_unknown or done[d]["result"] != UNKNOWN:
             return redo_older and older
+        if nodes:
+            return older or done[d].get("budget_nodes", 0) < nodes
         return older or done[d].get("budget", seconds) < seconds
 
     todo = [d for d in deals if to_solve(d)]
@@ -413,12 +420,12 @@ def run_survey(
         with open(out, "a", encoding="utf-8") as handle:
             handle.truncate(end)  # the torn record of a survey killed mid-write
             if client is not None:
-                results = _cluster_results(rules_name, todo, seconds, client, proof_only)
+                results = _cluster_results(rules_name, todo, seconds, client, proof_only, nodes)
             else:
                 jobs = min(jobs or os.cpu_count() or 1, len(todo))
                 results = ()
                 if todo:
-                    results = _local_results(rules_name, todo, seconds, jobs, proof_only)
+                    results = _local_results(rules_name, todo, seconds, jobs, proof_only, nodes)
             if tqdm is not None:
                 bar = tqdm(total=len(todo), unit="deal", desc=rules_name)
             for record in results:

@@ -126,6 +126,10 @@ PLAIN_LINE_NODES = 600_000
 HUNT_LIMITS = (12, 6, 16, 8, 24, 4)
 HUNT_FIRST_SECONDS = 0.15  # each limit once, in the plain order
 HUNT_SECONDS = 0.05  # each shuffled restart
+# The same as counts, for a budget of positions (``nodes``): what those
+# seconds look at, about 20 000 positions a second on CPython.
+HUNT_FIRST_NODES = 3000
+HUNT_NODES = 1000
 HUNT_SHARE = 0.7
 # British Square is settled first by a search that cuts every position
 # ``cannot_win`` proves lost (it proves deals lost in seconds that the plain
@@ -159,37 +163,49 @@ LINE_FIRST_NODES = 20_000
 LINE_ORDERS = ((SOLVER_ORDER, False), (ENGINE_ORDER, False), (SOLVER_ORDER, True))
 
 
-def solve(game, seconds=10.0, max_nodes=0, hunt_share=None, proof_only=False, **switches):
+def solve(
+    game, seconds=10.0, max_nodes=0, hunt_share=None, proof_only=False, nodes=0, **switches
+):
     """The most cards ``game``'s position (not touched) can bring home.
 
     For British Square a search that cuts what ``cannot_win`` proves lost
-    decides won or lost: for ``BRITISH_QUICK_PROOF_SHARE`` of ``seconds``,
+    decides won or lost: for ``BRITISH_QUICK_PROOF_SHARE`` of the budget,
     then, unsettled, after nested rollouts have hunted for a win for
     ``BRITISH_ROLLOUT_SHARE``, again from the start for
-    ``BRITISH_PROOF_SHARE`` (``proof_only``: one proof for all of
-    ``seconds``, and nothing after: the census's par comes later).
-    ``line_restarts`` then looks for the best line for the rest of
-    ``seconds`` (``best_line`` while the verdict is still open). The other
-    rule sets go to ``best_line`` at once. ``max_nodes`` caps each proof's
+    ``BRITISH_PROOF_SHARE`` (``proof_only``: one proof for all of the
+    budget, and nothing after: the census's par comes later).
+    ``line_restarts`` then looks for the best line for the rest of the
+    budget (``best_line`` while the verdict is still open). The other rule
+    sets go to ``best_line`` at once.
+
+    The budget is ``seconds``, or with ``nodes`` that many positions, split
+    in the same shares, and ``seconds`` only an outer guard: the same
+    verdict and line on any machine. ``max_nodes`` caps each proof's
     positions and, apart, the rollouts' and the line search's (0: no
     limit); ``switches`` turn prunings off for the tests (see ``search``)."""
     if game.rules != BRITISH:
-        return best_line(game, seconds, max_nodes, hunt_share, **switches)
-    if proof_only:
-        return search(game, seconds, max_nodes, won_only=True, **switches)
+        return best_line(game, seconds, max_nodes, hunt_share, nodes=nodes, **switches)
     started = clock()
-    quick = seconds * BRITISH_QUICK_PROOF_SHARE
-    settled = search(game, quick, max_nodes, won_only=True, **switches)
+
+    def share(fraction):  # (seconds, positions) of a share of the budget
+        if not nodes:
+            return seconds * fraction, max_nodes
+        count = max(1, int(nodes * fraction))
+        return seconds - (clock() - started), min(count, max_nodes) if max_nodes else count
+
+    if proof_only:
+        return search(game, *share(1.0), won_only=True, **switches)
+    settled = search(game, *share(BRITISH_QUICK_PROOF_SHARE), won_only=True, **switches)
     if settled.result == UNKNOWN:
-        hunted = nested_rollouts(game, seconds * BRITISH_ROLLOUT_SHARE, max_nodes)
+        hunted = nested_rollouts(game, *share(BRITISH_ROLLOUT_SHARE))
         if hunted is not None and hunted.result == WON:
             hunted.nodes += settled.nodes
             hunted.seconds = clock() - started
             return hunted
-        if not (max_nodes and settled.nodes >= max_nodes):  # else it would only repeat
+        whole, cap = share(BRITISH_PROOF_SHARE)
+        if not (cap and settled.nodes >= cap):  # else it would only repeat
             first = settled.nodes
-            whole = seconds * BRITISH_PROOF_SHARE
-            settled = search(game, whole, max_nodes, won_only=True, **switches)
+            settled = search(game, whole, cap, won_only=True, **switches)
             settled.nodes += first
         if hunted is not None:
             settled.nodes += hunted.nodes
@@ -197,21 +213,27 @@ def solve(game, seconds=10.0, max_nodes=0, hunt_share=None, proof_only=False, **
                 settled.home = hunted.home
                 settled.moves = hunted.moves
     left = max(0.0, seconds - (clock() - started))
-    nodes = settled.nodes  # line_restarts with no time left returns ``settled`` itself
+    cap = max_nodes
+    if nodes:  # what the searches so far left of the positions
+        cap = nodes - settled.nodes
+        if cap <= 0:
+            left, cap = 0.0, 1  # none: no search (with no time, each returns at once)
+    used = settled.nodes  # line_restarts with no time left returns ``settled`` itself
     if settled.result == WON:
         best = settled
     elif settled.result == LOST:
-        best = line_restarts(game, left, max_nodes, settled, **switches)
+        best = line_restarts(game, left, cap, settled, **switches)
         if best.result == WON:  # cannot_win was wrong: never let it pass
             raise AssertionError("cannot_win cut a won position")
         best.result = LOST  # the verdict stands; the line is the best of all
-        best.nodes += nodes
+        best.nodes += used
     else:  # no verdict: a win may still be found without the cut
-        best = best_line(game, left, max_nodes, hunt_share, **switches)
+        counted = cap if nodes else 0
+        best = best_line(game, left, max_nodes, hunt_share, nodes=counted, **switches)
         if settled.home > best.home:
             best.home = settled.home
             best.moves = settled.moves
-        best.nodes += nodes
+        best.nodes += used
     best.seconds = clock() - started
     return best
 
@@ -251,27 +273,41 @@ def _line_found(best, game, nodes, started):
     return best
 
 
-def best_line(game, seconds=10.0, max_nodes=0, hunt_share=None, **switches):
+def best_line(game, seconds=10.0, max_nodes=0, hunt_share=None, nodes=0, **switches):
     """The best line from ``game`` without ``cannot_win``: the most cards
-    home, exact when its complete search finishes in ``seconds``.
+    home, exact when its complete search finishes within the budget.
 
     For American, noisy greedy restarts first hunt for a win for
-    ``GREEDY_SHARE`` of ``seconds``. Short depth-first restarts then hunt for
-    a win until ``hunt_share`` of ``seconds`` has gone (default by rule set,
+    ``GREEDY_SHARE`` of the budget. Short depth-first restarts then hunt
+    for a win until ``hunt_share`` of it has gone (default by rule set,
     ``HUNT_SHARE``); then a complete search, starting from the best line
-    found, runs for the rest (or ``max_nodes`` positions; 0: no limit)."""
+    found, runs for the rest (or ``max_nodes`` positions; 0: no limit).
+    The budget is ``seconds``, or with ``nodes`` that many positions
+    (``HUNT_FIRST_NODES`` and ``HUNT_NODES`` a hunt), ``seconds`` then only
+    an outer guard: the same line on any machine."""
     started = clock()
     if hunt_share is None:
         hunt_share = BRITISH_HUNT_SHARE if game.rules == BRITISH else HUNT_SHARE
-    best = greedy_restarts(game, seconds * GREEDY_SHARE.get(game.rules, 0.0))
-    nodes = best.nodes if best is not None else 0
+
+    def left_of(fraction, spent):  # (seconds, positions) left of a share of the budget
+        if not nodes:
+            return seconds * fraction - (clock() - started), max_nodes
+        count = int(nodes * fraction) - spent
+        return (seconds - (clock() - started) if count > 0 else 0.0), max(1, count)
+
+    greedy_share = GREEDY_SHARE.get(game.rules, 0.0)
+    best = None
+    if greedy_share:  # (``max_nodes`` caps the depth-first searches alone)
+        budget = left_of(greedy_share, 0) if nodes else (seconds * greedy_share, 0)
+        best = greedy_restarts(game, *budget)
+    used = best.nodes if best is not None else 0
     if best is not None and best.result == WON:
         best.seconds = clock() - started
         return best
     hunt = 0
     spent = []  # limits whose whole (limited) space a hunt has searched
     while len(spent) < len(HUNT_LIMITS):
-        left = seconds * hunt_share - (clock() - started)
+        left, cap = left_of(hunt_share, used)
         if left <= 0:
             break
         first = hunt < len(HUNT_LIMITS)
@@ -279,17 +315,15 @@ def best_line(game, seconds=10.0, max_nodes=0, hunt_share=None, **switches):
         if limit in spent:
             hunt += 1
             continue
+        if nodes:
+            cap = min(cap, HUNT_FIRST_NODES if first else HUNT_NODES)
+        else:
+            left = min(HUNT_FIRST_SECONDS if first else HUNT_SECONDS, left)
         found = search(
-            game,
-            min(HUNT_FIRST_SECONDS if first else HUNT_SECONDS, left),
-            max_nodes,
-            best,
-            shuffle_limit=limit,
-            seed=None if first else hunt,
-            **switches,
+            game, left, cap, best, shuffle_limit=limit, seed=None if first else hunt, **switches
         )
         hunt += 1
-        nodes += found.nodes
+        used += found.nodes
         best = found if best is None or found.home > best.home else best
         if found.result != UNKNOWN:  # won, or lost without the limit ever cutting
             best = found
@@ -297,14 +331,14 @@ def best_line(game, seconds=10.0, max_nodes=0, hunt_share=None, **switches):
         if found.exhausted:
             spent.append(limit)
     if best is None or best.result == UNKNOWN:
-        left = max(0.0, seconds - (clock() - started))
-        found = search(game, left, max_nodes, best, **switches)
-        nodes += found.nodes
+        left, cap = left_of(1.0, used)
+        found = search(game, max(0.0, left), cap, best, **switches)
+        used += found.nodes
         if best is None or found.home >= best.home:
             best = found
         else:  # the hunt's line stays the best; the complete search's verdict counts
             best = Solution(found.result, best.home, best.moves, 0, 0)
-    best.nodes = nodes
+    best.nodes = used
     best.seconds = clock() - started
     return best
 
