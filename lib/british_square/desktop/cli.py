@@ -216,18 +216,7 @@ def make_parser():
         choices=RULE_NAMES,
         help="rule set of --deal (default: british), or the one POSITION must have",
     )
-    solve_command.add_argument(
-        "--nodes",
-        type=number_argument("--nodes", 1, MAX_NODES),
-        help="positions to search: the same answer on any machine "
-        "(default: {:,}, unless --budget alone)".format(DEFAULT_NODES),
-    )
-    solve_command.add_argument(
-        "--budget",
-        type=seconds_argument,
-        help="seconds, in ASCII digits, 0.5 for half a second: alone, the budget "
-        "(what it finds depends on the machine); with --nodes, a guard (default: 600)",
-    )
+    add_budget(solve_command, "")
 
     survey = commands.add_parser(
         "survey",
@@ -242,17 +231,7 @@ def make_parser():
         default=0,
         help="local processes, at most one a deal (default: 0, one a core)",
     )
-    survey.add_argument(
-        "--nodes",
-        type=number_argument("--nodes", 1, MAX_NODES),
-        help="positions a deal: the same records on any machine "
-        "(default: {:,}, unless --budget alone)".format(DEFAULT_NODES),
-    )
-    survey.add_argument(
-        "--budget",
-        type=seconds_argument,
-        help="seconds a deal: alone, the budget (as the census ran); with --nodes, a guard",
-    )
+    add_budget(survey, " a deal")
     survey.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
     survey.add_argument(
         "--out", metavar="FILE", help="results, JSON lines (default: survey-RULES.jsonl)"
@@ -299,6 +278,22 @@ def make_parser():
         help="skip the deals this results file has won or lost (may be repeated)",
     )
     return parser
+
+
+def add_budget(command, each):
+    """``--nodes`` and ``--budget`` of ``command``, ``each`` saying what for ("a deal")."""
+    command.add_argument(
+        "--nodes",
+        type=number_argument("--nodes", 1, MAX_NODES),
+        help="positions{}: the same answer on any machine (default: {:,}, unless --budget "
+        "alone)".format(each, DEFAULT_NODES),
+    )
+    command.add_argument(
+        "--budget",
+        type=seconds_argument,
+        help="seconds{}, in ASCII digits, 0.5 for half a second: alone, the budget (what it "
+        "finds depends on the machine); with --nodes, a guard (default: 600)".format(each),
+    )
 
 
 def budget_of(args):
