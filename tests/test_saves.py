@@ -137,7 +137,7 @@ def test_a_fresh_board_offers_the_rule_sets_then_how_to_play_then_the_game(boot)
     assert shown(app) == "first"
     text = page_text(app)
     assert text.startswith("Choose a game\nBritish Square\ncan't win: aim ~16 home\nAmerican")
-    assert "Union Square\n99.99% can be won\n\nLater: menu, then Rules\n" in text
+    assert "Union Square\n100% can be won\n\nLater: menu, then Rules\n" in text
     assert app.view.page.bar.text.strip() == b"British Square"
     press(app, UP)  # the bar only, round to the last: Union Square
     assert app.view.page.bar.text.strip() == b"Union Square"
