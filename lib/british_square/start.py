@@ -35,8 +35,8 @@ _CHUNK = const(512)  # bytes of a file read at a time for its CRC: a sector
 # against a file made to match: whoever can write the drive can write the code.
 # words-index:start
 SHIPPED_WORDS = (
-    5517,
-    0xDFE657B1,
+    5518,
+    0xA39AC335,
     (
         ("rule_names", 1063, 3), ("panel", 1122, 4), ("panel_stuck", 1187, 4),
         ("panel_over", 1242, 4), ("title", 1288, 8), ("menu", 1367, 17), ("on_off", 1750, 4),
@@ -46,7 +46,7 @@ SHIPPED_WORDS = (
         ("help_marks_piles", 3434, 8), ("won", 3679, 8), ("over", 3748, 7), ("finish", 3885, 7),
         ("confirm_abandon", 4041, 6), ("confirm_restart", 4173, 7), ("confirm_end", 4350, 6),
         ("about", 4468, 7), ("about_words", 4605, 1), ("stats", 4645, 8), ("first_start", 4844, 8),
-        ("title_words", 5068, 5), ("end_words", 5204, 10),
+        ("title_words", 5069, 5), ("end_words", 5205, 10),
     ),
 )
 # words-index:end
