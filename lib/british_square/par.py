@@ -157,6 +157,25 @@ def random_par_deal(rules):
     return random_line_deal(rules) or _random_deal(rules, 1)
 
 
+def _line_deals(f, view):
+    """N, the last deal with an entry in the lines file ``f`` (just
+    opened), its header read into ``view``; 0 for a file that is not one."""
+    if f.readinto(view[:LINES_HEAD]) != LINES_HEAD or view[:4] != LINES_MAGIC:
+        return 0
+    return view[4] | view[5] << 8
+
+
+def _line_moves(f, deal, view):
+    """The moves of ``deal``'s line (1 to N) in the lines file ``f``, its
+    entry read into ``view``; 0 for none, an entry out of the file, or a
+    line longer than ``MAX_LINE``."""
+    f.seek(LINES_HEAD + LINES_ENTRY * (deal - 1))
+    if f.readinto(view[:LINES_ENTRY]) != LINES_ENTRY:
+        return 0
+    moves = view[0] | view[1] << 8
+    return moves if moves <= MAX_LINE else 0
+
+
 def random_line_deal(rules):
     """A deal whose winning line the board ships, at random, every such deal
     as likely as another (deals up to the last with a line drawn until one
@@ -166,16 +185,13 @@ def random_line_deal(rules):
         return 0
     import random
 
-    entry = bytearray(LINES_HEAD)
+    entry = memoryview(bytearray(LINES_HEAD))
     try:
         with open(lines_path(rules), "rb") as f:
-            if f.readinto(entry) != LINES_HEAD or entry[:4] != LINES_MAGIC:
-                return 0
-            last = entry[4] | entry[5] << 8
+            last = _line_deals(f, entry)
             for _ in range(_DRAWS if last else 0):
                 deal = random.randrange(last) + 1
-                f.seek(LINES_HEAD + LINES_ENTRY * (deal - 1))
-                if f.readinto(entry) == LINES_ENTRY and 0 < entry[0] | entry[1] << 8 <= MAX_LINE:
+                if _line_moves(f, deal, entry):
                     return deal
     except OSError:
         pass
@@ -192,14 +208,9 @@ def line_move(game, buffer):
     view = memoryview(buffer)
     try:
         with open(lines_path(game.rules), "rb") as f:
-            if f.readinto(view[:LINES_HEAD]) != LINES_HEAD or buffer[:4] != LINES_MAGIC:
+            if not 0 < deal <= _line_deals(f, view):
                 return NO_LINE
-            if not 0 < deal <= buffer[4] | buffer[5] << 8:
-                return NO_LINE
-            f.seek(LINES_HEAD + LINES_ENTRY * (deal - 1))
-            if f.readinto(view[:LINES_ENTRY]) != LINES_ENTRY:
-                return NO_LINE
-            if not played < buffer[0] | buffer[1] << 8 <= MAX_LINE:
+            if not played < _line_moves(f, deal, view):
                 return NO_LINE  # no line, or played out
             f.seek(buffer[2] | buffer[3] << 8 | buffer[4] << 16 | buffer[5] << 24)
             size = 2 * played + 2

@@ -382,12 +382,13 @@ def survey_command(args):
         message = "survey takes --deals A-B, or --verify N (see: {} survey --help)"
         raise UsageError(message.format(PROG))
     deals = parse_range(args.deals)
+    seconds, nodes = budget_of(args)
     totals = run_survey(
         args.rules,
         deals,
         path,
-        seconds=budget_of(args)[0],
-        nodes=budget_of(args)[1],
+        seconds=seconds,
+        nodes=nodes,
         jobs=args.jobs,
         scheduler=args.scheduler,
         progress=not args.quiet,
