@@ -169,6 +169,11 @@ class Hinter(DeadSearch):
             m = line_move(game, self.buffer)  # read from flash: 3 ms of the press's turn
             if m >= 0:
                 return m  # the game is on its deal's shipped line
+        return self._answer(game)
+
+    def _answer(self, game):
+        """``begin``'s answer for ``game`` by the board's own hint: a move,
+        ``NO_HINT``, or ``None`` with its search begun."""
         progress = (game.score() << 16) | (game.stock_count << 8) | game.waste_count
         if progress != self.progress:
             self.progress, self.stalled = progress, 0
