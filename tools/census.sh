@@ -26,39 +26,45 @@ commit() {
 }
 
 survey() {  # RULES DEALS BUDGET FILE [SURVEY OPTION ...]
+    # BUDGET: N positions (the same verdict on any machine), or Ns seconds
+    # (what the streams before budgets counted positions used)
     rules=$1 deals=$2 budget=$3 file=$4
     shift 4
-    $python -m british_square survey --rules "$rules" --deals "$deals" --budget "$budget" \
+    case $budget in
+    *s) budget_option="--budget ${budget%s}" ;;
+    *) budget_option="--nodes $budget" ;;
+    esac
+    $python -m british_square survey --rules "$rules" --deals "$deals" $budget_option \
         --out "docs/survey/$file" --jobs "${JOBS:-1}" --quiet "$@" &
     running=$!
     ticks=0
     while kill -0 "$running" 2>/dev/null; do
         sleep 10
         ticks=$((ticks + 1))
-        [ $ticks -lt 60 ] || { ticks=0; commit "$rules deals $deals at $budget s, results so far"; }
+        [ $ticks -lt 60 ] || { ticks=0; commit "$rules deals $deals at $budget, results so far"; }
     done
     wait "$running"; status=$?
-    commit "$rules deals $deals at $budget s"
+    commit "$rules deals $deals at $budget"
     return $status
 }
 
 case ${1:-} in
 british)
-    survey british 1-1000 2 british-par.jsonl &&
-    survey british 1001-5000 2 british-par.jsonl &&
-    survey british 1001-5000 60 british.jsonl &&
-    survey british 1001-5000 60 british.jsonl --redo-unknown ;;  # what older solvers left
+    survey british 1-1000 2s british-par.jsonl &&
+    survey british 1001-5000 2s british-par.jsonl &&
+    survey british 1001-5000 60s british.jsonl &&
+    survey british 1001-5000 60s british.jsonl --redo-unknown ;;  # what older solvers left
 british-proof)  # deals settled by the surveys before are not proved again
     settled="--settled-in docs/survey/british.jsonl --settled-in docs/survey/british-par.jsonl"
-    survey british 1-31999 60 british-proof.jsonl --proof-only $settled &&
-    survey british 1-31999 300 british-proof.jsonl --proof-only --redo-unknown $settled ;;
-british-par)  # 12102 first: the deal of issue 35, where the old line fell short
-    survey british 12102 2 british-par.jsonl &&
-    survey british 1-5000 2 british-par.jsonl --redo-older &&
-    survey british 5001-31999 2 british-par.jsonl ;;
+    survey british 1-31999 60s british-proof.jsonl --proof-only $settled &&
+    survey british 1-31999 300s british-proof.jsonl --proof-only --redo-unknown $settled ;;
+british-par)  # the deals with no par first (New game deals only deals with par),
+    # then par again for those an older solver left
+    survey british 5001-31999 100000 british-par.jsonl &&
+    survey british 1-5000 100000 british-par.jsonl --redo-older ;;
 union-american)
-    survey union 1001-31999 10 union.jsonl &&
-    survey american 1001-31999 10 american.jsonl ;;
+    survey union 1001-31999 10s union.jsonl &&
+    survey american 1001-31999 10s american.jsonl ;;
 *)
     echo "usage: tools/census.sh british-proof|british-par|british|union-american" >&2; exit 2 ;;
 esac
