@@ -693,3 +693,37 @@ def test_the_census_script_parses_and_names_its_streams():
     run = subprocess.run(["sh", script], capture_output=True, text=True)
     assert run.returncode == 2
     assert run.stderr.startswith("usage: tools/census.sh british-proof|british-par|")
+
+
+def test_what_solver_md_says_of_the_deals_settled_late_is_what_their_records_say():
+    # the prose after the results table quotes records by hand: each figure
+    # is held to its record here (issue 49.2)
+    from conftest import ROOT
+
+    text = " ".join((ROOT / "docs" / "solver.md").read_text().split())
+    records = {}
+    for name in ("american", "union"):
+        for line in (ROOT / "docs" / "survey" / (name + ".jsonl")).read_text().splitlines():
+            record = json.loads(line)
+            records.setdefault((name, record["deal"]), []).append(record)
+
+    def grouped(n):
+        return "{:,}".format(n).replace(",", " ")
+
+    def by_budget(name, deal, budget_nodes):
+        found = [r for r in records[(name, deal)] if r.get("budget_nodes") == budget_nodes]
+        assert found, (name, deal, budget_nodes)
+        return found[-1]
+
+    for deal in (915, 8394, 29701):
+        won = records[("american", deal)][-1]
+        assert won["result"] == "won" and grouped(won["nodes"]) in text
+    for name, deal in (("union", 364), ("union", 5632)):
+        assert by_budget(name, deal, 5000000)["result"] == "won"
+    at_two = by_budget("american", 5632, 2000000)
+    at_twenty = by_budget("american", 5632, 20000000)
+    assert at_two["result"] == at_twenty["result"] == "unknown"
+    assert records[("american", 5632)][-1] is at_twenty
+    assert "at 2 000 000 positions it stalls at {} cards home".format(at_two["home"]) in text
+    assert "at 20 000 000 positions ({} s of CPython) at {}.".format(
+        grouped(round(at_twenty["seconds"])), at_twenty["home"]) in text
