@@ -134,6 +134,11 @@ def valid_body(game=None, seconds=1, hints=0):
 
 NONSENSE = {
     "rules 3 in the settings": lambda b: b.__setitem__(0, 3),
+    # the count of rule sets whose statistics follow (settings' last byte)
+    "statistics of no rule set": lambda b: b.__setitem__(SETTINGS_SIZE - 1, 0),
+    "statistics of a rule set this build does not know": lambda b: b.__setitem__(
+        SETTINGS_SIZE - 1, 4
+    ),
     "hints counted with no game played": lambda b: b.__setitem__(stat_at(BRITISH, HINTS), 1),
     "unknown option bits": lambda b: b.__setitem__(1, 32),
     "safe cards without auto-play": lambda b: b.__setitem__(1, 16),

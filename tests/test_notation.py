@@ -130,7 +130,7 @@ ALL_52 = "".join(rank + suit for suit in "CSHD" for rank in "A23456789TJQK")
         ("british 7H.8S/-/-/- - - 0,0,0,0", "8S cannot be built on 7H"),
         ("british KC.AS/-/-/- - - 0,0,0,0", "AS cannot be built on KC"),
         ("british .7H/-/-/- - - 0,0,0,0", "'.7H'"),
-        ("american 7H8H" + "/-" * 15 + " - - 0,0,0,0", "base 2 for pile a"),
+        ("american 7H8H" + "/-" * 15 + " - - 0,0,0,0", "base 2 for column a: 1 dealt"),
         ("british AC2C3C4C5C/-/-/- - - 0,0,0,0", "base 5 for column a"),  # 4 were dealt
         ("british -/-/-/- {} {} 0,0,0,0".format(ALL_52, ALL_52[:74]), "stock and waste"),
         # an empty column is "-" alone

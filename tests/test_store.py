@@ -42,6 +42,7 @@ from british_square.piles import (
     AMERICAN,
     BRITISH,
     FOUNDATION,
+    RULE_SETS,
     UNION,
     move,
     move_source,
@@ -53,6 +54,7 @@ from british_square.stats import (
     AUTOPLAY_SAFE,
     BEST_TIME,
     FEWEST_MOVES,
+    FIELDS,
     HINTS,
     HOME_BEST,
     HOME_TOTAL,
@@ -74,7 +76,10 @@ from british_square.store import (
     MAGIC,
     NOTICE_EARLIER,
     NOTICE_UNREADABLE,
+    SETTING_RULE_SETS,
+    SETTINGS_SIZE,
     VERSION,
+    VERSION_AT,
     Store,
 )
 
@@ -194,7 +199,7 @@ def test_counted_without_a_game_is_refused():
     body = written_body(store)
     store, game = loaded(flash_holding(forged(HAS_GAME | COUNTED, bytes(body))))
     assert game is not None and store.counted
-    store, game = loaded(flash_holding(forged(COUNTED, bytes(body[: 3 + STATS_SIZE]))))
+    store, game = loaded(flash_holding(forged(COUNTED, bytes(body[: SETTINGS_SIZE + STATS_SIZE]))))
     assert game is None and store.notice == NOTICE_UNREADABLE
 
 
@@ -246,7 +251,8 @@ def test_four_colour_suits_are_kept():
 
 
 def test_a_record_from_before_four_colour_suits_loads_with_them_off():
-    # the record the game wrote before them (nvm_records.V1_RECORD)
+    # the record the game wrote before them (nvm_records.V1_RECORD), before
+    # the rule-set count too: version 1
     store, game = loaded(flash_holding(V1_RECORD))
     assert store.notice == 0 and same_game(game, v1_record_game())
     assert (store.seconds, store.hints) == (321, 2)
@@ -260,8 +266,48 @@ def test_a_record_from_before_four_colour_suits_loads_with_them_off():
     store.save(game, 400, 2)
     again, resumed = loaded(store.nvm)
     assert same_game(resumed, game) and again.stats.data == store.stats.data
-    settings_and_stats = slice(HEADER_SIZE, HEADER_SIZE + 3 + STATS_SIZE)
-    assert written_record(store)[settings_and_stats] == V1_RECORD[settings_and_stats]
+    # written as version 2: the same settings, the count of rule sets, the same statistics
+    written = written_record(store)
+    assert V1_RECORD[VERSION_AT] == 1 and written[VERSION_AT] == VERSION == 2
+    settings = HEADER_SIZE + SETTING_RULE_SETS
+    assert written[HEADER_SIZE:settings] == V1_RECORD[HEADER_SIZE:settings]
+    assert written[settings] == RULE_SETS == 3
+    assert (
+        written[settings + 1 : settings + 1 + STATS_SIZE]
+        == V1_RECORD[settings : settings + STATS_SIZE]
+    )
+
+
+def fewer_rule_sets(body, kept):
+    """``body`` (settings onwards) as a build that knew only the first
+    ``kept`` rule sets would have written it: their statistics alone."""
+    stats_end = SETTINGS_SIZE + kept * FIELDS * 3
+    return (
+        bytes(body[: SETTINGS_SIZE - 1])
+        + bytes([kept])
+        + bytes(body[SETTINGS_SIZE:stats_end] + body[SETTINGS_SIZE + STATS_SIZE :])
+    )
+
+
+def test_a_record_of_fewer_rule_sets_loads_with_the_others_at_nothing():
+    # what a build that adds a rule set meets: the records written before it
+    # (issue 48.1), here a build of two rule sets' record read by one of three
+    game = random_game(3, AMERICAN, actions=12)
+    store = Store(PagedFlash())
+    store.stats.add_game(BRITISH, 20, False, 90, 300, False, 1)
+    store.stats.add_game(AMERICAN, 104, True, 250, 600, True, 0)
+    store.stats.add_game(UNION, 104, True, 250, 600, True, 0)
+    store.save(game, 7, 1)
+    body = written_body(store)
+    loaded_store, resumed = loaded(flash_holding(forged(HAS_GAME, fewer_rule_sets(body, 2))))
+    assert loaded_store.notice == 0 and same_game(resumed, game)
+    stats = loaded_store.stats
+    assert stats.get(BRITISH, PLAYED) == 1 and stats.get(AMERICAN, WINS) == 1
+    assert stats.get(UNION, PLAYED) == 0  # the rule set the record did not know
+    # a game, or a setting, of a rule set the record keeps no statistics of: not its own
+    loaded_store, resumed = loaded(flash_holding(forged(HAS_GAME, fewer_rule_sets(body, 1))))
+    assert resumed is None and loaded_store.notice == NOTICE_UNREADABLE
+    assert loaded_store.stats.data == bytes(STATS_SIZE)
 
 
 @pytest.mark.parametrize("options", [16, 32, 128, 255])
@@ -978,7 +1024,7 @@ def test_good_crcs_around_changed_bytes_never_crash_or_load_a_game_the_engine_di
 
 def test_a_record_of_an_unknown_version_is_ignored_with_a_notice():
     record = bytearray(forged(HAS_GAME, bytes(valid_body(random_game(1, actions=10)))))
-    record[4] = 2
+    record[VERSION_AT] = VERSION + 1
     record[-4:] = binascii.crc32(record[:-4]).to_bytes(4, "little")
     store, game = loaded(flash_holding(bytes(record)))
     assert game is None and store.notice == NOTICE_UNREADABLE

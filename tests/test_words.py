@@ -107,7 +107,8 @@ def test_every_name_the_code_asks_for_is_in_the_file():
         if line is not None:
             assert line in (named(text) if text is not None else every_line), (method, line)
     # the names the code picks from tables, by rule set, notice or glyph
-    for name in screens.RULES_TEXTS + (scene.PANEL_NUMBERS, scene.PANEL_STUCK, scene.PANEL_ENDED):
+    rule_texts = tuple("rules_" + name for name in piles.RULE_NAMES)
+    for name in rule_texts + (scene.PANEL_NUMBERS, scene.PANEL_STUCK, scene.PANEL_ENDED):
         assert name in texts
     assert named("rule_names") == list(piles.RULE_NAMES)
     assert set(screens.NOTICE_LINES[1:]) <= set(named("title_words"))

@@ -22,8 +22,8 @@ from british_square.piles import (
     BRITISH,
     COLUMN_CAPACITY,
     FOUNDATION,
+    SPACE_TAKES_ANY,
     STOCK,
-    UNION,
     WASTE,
     Piles,
     move_source,
@@ -153,7 +153,7 @@ class Game(Piles):
                     accept[j] |= 1 << t
                 else:
                     accept[j + 1] |= 1 << (t - 8)
-        fills_any = self.rules == UNION
+        fills_any = SPACE_TAKES_ANY[self.rules]
         f = self.foundations
         n = 0
         for source in range(ncols + 1):
@@ -215,14 +215,17 @@ class Game(Piles):
         if source == STOCK:
             if target == WASTE:
                 return True
-            return self.rules != UNION and target < self.columns and not self.height[target]
+            # a space takes the stock's card where it takes only the talon's
+            if SPACE_TAKES_ANY[self.rules] or target >= self.columns:
+                return False
+            return not self.height[target]
         if target == FOUNDATION:
             return self._can_home(card)
         if target >= self.columns:
             return False
         if self.height[target]:
             return self._can_build(card, target)
-        return self.rules == UNION or source == WASTE
+        return SPACE_TAKES_ANY[self.rules] or source == WASTE
 
     # ------------------------------------------------------- apply and undo
 

@@ -5,7 +5,7 @@ go once the choice is made.
 
 from british_square import unload
 from british_square.controls import DOWN, UP, A
-from british_square.piles import BRITISH, RULE_NAMES
+from british_square.piles import BRITISH, RULE_NAMES, RULE_SETS
 
 
 class RuleChoice:
@@ -32,7 +32,7 @@ class RuleChoice:
 
     def handle(self, action):
         if action == UP or action == DOWN:
-            self._choose((self.rules + (1 if action == DOWN else 2)) % 3)
+            self._choose((self.rules + (1 if action == DOWN else -1)) % RULE_SETS)
         elif action == A:
             screens, rules = self.screens, self.rules
             app = screens.app

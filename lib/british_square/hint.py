@@ -59,8 +59,8 @@ is a good move, not a proof. Every suggestion is a legal move of ``game``.
 from british_square.cards import const
 from british_square.par import LINE_DEALS, line_move
 from british_square.piles import (
-    BRITISH,
     COLUMN_CAPACITY,
+    DEALT,
     FOUNDATION,
     STOCK,
     WASTE,
@@ -108,7 +108,8 @@ def forward(game, m):
     if height[target]:
         lands_over = _home_at(cells[target * COLUMN_CAPACITY + height[target] - 1], f) < when
     if h <= game.base[source]:  # a dealt card, or the one that filled a space
-        return game.rules == BRITISH or (height[target] > 0 and not lands_over)
+        # (where a column was dealt several cards, moving one shows the next)
+        return game.columns < DEALT or (height[target] > 0 and not lands_over)
     # built on a card of its own suit
     return _home_at(cells[i - 1], f) < when and not lands_over
 

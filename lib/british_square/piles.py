@@ -1,8 +1,11 @@
 """Rule sets, piles and moves as small integers, and the cards on a game's
 piles: the ground floor beneath the engine's rules.
 
-A game is played under one of three rule sets (``BRITISH``, ``AMERICAN``,
-``UNION``). Its piles are numbered: columns ``0 .. columns-1`` (4 in British
+A game is played under one of ``RULE_SETS`` rule sets (``BRITISH``,
+``AMERICAN``, ``UNION``), numbered from 0: what each one is (its name, its
+columns, what a space takes, whether the deal turns a card) is said here
+once, in its row of the tables below, and nothing else asks which rule set
+it is. Its piles are numbered: columns ``0 .. columns-1`` (4 in British
 Square, 16 in the others), then ``STOCK``, ``WASTE`` and ``FOUNDATION``, which
 stands for the four foundations, one per suit in ``SUITS`` order: a card goes
 to its own suit's.
@@ -27,8 +30,15 @@ from british_square.cards import NO_CARD, const
 BRITISH = const(0)
 AMERICAN = const(1)
 UNION = const(2)
+RULE_SETS = const(3)
+# Each rule set's row, by its number. Its name is its lines' in words.txt
+# and its files' (par_british.bin, rules_british).
 RULE_NAMES = ("british", "american", "union")
+RULE_COLUMNS = b"\x04\x10\x10"  # the DEALT cards dealt in this many columns
+SPACE_TAKES_ANY = b"\x00\x00\x01"  # else only the stock's card or the waste's
+DEAL_TURNS_ONE = b"\x00\x00\x01"  # the deal turns the stock's top card onto the waste
 
+DEALT = const(16)  # cards dealt to the columns; the rest is the stock
 STOCK = const(16)
 WASTE = const(17)
 FOUNDATION = const(18)
@@ -77,10 +87,10 @@ class Piles:
     are ``engine.Game``'s."""
 
     def __init__(self, rules: int = BRITISH) -> None:
-        if rules not in (BRITISH, AMERICAN, UNION):
+        if rules not in range(RULE_SETS):
             raise ValueError("bad rules {!r}".format(rules))
         self.rules = rules
-        self.columns = 4 if rules == BRITISH else 16
+        self.columns = RULE_COLUMNS[rules]
         self.deal_number = 0
         # Column ``c`` occupies cells[c * 16 : c * 16 + height[c]], bottom card first.
         self.cells = bytearray(self.columns * COLUMN_CAPACITY)
@@ -114,21 +124,18 @@ class Piles:
             for i in range(len(cards)):
                 cards[i] = 0
         top = 103  # PySolFC deals from the end of its talon
-        for pile in range(16):
-            card = talon[top - pile]
-            if self.rules == BRITISH:
-                column, depth = pile % 4, pile // 4
-            else:
-                column, depth = pile, 0
-            self.cells[column * COLUMN_CAPACITY + depth] = card
-        for column in range(self.columns):
-            self.height[column] = self.base[column] = 16 // self.columns
-        left = 88
+        columns = self.columns
+        for pile in range(DEALT):  # a row across the columns at a time
+            column, depth = pile % columns, pile // columns
+            self.cells[column * COLUMN_CAPACITY + depth] = talon[top - pile]
+        for column in range(columns):
+            self.height[column] = self.base[column] = DEALT // columns
+        left = TALON_CAPACITY
         self.waste_count = 0
-        if self.rules == UNION:
-            self.waste[0] = talon[top - 16]
+        if DEAL_TURNS_ONE[self.rules]:
+            self.waste[0] = talon[top - DEALT]
             self.waste_count = 1
-            left = 87
+            left -= 1
         self.stock[0:left] = talon[0:left]
         self.stock_count = left
 

@@ -12,7 +12,7 @@ without loading the text module either.
 
 from british_square.cards import card_name
 from british_square.engine import Game
-from british_square.piles import BRITISH, COLUMN_CAPACITY, RULE_NAMES, TALON_CAPACITY, pile_text
+from british_square.piles import COLUMN_CAPACITY, DEALT, RULE_NAMES, TALON_CAPACITY, pile_text
 
 
 def quoted(value, most=40):
@@ -59,16 +59,17 @@ def build_game(rules, columns, bases, stock, waste, foundations):
             "bad base {}: {} counts, not {}".format(quoted(bases), game.columns, len(bases))
         )
     copies = bytearray(52)
+    dealt = DEALT // game.columns  # a base shrinks from what was dealt
     for c, cards in enumerate(columns):
         base = bases[c]
         if len(cards) > COLUMN_CAPACITY:
             raise ValueError("bad column {}: more than 16 cards".format(pile_text(c)))
         if not 0 <= base <= len(cards) or (cards and not base):
             raise ValueError("bad base {} for column {}".format(quoted(base), pile_text(c)))
-        if rules != BRITISH and base > 1:
-            raise ValueError("bad base {} for pile {}: one card".format(base, pile_text(c)))
-        if base > 4:
-            raise ValueError("bad base {} for column {}: four cards".format(base, pile_text(c)))
+        if base > dealt:
+            raise ValueError(
+                "bad base {} for column {}: {} dealt".format(quoted(base), pile_text(c), dealt)
+            )
         step = 0
         for i in range(base, len(cards)):
             below, card = cards[i - 1], cards[i]

@@ -10,7 +10,7 @@ outcome (``table.Table``), the time, the hints, what the game bettered
 from british_square.controls import LEFT, RIGHT, START, A, B
 from british_square.layout import SCREEN_W, WON_BIG_Y
 from british_square.par import par
-from british_square.piles import RULE_NAMES
+from british_square.piles import RULE_NAMES, RULE_SETS
 from british_square.screen_ids import SCREEN_FINISH, SCREEN_OVER, SCREEN_STATS, SCREEN_WON
 from british_square.sheet import TEXT_WHITE
 from british_square.stats import (
@@ -64,7 +64,7 @@ class Results:
 
     def _statistics(self, action):
         if action == LEFT or action == RIGHT:
-            self.statistics((self.rules + (1 if action == RIGHT else 2)) % 3)
+            self.statistics((self.rules + (1 if action == RIGHT else -1)) % RULE_SETS)
         elif action in (A, B, START):
             self.screens.menu("stats")
 

@@ -23,7 +23,7 @@ import binascii
 
 from british_square.deal import MAX_DEAL
 from british_square.engine import Game, IllegalMoveError
-from british_square.piles import BRITISH, UNION
+from british_square.piles import RULE_COLUMNS, RULE_SETS, SPACE_TAKES_ANY
 from british_square.stats import (
     AUTOPLAY_ACES,
     AUTOPLAY_OFF,
@@ -36,7 +36,6 @@ from british_square.stats import (
     HOME_TOTAL,
     PAR_REACHED,
     PLAYED,
-    STATS_SIZE,
     STREAK,
     STREAK_BEST,
     WINS,
@@ -47,7 +46,6 @@ from british_square.store import (
     BLANK_HEADER,
     COUNTED,
     CRC_SIZE,
-    FIXED_SIZE,
     FLAGS_AT,
     GAME_DEAL,
     GAME_DONE,
@@ -78,6 +76,7 @@ from british_square.store import (
     SEQUENCE_AT,
     SETTING_BRIGHTNESS,
     SETTING_OPTIONS,
+    SETTING_RULE_SETS,
     SETTING_RULES,
     SETTINGS_SIZE,
     SLOT_B,
@@ -87,6 +86,7 @@ from british_square.store import (
     START_WASTE,
     VERSION,
     VERSION_AT,
+    VERSION_THREE_RULE_SETS,
     may_be_ours,
 )
 
@@ -158,8 +158,8 @@ def _whole(store, start, head):
     length = read_number(head, LENGTH_AT, 2)
     if (
         head[: len(MAGIC)] != MAGIC
-        or head[VERSION_AT] != VERSION
-        or not FIXED_SIZE <= length <= RECORD_SIZE
+        or head[VERSION_AT] not in (VERSION, VERSION_THREE_RULE_SETS)
+        or not HEADER_SIZE + SETTINGS_SIZE + CRC_SIZE <= length <= RECORD_SIZE
         or not 0 < read_number(head, SEQUENCE_AT, 4) <= LAST_SEQUENCE
     ):
         return None
@@ -176,10 +176,18 @@ def _parse(store, raw):
     at = HEADER_SIZE
     rules, options = raw[at + SETTING_RULES], raw[at + SETTING_OPTIONS]
     brightness = raw[at + SETTING_BRIGHTNESS]
-    stats = raw[at + SETTINGS_SIZE : at + SETTINGS_SIZE + STATS_SIZE]
+    if raw[VERSION_AT] == VERSION:
+        kept_sets, at = raw[at + SETTING_RULE_SETS], at + SETTINGS_SIZE
+    else:  # written before the count: three rule sets' statistics
+        kept_sets, at = 3, at + SETTING_RULE_SETS
+    stats = raw[at : at + kept_sets * FIELDS * 3]
+    at += kept_sets * FIELDS * 3
+    # statistics of rule sets this build does not know: a later build's record
+    if not rules < kept_sets <= RULE_SETS or at + CRC_SIZE > len(raw):
+        return False
     flags = raw[FLAGS_AT]
     # (brightness: the app takes only the levels its menu offers, else full)
-    if rules > UNION or options > OPTIONS_ALL or brightness > 100 or not consistent(stats):
+    if options > OPTIONS_ALL or brightness > 100 or not consistent(stats):
         return False
     if options & (OPTION_SAFE | OPTION_AUTOPLAY) == OPTION_SAFE:  # safe cards is a way of auto-play
         return False
@@ -190,12 +198,13 @@ def _parse(store, raw):
     game = None
     seconds = hints = 0
     if flags & HAS_GAME:
-        at = FIXED_SIZE - CRC_SIZE
         if flags & HAS_START:  # its check imported first: a module that cannot load is no nonsense
             __import__("british_square.position")
         try:
             game = _parse_game(raw, at, flags & HAS_START)
         except (ValueError, IndexError):  # IllegalMoveError is a ValueError
+            return False
+        if game.rules >= kept_sets:  # a rule set the record keeps no statistics of
             return False
         # counted (it reached Game over): a game of its rule set is among those played
         if flags & COUNTED and not read_number(stats, (game.rules * FIELDS + PLAYED) * 3, 3):
@@ -203,7 +212,7 @@ def _parse(store, raw):
         # every value these fields hold is a possible play time and hint count
         seconds = read_number(raw, at + GAME_SECONDS, 3)
         hints = read_number(raw, at + GAME_HINTS, 2)
-    elif len(raw) != FIXED_SIZE:
+    elif len(raw) != at + CRC_SIZE:
         return False
     s = store.settings
     s.rules = rules
@@ -214,7 +223,7 @@ def _parse(store, raw):
     s.winnable_only = bool(options & OPTION_WINNABLE)
     s.four_colours = bool(options & OPTION_FOUR_COLOURS)
     s.brightness = brightness
-    store.stats.data[:] = stats
+    store.stats.data[: len(stats)] = stats  # any rule set after them: nothing yet
     store.seconds = seconds
     store.hints = hints
     store.counted = bool(flags & COUNTED)
@@ -232,7 +241,7 @@ def _parse_game(raw, at, has_start):
     kept = read_number(raw, at + GAME_KEPT, 2)
     # deal 0 is "none": only a game set up from a position has none; a game
     # with no move is none in progress, and never kept as one
-    if rules > UNION or count > kept or not kept or deal > MAX_DEAL or not (deal or has_start):
+    if rules >= RULE_SETS or count > kept or not kept or deal > MAX_DEAL or not (deal or has_start):
         raise ValueError
     at += GAME_SIZE
     if has_start:
@@ -265,9 +274,10 @@ def replay(game, moves, at, count):
 
 
 def consistent(data) -> bool:
-    """Could these 90 bytes have been written by ``Stats.add_game``?"""
-    for rules in range(3):
-        count = [read_number(data, (rules * FIELDS + field) * 3, 3) for field in range(FIELDS)]
+    """Could these statistics (``FIELDS`` counts of 3 bytes a rule set)
+    have been written by ``Stats.add_game``?"""
+    for at in range(0, len(data), FIELDS * 3):
+        count = [read_number(data, at + field * 3, 3) for field in range(FIELDS)]
         played, won = count[PLAYED], count[WINS]
         if (
             won > played
@@ -293,7 +303,7 @@ def _start_position(raw, at, rules, deal):
     # imported then, and only then (and let go with this module).
     from british_square.position import build_game
 
-    columns = 4 if rules == BRITISH else 16
+    columns = RULE_COLUMNS[rules]
     foundations = list(raw[at + START_FOUNDATIONS : at + START_FOUNDATIONS + 4])
     stock_count, waste_count = raw[at + START_STOCK], raw[at + START_WASTE]
     at += START_COLUMNS
@@ -316,7 +326,7 @@ def _start_position(raw, at, rules, deal):
     if cards + game.score() != 104:
         raise ValueError
     if deal:
-        _check_deal(Game.new_deal(deal, rules), cells, bases, stock, waste, rules == UNION)
+        _check_deal(Game.new_deal(deal, rules), cells, bases, stock, waste, SPACE_TAKES_ANY[rules])
         game.deal_number = deal
     return game, at
 

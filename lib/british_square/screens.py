@@ -22,7 +22,7 @@ from british_square.layout import (
 )
 from british_square.menu import MENU_LINES, MenuRows
 from british_square.par import has_won_deal, par
-from british_square.piles import BRITISH, UNION
+from british_square.piles import DEALT, RULE_NAMES, RULE_SETS, SPACE_TAKES_ANY
 from british_square.results import Results, deal_text, moves_text, rules_name
 from british_square.screen_ids import (
     SCREEN_ABOUT,
@@ -48,9 +48,9 @@ from british_square.sounds import BUZZ
 from british_square.stats import AUTOPLAY_NAMES, BRIGHTNESS_LEVELS
 from british_square.table import OUTCOME_STUCK
 
-# The texts of words.txt some screens pick from: by rule set, by the save's
-# notice (store.NOTICE_*), and the help's marks with the glyph beside each.
-RULES_TEXTS = ("rules_british", "rules_american", "rules_union")
+# The texts of words.txt some screens pick from: by the save's notice
+# (store.NOTICE_*), and the help's marks with the glyph beside each (a rule
+# set's own text is "rules_" and its name).
 NOTICE_LINES = ("", "unreadable", "earlier")
 MARK_LINES = (b"up", b"down", b"free", b"king", b"done", b"count")
 MARKS = (WAY_UP, WAY_DOWN, WAY_FREE, SMALL_KING, SMALL_DONE, 9)  # 9: the digit, a pile's count
@@ -400,11 +400,11 @@ class Screens:
         """What a rule set is like, in plain words; left and right show the others."""
         self.open(SCREEN_RULES, self._rules)
         self.choice = rules
-        self.words.show(self.page, RULES_TEXTS[rules])
+        self.words.show(self.page, "rules_" + RULE_NAMES[rules])
 
     def _rules(self, action):
         if action == LEFT or action == RIGHT:
-            self.rules((self.choice + (1 if action == RIGHT else 2)) % 3)
+            self.rules((self.choice + (1 if action == RIGHT else -1)) % RULE_SETS)
         elif action == A:
             app = self.app
             self.ask(
@@ -427,7 +427,8 @@ class Screens:
         self.help_page = number
         page, game, words = self.page, self.app.table.game, self.words
         if number == 0:
-            words.show(page, "help_keys_union" if game.rules == UNION else "help_keys", draw=False)
+            keys = "help_keys_union" if SPACE_TAKES_ANY[game.rules] else "help_keys"
+            words.show(page, keys, draw=False)
             if first:
                 page.footer_line(words.line("title_words", "skip"))
             page.draw()
@@ -435,7 +436,7 @@ class Screens:
         if number == 2:  # the machine's own page
             page.show_lines(self.app.hardware.help_page)
             return
-        text = "help_marks" if game.rules == BRITISH else "help_marks_piles"
+        text = "help_marks" if game.columns < DEALT else "help_marks_piles"  # bases of several
         rows = self.mark_rows
         words.show(page, text, lines=MARK_LINES, rows=rows)
         page.glyphs_beside(rows, MARKS)  # each glyph beside the line that says what it means

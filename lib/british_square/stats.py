@@ -4,6 +4,7 @@ attributes, read and changed in place by the app.
 """
 
 from british_square.cards import const
+from british_square.piles import RULE_SETS
 
 # Statistics kept per rule set, read with ``Stats.get(rules, field)``.
 PLAYED = const(0)  # games that had a move: won, lost, ended or abandoned
@@ -17,7 +18,7 @@ BEST_TIME = const(7)  # fastest win, seconds; 0 until the first win
 PAR_REACHED = const(8)
 HINTS = const(9)
 FIELDS = const(10)
-STATS_SIZE = const(3 * FIELDS * 3)  # rule sets x fields x 3 bytes
+STATS_SIZE = RULE_SETS * FIELDS * 3  # rule sets x fields x 3 bytes
 COUNT_MOST = const(0xFFFFFF)  # counts saturate here
 
 # Auto-play's settings (``Settings.autoplay``), as the menu offers them in turn.

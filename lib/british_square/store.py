@@ -30,7 +30,8 @@ both go or it is whole; the older record is never used without the notice.
 A record (little-endian)::
 
     header   0  4  magic  b"BSQ" 0x1a
-             4  1  version (1)
+             4  1  version (2; a record of version 1 has no rule-set count,
+                   and the statistics of three)
              5  1  flags: 1 = a game in progress follows, 2 = it starts from
                    a position, 4 = the other slot held the save before (PAIRED),
                    8 = the game is in the statistics already (COUNTED: it
@@ -38,11 +39,14 @@ A record (little-endian)::
              6  2  length of the whole record, CRC included
              8  4  sequence number, 1 to LAST_SEQUENCE then 1 again: of two
                    records, the newer is the one the other reaches in fewer steps
-    settings 12 3  rule set; options (``OPTION_*``: 1 auto-play, 2 sound,
+    settings 12 4  rule set; options (``OPTION_*``: 1 auto-play, 2 sound,
                    4 winnable deals only, 8 four-colour suits, 16 auto-play
-                   sends safe cards too, with 1); brightness 0-100
-    stats    15 90 three rule sets x ten 3-byte counts (``Stats``)
-    game    105 12 rules; deal number (2, 0 = none); play time in seconds (3);
+                   sends safe cards too, with 1); brightness 0-100; the
+                   number of rule sets whose statistics follow (R, 3 now)
+    stats    16 30R ten 3-byte counts (``Stats``) for each rule set, by number:
+                   a build that adds a rule set still loads the records
+                   written before it (its statistics start at nothing)
+    game    106 12 rules; deal number (2, 0 = none); play time in seconds (3);
                    hints used (2); moves done (2); moves kept, done and redo (2)
            [start position: foundation counts (4), stock and waste counts (2),
                    per column height | base << 5 (4 or 16), then the cards,
@@ -50,7 +54,7 @@ A record (little-endian)::
            moves: source, target (2 bytes a move), oldest first
     trailer     4  CRC-32 (binascii.crc32's) of everything before it
 
-Moves that fit: 1024 - 121 fixed bytes leave room for 451 moves from a deal
+Moves that fit: 1024 - 122 fixed bytes leave room for 451 moves from a deal
 number, 388 from a start position (a record of 1 KB, not more: its buffer
 is on the heap for good). A history longer than that keeps the
 position after its oldest undo steps as the start: only those are dropped.
@@ -66,7 +70,7 @@ trusts nothing it reads.
 """
 
 from british_square.cards import const
-from british_square.piles import move_source, move_target
+from british_square.piles import RULE_SETS, move_source, move_target
 from british_square.stats import AUTOPLAY_SAFE, COUNT_MOST, STATS_SIZE, Settings, Stats
 from british_square.stats import put_number as _put
 
@@ -75,7 +79,8 @@ NOTICE_UNREADABLE = const(1)  # nothing whole to load: a new game
 NOTICE_EARLIER = const(2)  # the last save was cut short: the one before it loaded
 
 MAGIC = b"BSQ\x1a"
-VERSION = const(1)
+VERSION = const(2)
+VERSION_THREE_RULE_SETS = const(1)  # the record before the count: still loaded
 SLOT_B = const(4096)
 RECORD_SIZE = const(1024)
 # The record's fields (the layout above), each named once: the header's
@@ -88,7 +93,8 @@ HEADER_SIZE = const(SEQUENCE_AT + 4)
 SETTING_RULES = const(0)
 SETTING_OPTIONS = const(1)
 SETTING_BRIGHTNESS = const(2)
-SETTINGS_SIZE = const(SETTING_BRIGHTNESS + 1)
+SETTING_RULE_SETS = const(3)  # (version 1 had no count: its settings end here)
+SETTINGS_SIZE = const(SETTING_RULE_SETS + 1)
 GAME_RULES = const(0)
 GAME_DEAL = const(1)  # 2 bytes
 GAME_SECONDS = const(3)  # 3 bytes
@@ -253,6 +259,7 @@ class Store:
             options |= OPTION_WINNABLE
         buf[at + SETTING_OPTIONS] = options | (OPTION_FOUR_COLOURS if s.four_colours else 0)
         buf[at + SETTING_BRIGHTNESS] = s.brightness
+        buf[at + SETTING_RULE_SETS] = RULE_SETS
         at += SETTINGS_SIZE
         buf[at : at + STATS_SIZE] = self.stats.data
         at += STATS_SIZE
