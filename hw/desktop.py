@@ -21,20 +21,13 @@ keeping the game as a close does (exit status 130 or 143).
 import os
 import signal
 import sys
-import tempfile
-import time
 
 from harness import env_number, script_source
 from keyscript import ScriptPlayer
+from mixer import MixerSpeaker
 from pointer import LEFT_BUTTON, Click, dragged
-from storage import (
-    FileNVM,
-    check_folder,
-    default_save_path,
-    existing_file,
-    read_head,
-    replace_whole,
-)
+from storage import FileNVM, check_folder, default_save_path
+from window import make_display, save_png, shot_paths
 
 from british_square.controls import (
     DIGIT_0,
@@ -64,13 +57,11 @@ from british_square.desktop.winning import (  # noqa: E402
     Verdict,
     WinningHinter,
 )
-from british_square.layout import SCREEN_H as HEIGHT  # noqa: E402
 from british_square.layout import SCREEN_W as WIDTH  # noqa: E402
 
 WINDOW_SCALE = 4  # the window's size at first (--scale sets it), 1 to MOST_SCALE
-# Under the screen, the window says whether the game can still be won
-# (``winning.Verdict``): a strip of its own, the screen's pixels as they are.
-STATUS_H = 12
+# What the strip under the screen says (``window.STATUS_H``) of whether
+# the game can still be won (``winning.Verdict``).
 STATUS_TEXT = {
     LOOKING: "Can it still be won? The solver looks",
     WINNABLE: "This game can still be won",
@@ -103,7 +94,6 @@ HELP_PAGE = (
     "</> page  X: back",
 )
 DEFAULT_SHOT = "shots/play.png"
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NO_SCREEN = (  # one line, as every note and error on standard error
     "note: no screen to open a window on: running headless, the screen goes to {!r}"
     " (--keys and --shot play a key script: code.py --help)"
@@ -122,99 +112,6 @@ def wants_headless(options):
         return True
     linux = sys.platform.startswith("linux")
     return linux and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
-
-def make_display(scale):
-    """A Blinka display drawn into a ``WIDTH`` x ``HEIGHT`` surface (``_pygame_screen``),
-    shown ``scale`` times larger in its window."""
-    import blinka_displayio_pygamedisplay as pygamedisplay  # before displayio, always
-    import busdisplay
-    import pygame
-
-    class ScaledDisplay(pygamedisplay.PyGameDisplay):
-        def _initialize(self, init_sequence):
-            pygame.display.init()  # the window alone: the mixer is the speaker's to open
-            pygame.display.set_caption("British Square")
-            self.status = ""  # under the screen (``STATUS_TEXT``)
-            self._scale = scale
-            self._window = pygame.display.set_mode(window_size(scale))
-            self._pygame_screen = pygame.Surface((WIDTH, HEIGHT))
-
-        def _refresh_display(self):
-            busdisplay.BusDisplay._refresh_display(self)
-            self.show()
-            self._last_refresh = time.monotonic()
-            self._refresh_pending = False
-
-        def show(self):
-            """The screen as drawn, scaled to the window, and the status under it."""
-            scale = self._scale
-            screen = self._window.subsurface((0, 0, WIDTH * scale, HEIGHT * scale))
-            pygame.transform.scale(self._pygame_screen, screen.get_size(), screen)
-            strip = (0, HEIGHT * scale, WIDTH * scale, STATUS_H * scale)
-            self._window.fill((0, 0, 0), strip)
-            if self.status:
-                if not pygame.font.get_init():
-                    pygame.font.init()
-                font = pygame.font.Font(None, 10 * scale)
-                text = font.render(self.status, True, (248, 248, 248))
-                self._window.blit(text, (2 * scale, HEIGHT * scale + 2 * scale))
-            pygame.display.flip()
-
-        def rescale(self, new_scale):
-            """The window ``new_scale`` times the screen, the screen shown again in it."""
-            self._scale = new_scale
-            self._window = pygame.display.set_mode(window_size(new_scale))
-            self.show()
-
-    return ScaledDisplay(width=WIDTH, height=HEIGHT, auto_refresh=False)
-
-
-def check_png_target(path):
-    """May a screenshot go to ``path``? Nothing there, or a PNG file (or an
-    empty one) to replace; ``ValueError`` (one line) for anything else."""
-    if existing_file(path, "a screenshot") is None:
-        return
-    if read_head(path, len(PNG_SIGNATURE)) not in (b"", PNG_SIGNATURE):
-        raise ValueError("{!r} is not a PNG file: left as it is".format(path))
-
-
-def window_size(scale):
-    """The window at ``scale``: the screen and the status strip under it."""
-    return WIDTH * scale, (HEIGHT + STATUS_H) * scale
-
-
-def save_png(display, path, scale=1):
-    """Write what the display shows as a PNG, ``scale`` times larger, in place
-    of what ``check_png_target`` allows at ``path``; ``ValueError`` (one line)
-    if it cannot."""
-    import pygame
-
-    surface = display._pygame_screen
-    if scale != 1:
-        surface = pygame.transform.scale(surface, (WIDTH * scale, HEIGHT * scale))
-
-    def write(f):
-        try:
-            pygame.image.save(surface, f, "screen.png")
-        except pygame.error as error:
-            raise ValueError("cannot write {!r}: {}".format(path, error)) from None
-
-    replace_whole(path, write, lambda: check_png_target(path))
-
-
-def shot_paths(shot):
-    """``(folder, final)`` for ``--shot``: the folder of the ``shot:NAME``
-    pictures and the path of the last screen's. ``ValueError`` (one line),
-    before anything is made, when they cannot be written."""
-    if shot.lower().endswith(".png"):
-        folder, final = os.path.dirname(shot) or ".", shot
-    elif os.path.exists(shot) and not os.path.isdir(shot):
-        raise ValueError("--shot {!r} is not a folder, nor a .png file".format(shot))
-    else:
-        folder, final = shot, os.path.join(shot, "final.png")
-    check_png_target(final)
-    return folder, final
 
 
 class KeyboardActions:
@@ -345,75 +242,6 @@ class ScriptActions(ScriptPlayer):
 
     def poll(self, now):
         return QUIT if self.stopped else self.next_action(now)
-
-
-def open_mixer(pygame, rate):
-    """Open pygame's mixer for unsigned 8-bit mono at ``rate`` (SDL converts
-    if need be); False where it cannot (no audio device, no mixer built),
-    said in one line. ALSA's library writes its complaints about a missing
-    sound card, sixteen lines, straight to file descriptor 2: they are held
-    back while the mixer opens, and anything else written there is passed on."""
-    held = saved = None
-    try:
-        sys.stderr.flush()
-        held = tempfile.TemporaryFile()
-        saved = os.dup(2)
-        os.dup2(held.fileno(), 2)
-    except (AttributeError, OSError, ValueError):  # no standard error to hold back
-        if saved is not None:
-            os.close(saved)
-        if held is not None:
-            held.close()
-        held = None
-    why = None
-    try:
-        pygame.mixer.quit()
-        pygame.mixer.init(frequency=rate, size=8, channels=1, allowedchanges=0)
-    except (pygame.error, NotImplementedError) as error:
-        why = str(error) or type(error).__name__
-    finally:
-        if held is not None:
-            os.dup2(saved, 2)
-            os.close(saved)
-            held.seek(0)
-            lines = held.read().decode(errors="replace").splitlines()
-            held.close()
-            for line in lines:
-                if not line.startswith("ALSA lib "):
-                    print(line, file=sys.stderr)
-    if why is not None:
-        print("note: no sound: {}".format(" ".join(why.split())), file=sys.stderr)
-    return why is None
-
-
-class MixerSpeaker:
-    """The game's sound effects through pygame's mixer, the same waves a
-    board plays (``british_square.sounds``). Silent where no audio device
-    opens (``SDL_AUDIODRIVER=dummy`` plays to nowhere); ``played`` keeps
-    every effect asked for, in order, for the tests."""
-
-    def __init__(self):
-        import pygame
-
-        from british_square.sounds import CHIME, RATE, RATES, TUNE, effects
-
-        self.played = []
-        self.sounds = None
-        if not open_mixer(pygame, RATE):
-            return  # no audio device, or a pygame built without its mixer: silent
-        waves = effects()
-
-        def at_rate(wave, rate):  # the wave as played at ``rate`` on a RATE mixer
-            return bytes(wave[i * rate // RATE] for i in range(len(wave) * RATE // rate))
-
-        self.sounds = [pygame.mixer.Sound(buffer=at_rate(w, r)) for w, r in zip(waves, RATES)]
-        fanfare = b"".join(at_rate(waves[CHIME], rate) for rate in TUNE)
-        self.sounds.append(pygame.mixer.Sound(buffer=fanfare))
-
-    def sound(self, effect):
-        self.played.append(effect)
-        if self.sounds is not None:
-            self.sounds[effect].play()
 
 
 REST_FPS = round(1 / REST_S)  # a resting window polls as often as a resting board

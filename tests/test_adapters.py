@@ -252,10 +252,11 @@ def test_window_mode_keyboard_and_quit(monkeypatch, tmp_path):
     monkeypatch.syspath_prepend(str(HW))
     import desktop
     import pygame
+    import window
 
     hardware = desktop.Hardware({"deal": 5})
     assert not hardware.headless
-    assert pygame.display.get_surface().get_size() == desktop.window_size(4)  # and its strip
+    assert pygame.display.get_surface().get_size() == window.window_size(4)  # and its strip
     for key in (pygame.K_z, pygame.K_RIGHT):
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
         pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key))
@@ -347,12 +348,12 @@ def test_the_desktop_mixer_plays_the_boards_waves_or_stays_silent(monkeypatch):
     import pygame
 
     monkeypatch.syspath_prepend(str(HW))
-    import desktop
+    import mixer
 
     from british_square.sounds import BUZZ, CHIME, CLICK, FANFARE
 
     pygame.init()  # the mixer open at pygame's defaults: the speaker opens it at its own
-    speaker = desktop.MixerSpeaker()  # SDL's dummy audio driver: a mixer that plays to nowhere
+    speaker = mixer.MixerSpeaker()  # SDL's dummy audio driver: a mixer that plays to nowhere
     try:
         lengths = [round(sound.get_length() * 1000) for sound in speaker.sounds]
         assert lengths == [15, 50, 60, 296]  # click, chime an octave up, buzz, the tune
@@ -366,7 +367,7 @@ def test_the_desktop_mixer_plays_the_boards_waves_or_stays_silent(monkeypatch):
         raise pygame.error("no audio device")
 
     monkeypatch.setattr(pygame.mixer, "init", no_device)
-    silent = desktop.MixerSpeaker()
+    silent = mixer.MixerSpeaker()
     silent.sound(CHIME)  # nothing to play it on: kept, and no error
     assert silent.sounds is None and silent.played == [CHIME]
 
@@ -377,8 +378,9 @@ def test_no_sound_device_is_one_line_not_alsas_sixteen(monkeypatch, capfd):
     back, the rest passed on, and one line says the game plays silent."""
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     monkeypatch.syspath_prepend(str(HW))
-    import desktop
+    import mixer
     import pygame
+    import window
 
     def like_alsa(**kwargs):
         for _ in range(16):
@@ -390,12 +392,12 @@ def test_no_sound_device_is_one_line_not_alsas_sixteen(monkeypatch, capfd):
 
     displayio.release_displays()  # Blinka takes one display a process: an earlier test's goes
     pygame.mixer.quit()
-    desktop.make_display(1)
+    window.make_display(1)
     assert pygame.mixer.get_init() is None  # the window opens no sound: the speaker alone does
     displayio.release_displays()
     monkeypatch.setattr(pygame.mixer, "init", like_alsa)
     capfd.readouterr()
-    silent = desktop.MixerSpeaker()
+    silent = mixer.MixerSpeaker()
     out, err = capfd.readouterr()
     assert silent.sounds is None and out == ""
     assert err.splitlines() == [

@@ -410,8 +410,8 @@ def test_a_card_dragged_to_a_lit_place_and_let_go_is_put_down_there(window):
 
 
 def test_the_direct_keys_play_and_plus_and_minus_size_the_window(window):
-    import desktop
     import pygame
+    from window import window_size
 
     app = window(Game.new_deal(1))
     on_the_cards(app)
@@ -431,14 +431,14 @@ def test_the_direct_keys_play_and_plus_and_minus_size_the_window(window):
     assert shown(app) == "deal" and app.screens.entry.number == 17
     key("escape")
     run(app)
-    assert pygame.display.get_surface().get_size() == desktop.window_size(SCALE)
+    assert pygame.display.get_surface().get_size() == window_size(SCALE)
     key("+")
     run(app)
-    assert pygame.display.get_surface().get_size() == desktop.window_size(5)
+    assert pygame.display.get_surface().get_size() == window_size(5)
     key("-")
     key("-")
     run(app)
-    assert pygame.display.get_surface().get_size() == desktop.window_size(3)
+    assert pygame.display.get_surface().get_size() == window_size(3)
 
 
 def test_the_help_has_a_third_page_for_the_desktops_own_keys(window):

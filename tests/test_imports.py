@@ -148,10 +148,21 @@ def test_every_module_in_the_packages_top_folder_runs_on_a_board():
 MOST_LINES = 500  # a module a reader takes in at one sitting (issue 21)
 
 
-def test_no_module_of_the_package_is_over_500_lines():
-    lines = {name: len(path.read_text().splitlines()) for name, path in package_modules().items()}
+def test_no_module_of_the_package_or_the_adapters_is_over_500_lines():
+    paths = dict(package_modules())
+    paths.update(("hw/" + path.name, path) for path in sorted((ROOT / "hw").glob("*.py")))
+    lines = {name: len(path.read_text().splitlines()) for name, path in paths.items()}
     long = {name: count for name, count in lines.items() if count > MOST_LINES}
     assert not long, "split them by job: {}".format(long)
+
+
+def test_the_architecture_page_names_every_module():
+    # docs/architecture.md is where a reader finds a module's job: none left out
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    folders = (ROOT / "hw", ROOT / "lib" / "british_square")
+    files = {path.name for folder in folders for path in folder.rglob("*.py")}
+    missing = sorted(name for name in files - {"__init__.py"} if name not in text)
+    assert not missing, "say what each does in docs/architecture.md: {}".format(missing)
 
 
 TESTS = ROOT / "tests"

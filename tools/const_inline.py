@@ -6,7 +6,7 @@ A constant imported from another module is none of that: each importer keeps
 a global for it, loads it at run time, and every public name is an interned
 string (a *qstr*) in pools that double as they fill. The game's modules share
 about 150 such constants (sizes, tiles, colours, actions), which cost the
-board a few KB of its 80 KB heap and tip it into the next qstr pool (4.5 KB
+board a few KB of its 128 KB heap budget and tip it into the next qstr pool (4.5 KB
 at once). So deploy compiles a rewritten copy of each game and adapter
 module, one source of each fact kept in the repository:
 

@@ -21,8 +21,9 @@ call per move doubles the statement's time: 29 against 60 ns on the VM).
 (as python-chess's ``Board`` is a ``BaseBoard`` with them). The cards are
 read through methods that allocate nothing (``top``, ``card``,
 ``column_height``, ``base_count``, ``waste_card``, ``stock_card``,
-``foundation_top``), never by indexing the arrays, whose layout is these
-two modules' business.
+``foundation_top``). The arrays' layout is described here; only hot loops
+index them directly (the engine's, the hint's, the searches' and the
+position and save checks': a method call per card would double their time).
 """
 
 from british_square.cards import NO_CARD, const
