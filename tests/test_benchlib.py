@@ -181,3 +181,32 @@ def test_engine_bench_reports_every_cost_with_its_rounds(vm):
     for row in timed:
         assert 0 < row["min"] <= row["value"], row
         assert row["spread"] >= 0, row
+
+
+def test_memory_md_weighs_the_layout_library_with_the_benchmarks_figures():
+    # issue 48.5: the library goes, argued with figures; these are the table's
+    _, table, _ = bench.docs_table()
+    rows = {(row["bench"], row["metric"]): row["value"] for row in bench.parse_table(table)}
+    module = rows[("layout", "GridLayout module")]
+    grid = rows[("layout", "statistics grid")]
+    peak = rows[("heap, deployed", "peak")]
+    text = " ".join((ROOT / "docs" / "memory.md").read_text().split())
+
+    def grouped(n):
+        return "{:,}".format(n).replace(",", " ")
+
+    left = 122880 - peak
+    assert left < module, "the library would fit now: give it the statistics grid"
+    assert "holds {} B, and a `GridLayout` of that grid".format(grouped(module)) in text
+    assert "{} B more".format(grouped(grid)) in text
+    weighed = "deployed peak is {} B of the 122 880 B budget, {} B left, where the import alone "
+    weighed += "needs {} B"
+    assert weighed.format(grouped(peak), grouped(left), grouped(module)) in text
+
+
+@pytest.mark.vm
+def test_the_layout_bench_runs_on_the_vm_and_reports_both_rows(vm):
+    out = vm.run(ROOT / "tests" / "bench" / "bench_layout.py", cwd=ROOT).stdout
+    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert [row["metric"] for row in rows] == ["GridLayout module", "statistics grid"]
+    assert all(row["bench"] == "layout" and row["value"] > 1000 for row in rows)

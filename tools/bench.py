@@ -302,7 +302,7 @@ def main():
     parser.add_argument(
         "benches",
         nargs="*",
-        help="engine, text, ui, heap, idle, latency (default: all), stress (only by name)",
+        help="engine, text, ui, heap, layout, idle, latency (default: all), stress (only by name)",
     )
     args = parser.parse_args()
     scripts = sorted((ROOT / "tests" / "bench").glob("bench_*.py"))
