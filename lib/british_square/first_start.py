@@ -18,7 +18,7 @@ class RuleChoice:
     def __init__(self, screens, rules=BRITISH):
         self.screens = screens
         self.rules = rules
-        self.rows = bytearray(len(RULE_NAMES))  # the body row of each rule set's line
+        self.rows = bytearray(RULE_SETS)  # the body row of each rule set's line
 
     def show(self):
         screens = self.screens

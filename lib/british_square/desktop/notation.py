@@ -74,7 +74,7 @@ DEAD_NAMES = ("alive", "dead", "unknown")  # by the dead test's verdict
 def rules_from_name(name):
     """``BRITISH``, ``AMERICAN`` or ``UNION`` from its name."""
     if name not in RULE_NAMES:
-        raise ValueError("bad rules {}: use british, american or union".format(quoted(name)))
+        raise ValueError("bad rules {}: use one of {}".format(quoted(name), ", ".join(RULE_NAMES)))
     return RULE_NAMES.index(name)
 
 
