@@ -9,7 +9,16 @@ import random
 from british_square.desktop.games import legal_moves
 from british_square.desktop.notation import position_text
 from british_square.engine import MAX_MOVES, Game
-from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
+from british_square.piles import (
+    AMERICAN,
+    BRITISH,
+    FOUNDATION,
+    RULE_SETS,
+    STOCK,
+    UNION,
+    WASTE,
+    move,
+)
 from british_square.stats import FIELDS, HINTS, HOME_BEST, STATS_SIZE, WINS
 from british_square.store import (
     CRC_SIZE,
@@ -133,11 +142,11 @@ def valid_body(game=None, seconds=1, hints=0):
 
 
 NONSENSE = {
-    "rules 3 in the settings": lambda b: b.__setitem__(0, 3),
+    "a rule set past the last in the settings": lambda b: b.__setitem__(0, RULE_SETS),
     # the count of rule sets whose statistics follow (settings' last byte)
     "statistics of no rule set": lambda b: b.__setitem__(SETTINGS_SIZE - 1, 0),
     "statistics of a rule set this build does not know": lambda b: b.__setitem__(
-        SETTINGS_SIZE - 1, 4
+        SETTINGS_SIZE - 1, RULE_SETS + 1
     ),
     "hints counted with no game played": lambda b: b.__setitem__(stat_at(BRITISH, HINTS), 1),
     "unknown option bits": lambda b: b.__setitem__(1, 32),
@@ -145,7 +154,7 @@ NONSENSE = {
     "brightness 101": lambda b: b.__setitem__(2, 101),
     "more wins than games": lambda b: b.__setitem__(stat_at(BRITISH, WINS), 1),
     "a best score of 105": lambda b: b.__setitem__(stat_at(BRITISH, HOME_BEST), 105),
-    "game rules 3": lambda b: b.__setitem__(GAME_AT, 3),
+    "game rules past the last": lambda b: b.__setitem__(GAME_AT, RULE_SETS),
     "deal 0 with no start position": lambda b: b.__setitem__(slice(DEAL_AT, DEAL_AT + 2), b"\0\0"),
     "deal 40000": lambda b: b.__setitem__(
         slice(DEAL_AT, DEAL_AT + 2), (40000).to_bytes(2, "little")

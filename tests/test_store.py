@@ -271,11 +271,12 @@ def test_a_record_from_before_four_colour_suits_loads_with_them_off():
     assert V1_RECORD[VERSION_AT] == 1 and written[VERSION_AT] == VERSION == 2
     settings = HEADER_SIZE + SETTING_RULE_SETS
     assert written[HEADER_SIZE:settings] == V1_RECORD[HEADER_SIZE:settings]
-    assert written[settings] == RULE_SETS == 3
+    assert written[settings] == RULE_SETS
+    v1_stats = 3 * FIELDS * 3  # version 1's: three rule sets
     assert (
-        written[settings + 1 : settings + 1 + STATS_SIZE]
-        == V1_RECORD[settings : settings + STATS_SIZE]
+        written[settings + 1 : settings + 1 + v1_stats] == V1_RECORD[settings : settings + v1_stats]
     )
+    assert not any(written[settings + 1 + v1_stats : settings + 1 + STATS_SIZE])  # any others
 
 
 def fewer_rule_sets(body, kept):

@@ -49,9 +49,7 @@ NEEDED = (
     ("autoplay_modes", AUTOPLAY_NAMES),
     ("deal", ()),
     ("deal_refused", ()),
-    ("rules_british", ()),
-    ("rules_american", ()),
-    ("rules_union", ()),
+) + tuple(("rules_" + name, ()) for name in RULE_NAMES) + (  # a page for each rule set
     ("help_keys", ()),
     ("help_keys_union", ()),
     ("help_marks", ("up", "down", "free", "king", "done")),
