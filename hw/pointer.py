@@ -25,7 +25,7 @@ for it but what a player's keys already do.
 
 from british_square.controls import DOWN, LEFT, NONE, RIGHT, UP, A, B
 from british_square.layout import BODY_ROWS, BODY_Y, NO_STOP, TEXT_LINE
-from british_square.screen_ids import SCREEN_CONFIRM, SCREEN_MENU
+from british_square.screen_ids import SCREEN_CONFIRM, SCREEN_MENU, SCREEN_PLAY
 from british_square.sheet import CARD_H, CARD_W
 
 LEFT_BUTTON = 1  # pygame's numbers of the mouse buttons
@@ -88,7 +88,7 @@ def menu_row_at(screens, y):
 def dragged(app, start, end):
     """Is a left press at screen pixel ``start`` let go at ``end`` a drag on
     ``app``'s cards: from a pile to another place?"""
-    if app.on_page:
+    if app.screens.current != SCREEN_PLAY:
         return False
     layout = app.table.layout
     source = stop_at(layout, *start)
@@ -130,7 +130,7 @@ class Click:
                 self.goal = "done"
                 return A
         if self.goal == "stop":
-            if app.on_page:  # the cards went meanwhile
+            if app.screens.current != SCREEN_PLAY:  # the cards went meanwhile
                 return NONE
             way = step_toward(app.table.layout, app.table.cursor, self.target)
             if way != NONE:
@@ -161,15 +161,15 @@ class Click:
     def _aim(self, app):
         """What this click is for, on the screen on show: "stop" (a pile of
         the cards), "row" (a menu row), "key" (an action) or "done" (nothing)."""
+        screens = app.screens
         if self.button == RIGHT_BUTTON:
             self.target = B
-            return "key" if app.on_page or app.table.held != NO_STOP else "done"
+            return "key" if screens.current != SCREEN_PLAY or app.table.held != NO_STOP else "done"
         if self.button != LEFT_BUTTON:
             return "done"
-        if not app.on_page:
+        if screens.current == SCREEN_PLAY:
             self.target = stop_at(app.table.layout, self.x, self.y)
             return "stop" if self.target != NO_STOP else "done"
-        screens = app.screens
         if screens.current == SCREEN_MENU:
             self.target = menu_row_at(screens, self.y)
             return "row" if self.target >= 0 else "done"

@@ -19,6 +19,7 @@ from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
 from british_square.par import par, random_par_deal, random_won_deal
 from british_square.save_policy import SavePolicy
+from british_square.screen_ids import SCREEN_PLAY
 from british_square.screens import Screens
 from british_square.sounds import FANFARE
 from british_square.stats import AUTOPLAY_ACES, BRIGHTNESS_LEVELS, Settings, Stats
@@ -101,7 +102,6 @@ class App:
         self.garbage = False  # a change of screen's, collected in the next quiet turn
         self.hints_used = 0  # in this game
         self.bettered = 0  # the records this game bettered (``Stats.add_game``), once counted
-        self.on_page = True  # a screen of ``screens`` shows, not the cards
         self.table = Table(self, self.view.scene, hinter, move_buffer)
         self.screens = Screens(self)
         self.take_settings(autoplay)
@@ -163,10 +163,10 @@ class App:
         if action >= HINT:  # a desktop's direct key
             from british_square.shortcuts import shortcut
 
-            if not self.on_page:
+            if self.screens.current == SCREEN_PLAY:
                 self.table.end_flash()
             shortcut(self.screens, action)
-        elif self.on_page:
+        elif self.screens.current != SCREEN_PLAY:
             self.screens.handle(action)
         else:
             self.table.end_flash()
@@ -180,7 +180,7 @@ class App:
         auto-play's cards home, a hint and the cursor after a move, come a
         turn at a time after it; a key script ends once they have.)"""
         table = self.table
-        if self.on_page:  # (the table's work waits for the cards)
+        if self.screens.current != SCREEN_PLAY:  # (the table's work waits for the cards)
             busy = self.screens.rows.turning
         else:
             busy = table.autoplaying or table.hinting or table.settling or self.view.dirty
@@ -196,7 +196,7 @@ class App:
 
     def quiet(self):
         """Nothing timed is under way but perhaps a save, which waits for this."""
-        if self.on_page:
+        if self.screens.current != SCREEN_PLAY:
             return self.screens.resting() and not self.table.panel_due
         return self.table.resting() and not (self.screens.rows.pending or self.view.dirty)
 
@@ -228,7 +228,7 @@ class App:
             )
             if saved:
                 self.save_step()
-        if self.on_page:
+        if self.screens.current != SCREEN_PLAY:
             if saved:
                 return
             if self.table.panel_due and not pressed:  # a turn with nothing else in it
@@ -444,8 +444,7 @@ class App:
     def show_page(self):
         """Show the text page, for a screen of ``screens``: if the cards were
         on show, a flash or a held card ends here."""
-        if not self.on_page:
-            self.on_page = True
+        if self.screens.current == SCREEN_PLAY:  # (``Screens.open`` then sets the screen)
             self.table.end_flash()
             self.table.cancel()
             self.rest()
@@ -454,7 +453,6 @@ class App:
 
     def show_play(self):
         """Back to the cards."""
-        self.on_page = False
         self.screens.leave()
         self.screens.rows.put_away()
         if self.table.panel_due:
@@ -476,7 +474,7 @@ class App:
         """Would a game won or stuck now be shown so? (Stuck while another
         screen is on show, a game dealt stuck or auto-play switched on from
         the menu, only the panel says so.)"""
-        return not self.on_page or self.table.outcome == OUTCOME_WON
+        return self.screens.current == SCREEN_PLAY or self.table.outcome == OUTCOME_WON
 
     def decided(self, show):
         """The table found the game won or stuck (``Table.outcome``), a turn

@@ -78,7 +78,9 @@ class Screens:
         self.app = app
         self.page = app.view.page
         self.words = app.words
-        self.current = SCREEN_PLAY
+        # the screen on show, known here alone: a session starts on one (the
+        # title, or a first start's), never on the cards
+        self.current = SCREEN_TITLE
         self.handler = None
         self.entry = DealEntry(self)  # the deal number entry
         self.results = Results(self)  # Won, Game over, Finish and the statistics

@@ -30,7 +30,7 @@ def shortcut(screens, action):
         else:
             app.beep(BUZZ)
     elif action == REDO:
-        if app.on_page:
+        if current != SCREEN_PLAY:
             app.show_play()
         app.table.redo()
     else:  # New game, Restart deal: asked first, and B goes back where the key was
