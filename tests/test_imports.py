@@ -198,3 +198,35 @@ def test_no_module_imports_a_test_module():
     # the tests share: that goes in conftest.py or a helper module
     found = imports_of_test_modules([TESTS, ROOT / "tools"])
     assert not found, "move what they share out of the test modules: {}".format(found)
+
+
+def test_the_adapter_table_names_every_part_the_game_reads_of_a_machine():
+    # docs/architecture.md's table is the adapters' interface: what the game
+    # reads of ``hardware`` (directly or by getattr) is there, and no more
+    import re
+
+    table = (ROOT / "docs" / "architecture.md").read_text().split("## The hardware adapter")[1]
+    first_cells = [line.split("|")[1] for line in table.splitlines() if line.startswith("| `")]
+    declared = {name for cell in first_cells for name in re.findall(r"`(\w+)", cell)}
+    read = set()
+    sources = sorted((LIB / PACKAGE).glob("*.py")) + [ROOT / "code.py"]
+    for path in sources:
+        text = path.read_text()
+        read.update(re.findall(r"\bhardware\.(\w+)", text))
+        read.update(re.findall(r"getattr\((?:self\.)?(?:app\.)?hardware, \"(\w+)\"", text))
+    assert read and read == declared, (sorted(read - declared), sorted(declared - read))
+
+
+def test_the_architecture_page_says_what_the_screens_read_of_the_session():
+    # "What the screens read of the session" in docs/architecture.md: every
+    # name of ``app`` the screens' modules use is there
+    import re
+
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    said = text.split("What the screens read of the session")[1].split("\n\n")[0]
+    named = set(re.findall(r"`(\w+)`", said))
+    used = set()
+    for name in ("screens", "menu", "results", "first_start", "deal_entry", "shortcuts"):
+        source = (LIB / PACKAGE / (name + ".py")).read_text()
+        used.update(re.findall(r"\bapp\.([a-z_]+)", source))  # (app.App: the class)
+    assert used and not used - named, sorted(used - named)
