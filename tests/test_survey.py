@@ -725,5 +725,9 @@ def test_what_solver_md_says_of_the_deals_settled_late_is_what_their_records_say
     assert at_two["result"] == at_twenty["result"] == "unknown"
     assert records[("american", 5632)][-1] is at_twenty
     assert "at 2 000 000 positions it stalls at {} cards home".format(at_two["home"]) in text
-    assert "at 20 000 000 positions ({} s of CPython) at {}.".format(
-        grouped(round(at_twenty["seconds"])), at_twenty["home"]) in text
+    assert (
+        "at 20 000 000 positions ({} s of CPython) at {}.".format(
+            grouped(round(at_twenty["seconds"])), at_twenty["home"]
+        )
+        in text
+    )
