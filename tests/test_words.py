@@ -25,7 +25,8 @@ from desktop import KEY_NAMES  # noqa: E402  (the desktop's names of the buttons
 sys.path.insert(0, str(ROOT / "tools"))
 import words_index  # noqa: E402
 
-BUTTON = re.compile(r"{([^}]+)}")  # "{A}": a button, named as the machine names it
+BUTTON = re.compile(r"{([A-Z][^}]*)}")  # "{A}": a button, named as the machine names it
+VALUE = re.compile(r"{([a-z_]*)}")  # "{moves}": a value the code names; "{}": a named line's own
 
 
 def buttons_named():
@@ -130,13 +131,13 @@ def test_every_line_is_of_a_known_kind_and_fits():
         rows = 0
         for kind, _, text, figure in lines:
             assert kind in "^_*~|", "{}: {!r}".format(name, kind + text)
-            filled = widest(text).replace("{}", "American" if "Rules" in text else longest)
+            filled = VALUE.sub("American" if "Rules" in text else longest, widest(text))
             width = 13 if kind == "*" else TEXT_COLUMNS
             if name.startswith("panel") or name == "rule_names":
                 width = PANEL_COLUMNS
             assert len(filled) <= width, "{}: {!r}".format(name, text)
             if figure:  # figures are short: counts, kilobytes, a board's name
-                figure = widest(figure).replace("{}", "999")
+                figure = VALUE.sub("999", widest(figure))
                 assert kind == "|" and len(figure) <= FIGURE_COLUMNS, (name, figure)
                 assert len(filled) + 1 + len(figure) <= TEXT_COLUMNS, (name, text, figure)
             rows += kind in "~|"
@@ -337,7 +338,7 @@ def test_more_texts_than_the_game_has_are_damaged(tmp_path):
         (b"|[sound]Sound: {}\n", b""),  # a named line missing
         (b"|[sound]Sound", b"|[sounds]Sound"),  # renamed
         (b"|[sound]Sound", b"|[sound Sound"),  # its name not closed
-        (b"|Won|{}\n", b"|Won|{}\n" * 2 + b"@stats\n"),  # a text twice
+        (b"|Won|{won}\n", b"|Won|{won}\n" * 2 + b"@stats\n"),  # a text twice
         (b"^Deal number\n", b"Deal number\n"),  # a line of no known kind
         (b"^Deal number\n", b"^\xc3\xa9Deal number\n"),  # a character the font lacks
         (b"^Deal number\n", b"^Deal number {\n"),  # a brace that is no placeholder
@@ -359,3 +360,128 @@ def test_a_count_of_moves_says_move_for_one():
     assert [results.moves_text(n) for n in (0, 1, 2, 265)] == [
         b"0 moves", b"1 move", b"2 moves", b"265 moves",
     ]  # fmt: skip
+
+
+def value_names(lines):
+    """The values ``lines`` (a text's, or one line's: ``sections``' tuples)
+    take, in order: each "{name}", and "" for a named line's own "{}"."""
+    return [value for _, _, text, figure in lines for value in VALUE.findall(text + figure)]
+
+
+def test_a_value_is_named_unless_it_is_a_named_lines_own():
+    # "{}" only as the one value of a line with a name (a menu row's setting)
+    for name, lines in sections().items():
+        for _, line, text, figure in lines:
+            values = VALUE.findall(text + figure)
+            if "" in values:
+                assert line and values == [""], (name, text)
+
+
+def words_calls():
+    """(module, call, text names, values node, enclosing function) for each
+    call of a Words ``show`` or ``line`` in the game's modules that passes values."""
+    found = []
+    for path in sorted(PACKAGE.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            for call in ast.walk(function):
+                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+                    continue
+                owner = ast.unparse(call.func.value)
+                if call.func.attr not in ("show", "line") or not owner.endswith("words"):
+                    continue
+                at = 1 if call.func.attr == "show" else 0
+                values = call.args[2] if len(call.args) > 2 else None  # after page or line
+                values = values or next((k.value for k in call.keywords if k.arg == "values"), None)
+                if call.func.attr == "line" and (
+                    len(call.args) < 3 or not isinstance(call.args[1], ast.Constant)
+                ):
+                    continue  # no values, or a menu row's own (checked apart)
+                if values is None:
+                    continue
+                text = call.args[at]
+                found.append((path, call, text_names(function, text), values, function))
+    return found
+
+
+def text_names(function, node):
+    """The texts ``node`` (a call's text argument) may name: a string, or a
+    name bound in ``function`` to strings (each branch's)."""
+    if isinstance(node, ast.Constant):
+        return [node.value]
+    assert isinstance(node, ast.Name), ast.unparse(node)
+    names = []
+    for assign in ast.walk(function):
+        if isinstance(assign, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == node.id for t in assign.targets
+        ):
+            for value in ast.walk(assign.value):
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    names.append(value.value)
+    return names
+
+
+def tuple_of(function, values, call):
+    """The tuple literal ``values`` is, or was last bound to before ``call``."""
+    if isinstance(values, ast.Tuple):
+        return values
+    assert isinstance(values, ast.Name), ast.unparse(values)
+    bound = [
+        a.value
+        for a in ast.walk(function)
+        if isinstance(a, ast.Assign)
+        and a.lineno < call.lineno
+        and any(isinstance(t, ast.Name) and t.id == values.id for t in a.targets)
+    ]
+    assert bound and isinstance(bound[-1], ast.Tuple), ast.unparse(values)
+    return bound[-1]
+
+
+def comment_names(path, first, last):
+    """The "{name}"s of the comments on lines ``first`` to ``last`` of ``path``, in order."""
+    import io
+    import tokenize
+
+    names = []
+    with open(path) as f:
+        for token in tokenize.generate_tokens(io.StringIO(f.read()).readline):
+            if token.type == tokenize.COMMENT and first <= token.start[0] <= last:
+                names += VALUE.findall(token.string)
+    return names
+
+
+def test_every_text_gets_exactly_the_values_it_names():
+    # each value the code gives a text carries the text's name for it, in a
+    # comment beside it ("# {moves}"), in the text's order: a text and its
+    # values cannot drift apart unnoticed (the board fills them in order)
+    texts = sections()
+    checked = set()
+    for path, call, names, values, function in words_calls():
+        given = tuple_of(function, values, call)
+        said = comment_names(path, given.lineno, given.end_lineno)
+        assert names, (path.name, call.lineno)
+        for name in names:
+            lines = texts[name]
+            if call.func.attr == "line":
+                line = call.args[1].value
+                lines = [entry for entry in lines if entry[1] == line]
+            wanted = value_names(lines)
+            where = "{}:{} {}".format(path.name, call.lineno, name)
+            assert len(given.elts) == len(wanted), where
+            if wanted != [""]:  # a named line's own value needs no name
+                assert said == wanted, where
+                checked.add(name)
+    named_texts = {name for name, lines in texts.items() if any(value_names(lines))}
+    assert named_texts <= checked, sorted(named_texts - checked)
+
+
+def test_a_text_that_scrolls_names_no_value_in_its_body():
+    # a body line off the page counts its values by their "{}" alone
+    # (``Words.show``): a named one there would shift every value after it
+    for name, lines in sections().items():
+        if sum(kind in "~|" for kind, _, _, _ in lines) > BODY_ROWS:
+            for kind, _, text, figure in lines:
+                if kind in "~|":
+                    assert not [v for v in VALUE.findall(text + figure) if v], (name, text)

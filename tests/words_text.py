@@ -31,7 +31,10 @@ def sections(path=WORDS):
 
 def body(name):
     """The body lines of text ``name``, without their names and figures,
-    each button as a board names it ("{A}" is "A"; "{}" stays)."""
+    each button as a board names it ("{A}" is "A"; a value's "{}" or
+    "{moves}" stays)."""
     return [
-        re.sub(r"{([^}]+)}", r"\1", text) for kind, _, text, _ in sections()[name] if kind in "|~"
+        re.sub(r"{([A-Z][^}]*)}", r"\1", text)
+        for kind, _, text, _ in sections()[name]
+        if kind in "|~"
     ]

@@ -181,7 +181,10 @@ class MenuRows:
         self.turning = self.pending = 0
         app, page, words = self.app, self.page, self.words
         page.show_menu_body()
-        title = (moves_text(app.table.game.history_count), clock_text(app.seconds))
+        title = (
+            moves_text(app.table.game.history_count),  # {moves}
+            clock_text(app.seconds),  # {time}
+        )
         page.title_line(words.line("menu", "title", title))
         bar = row - self.top
         if not self.starts:  # the lines not found yet: that is a turn of its own

@@ -50,15 +50,15 @@ class Results:
         seconds = count(rules, BEST_TIME)
         tenths = kept.average_home_tenths(rules)
         values = (  # the games won and the games at par, each out of those played
-            rules_name(words, rules),
-            b"%d of %d (%d%%)" % (count(rules, WINS), played, kept.percent_won(rules)),
-            count(rules, HOME_BEST),
-            b"%d.%d" % (tenths // 10, tenths % 10),
-            b"%d, %d" % (count(rules, STREAK), count(rules, STREAK_BEST)),
-            count(rules, FEWEST_MOVES) or b"-",
-            clock_text(seconds) if seconds else b"-",
-            b"%d of %d" % (count(rules, PAR_REACHED), played),
-            count(rules, HINTS),
+            rules_name(words, rules),  # {rules}
+            b"%d of %d (%d%%)" % (count(rules, WINS), played, kept.percent_won(rules)),  # {won}
+            count(rules, HOME_BEST),  # {home_best}
+            b"%d.%d" % (tenths // 10, tenths % 10),  # {home_average}
+            b"%d, %d" % (count(rules, STREAK), count(rules, STREAK_BEST)),  # {streaks}
+            count(rules, FEWEST_MOVES) or b"-",  # {fewest_moves}
+            clock_text(seconds) if seconds else b"-",  # {fastest}
+            b"%d of %d" % (count(rules, PAR_REACHED), played),  # {par_reached}
+            count(rules, HINTS),  # {hints}
         )
         words.show(self.screens.page, "stats", values)
 
@@ -94,7 +94,12 @@ class Results:
             said = words.line("end_words", "par_beaten", (found,))
         else:
             said = words.line("end_words", "won_all")
-        words.show(page, "won", (moves_text(game.history_count), clock_text(app.seconds), said))
+        values = (
+            moves_text(game.history_count),  # {moves}
+            clock_text(app.seconds),  # {time}
+            said,  # {said}
+        )
+        words.show(page, "won", values)
         screens.celebration.start(app.now)
 
     def over(self):
@@ -117,15 +122,15 @@ class Results:
         best = app.bettered & (1 << HOME_BEST)  # counted as Game over shows
         best = words.line("end_words", "home", (score,)) if best else b""
         values = (
-            why,
-            score,
-            said,
-            moves_text(game.history_count),
-            clock_text(app.seconds),
-            app.hints_used,
-            best,
-            deal_text(game),
-            rules_name(words, game.rules),
+            why,  # {why}
+            score,  # {home}
+            said,  # {par}
+            moves_text(game.history_count),  # {moves}
+            clock_text(app.seconds),  # {time}
+            app.hints_used,  # {hints}
+            best,  # {best}
+            deal_text(game),  # {deal}
+            rules_name(words, game.rules),  # {rules}
         )
         words.show(self.screens.page, "over", values)
 
@@ -144,7 +149,8 @@ class Results:
         self.screens.open(SCREEN_FINISH, self._finish)
         page = self.screens.page
         page.footer.color = TEXT_WHITE
-        self.screens.words.show(page, "finish", (self.screens.app.table.game.cards_left(),))
+        left = (self.screens.app.table.game.cards_left(),)  # {cards}
+        self.screens.words.show(page, "finish", left)
 
     def _finish(self, action):
         app = self.screens.app

@@ -153,7 +153,13 @@ class Screens:
         battery = self.battery_text()
         battery = "Battery " + battery if battery else b""
         play = words.line("title_words", "continue" if app.table.in_progress() else "play")
-        values = (found, battery, deal_text(game), rules_name(words, game.rules), play)
+        values = (
+            found,  # {par}
+            battery,  # {battery}
+            deal_text(game),  # {deal}
+            rules_name(words, game.rules),  # {rules}
+            play,  # {play}
+        )
         words.show(page, "title", values)
 
     def _title(self, action):
@@ -278,7 +284,15 @@ class Screens:
         self.open(SCREEN_ABOUT, self._about)
         press = "press " + self.words.key("A")  # the heap and the redraws, until measured
         board, nvm, battery, errors, redraws = self._owner_facts(press)
-        values = (__version__, board, self.heap or press, nvm, battery, errors, redraws)
+        values = (
+            __version__,  # {version}
+            board,  # {board}
+            self.heap or press,  # {heap}
+            nvm,  # {nvm}
+            battery,  # {battery}
+            errors,  # {errors}
+            redraws,  # {redraw}
+        )
         self.words.show(self.page, "about", values)
         self.app.console("about: " + ", ".join(str(value) for value in values))
 
@@ -349,12 +363,12 @@ class Screens:
         self.open(SCREEN_CONFIRM, self._confirm)
         page, game = self.page, app.table.game
         page.footer.color = TEXT_WHITE
-        text = "confirm_abandon"
-        if what == ASK_END:
-            text = "confirm_end"
-        elif what == ASK_RESTART:
-            text = "confirm_restart"
-        self.words.show(page, text, (moves_text(game.history_count), game.score()))
+        moves = moves_text(game.history_count)
+        if what == ASK_RESTART:
+            self.words.show(page, "confirm_restart", (moves,))  # {moves}
+            return
+        text = "confirm_end" if what == ASK_END else "confirm_abandon"
+        self.words.show(page, text, (moves, game.score()))  # {moves} {home}
 
     def ask_deal(self, number):
         """Deal ``number`` (in range), first asking when a game is in progress;

@@ -167,8 +167,8 @@ class Words:
             self.left = self._fill(at, end, 0)
         if bar < 0:
             self.right = b""
-        elif size == bar + 3 and raw[bar + 1] == 123 and raw[bar + 2] == 125:  # "{}"
-            self.right = self._value()
+        elif raw[bar + 1] == 123 and raw[bar + 2] > 96 and raw.find(b"}", bar) == size - 1:
+            self.right = self._value()  # one value, the whole column: "{}", "{won}"
         else:
             self.right = self._fill(bar + 1, size, _HALF)
 
@@ -190,7 +190,8 @@ class Words:
             if mark < 0:
                 return self.out_view[into:filled]
             close = raw.find(b"}", mark, end)  # in pairs (the file is checked at start-up)
-            value = self._value() if close == mark + 1 else self._button(mark + 1, close)
+            # "{}" or "{name}" (lower case): the next value; "{A}": a button
+            value = self._value() if raw[mark + 1] > 96 else self._button(mark + 1, close)
             size = min(len(value), limit - filled)
             out[filled : filled + size] = value if size == len(value) else value[:size]
             filled += size
@@ -246,6 +247,7 @@ class Words:
             if (kind == BODY or kind == CENTRED) and (
                 not 0 <= row < on_page or (fresh and size == 1)
             ):  # not on show (the menu's, scrolled): its placeholders counted, no more
+                # (a named value, "{moves}", is never in a text that scrolls)
                 self.used += self.raw.count(b"{}", 0, size)
                 row += 1
                 size = next_line()
