@@ -17,10 +17,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LIB = ROOT / "lib"
 HW = ROOT / "hw"
+
 sys.path.insert(0, str(LIB))
 VM_TOOLS = ("CIRCUITPYTHON_VM", "MPY_CROSS")
 VM_UNSET = "CIRCUITPYTHON_VM is not set: CircuitPython VM tier skipped"
 MPY_CROSS_UNSET = "MPY_CROSS is not set: CircuitPython mpy-cross tests skipped"
+
+
+def grouped(n):
+    """``n`` as the docs write a figure: thousands set apart by spaces ("1 246 046")."""
+    return "{:,}".format(n).replace(",", " ")
 
 
 def absolute_tool(value):

@@ -9,7 +9,7 @@ import sys
 import time
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, grouped
 
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 sys.path.insert(0, str(ROOT / "tools"))
@@ -191,9 +191,6 @@ def test_memory_md_weighs_the_layout_library_with_the_benchmarks_figures():
     grid = rows[("layout", "statistics grid")]
     peak = rows[("heap, deployed", "peak")]
     text = " ".join((ROOT / "docs" / "memory.md").read_text().split())
-
-    def grouped(n):
-        return "{:,}".format(n).replace(",", " ")
 
     left = 122880 - peak
     assert left < module, "the library would fit now: give it the statistics grid"

@@ -698,7 +698,7 @@ def test_the_census_script_parses_and_names_its_streams():
 def test_what_solver_md_says_of_the_deals_settled_late_is_what_their_records_say():
     # the prose after the results table quotes records by hand: each figure
     # is held to its record here (issue 49.2)
-    from conftest import ROOT
+    from conftest import ROOT, grouped
 
     text = " ".join((ROOT / "docs" / "solver.md").read_text().split())
     records = {}
@@ -706,9 +706,6 @@ def test_what_solver_md_says_of_the_deals_settled_late_is_what_their_records_say
         for line in (ROOT / "docs" / "survey" / (name + ".jsonl")).read_text().splitlines():
             record = json.loads(line)
             records.setdefault((name, record["deal"]), []).append(record)
-
-    def grouped(n):
-        return "{:,}".format(n).replace(",", " ")
 
     def by_budget(name, deal, budget_nodes):
         found = [r for r in records[(name, deal)] if r.get("budget_nodes") == budget_nodes]

@@ -162,7 +162,7 @@ def _shipped_line(deal):
 def test_desktop_md_says_what_the_window_says():
     import sys
 
-    from conftest import HW, ROOT
+    from conftest import HW, ROOT, grouped
 
     sys.path.insert(0, str(HW))
     import desktop
@@ -170,4 +170,4 @@ def test_desktop_md_says_what_the_window_says():
     text = " ".join((ROOT / "docs" / "desktop.md").read_text().split())
     for said in desktop.STATUS_TEXT.values():
         assert '"{}"'.format(said) in text
-    assert "each at most {:,} positions".format(HINT_NODES).replace(",", " ") in text
+    assert "each at most {} positions".format(grouped(HINT_NODES)) in text

@@ -84,9 +84,10 @@ from british_square.store import (
     START_FOUNDATIONS,
     START_STOCK,
     START_WASTE,
+    UNCOUNTED_RULE_SETS,
     VERSION,
     VERSION_AT,
-    VERSION_THREE_RULE_SETS,
+    VERSION_UNCOUNTED,
     may_be_ours,
 )
 
@@ -158,7 +159,7 @@ def _whole(store, start, head):
     length = read_number(head, LENGTH_AT, 2)
     if (
         head[: len(MAGIC)] != MAGIC
-        or head[VERSION_AT] not in (VERSION, VERSION_THREE_RULE_SETS)
+        or head[VERSION_AT] not in (VERSION, VERSION_UNCOUNTED)
         or not HEADER_SIZE + SETTINGS_SIZE + CRC_SIZE <= length <= RECORD_SIZE
         or not 0 < read_number(head, SEQUENCE_AT, 4) <= LAST_SEQUENCE
     ):
@@ -178,10 +179,11 @@ def _parse(store, raw):
     brightness = raw[at + SETTING_BRIGHTNESS]
     if raw[VERSION_AT] == VERSION:
         kept_sets, at = raw[at + SETTING_RULE_SETS], at + SETTINGS_SIZE
-    else:  # written before the count: three rule sets' statistics
-        kept_sets, at = 3, at + SETTING_RULE_SETS
-    stats = raw[at : at + kept_sets * FIELDS * 3]
-    at += kept_sets * FIELDS * 3
+    else:  # written before the count
+        kept_sets, at = UNCOUNTED_RULE_SETS, at + SETTING_RULE_SETS
+    size = kept_sets * FIELDS * 3
+    stats = raw[at : at + size]
+    at += size
     # statistics of rule sets this build does not know: a later build's record
     if not rules < kept_sets <= RULE_SETS or at + CRC_SIZE > len(raw):
         return False

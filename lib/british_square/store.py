@@ -80,7 +80,8 @@ NOTICE_EARLIER = const(2)  # the last save was cut short: the one before it load
 
 MAGIC = b"BSQ\x1a"
 VERSION = const(2)
-VERSION_THREE_RULE_SETS = const(1)  # the record before the count: still loaded
+VERSION_UNCOUNTED = const(1)  # the record before the count of rule sets: still loaded
+UNCOUNTED_RULE_SETS = const(3)  # whose statistics it holds
 SLOT_B = const(4096)
 RECORD_SIZE = const(1024)
 # The record's fields (the layout above), each named once: the header's
