@@ -16,7 +16,7 @@ from british_square import piles, results, scene, screens, start
 from british_square.files import NEEDED, TEXTS_AT_MOST
 from british_square.layout import BODY_ROWS, FIGURE_COLUMNS, PANEL_COLUMNS, TEXT_COLUMNS
 from british_square.start import open_words
-from british_square.words import LONGEST, DamagedFile
+from british_square.words import LONGEST, ROWS_MOST, DamagedFile, place
 
 DAMAGED = "words.txt is damaged"  # damage.line adds what mends it
 sys.path.insert(0, str(HW))  # hw/ is not a package
@@ -179,7 +179,7 @@ def test_the_shipped_files_index_is_in_the_code_and_taken_without_reading_it_thr
                         read_through.append)  # fmt: skip
     copy = tmp_path / "words.txt"
     copy.write_bytes(data)
-    assert open_words(str(copy)).texts == {name: (at, rows) for name, at, rows in texts}
+    assert open_words(str(copy)).texts == {name: place(at, rows) for name, at, rows in texts}
     assert not read_through
     copy.write_bytes(data.replace(b"Deal number", b"Deal Number", 1))
     open_words(str(copy))  # another file, of the same size: read through
@@ -330,6 +330,15 @@ def test_more_texts_than_the_game_has_are_damaged(tmp_path):
     extra = b"".join(b"@more%d\n|x\n" % i for i in range(TEXTS_AT_MOST + 1))
     assert damaged(tmp_path, data.replace(b"@end\n", extra + b"@end\n"))
     assert damaged(tmp_path, data.replace(b"@end\n", b"@more\n|x\n@end\n"))  # one unknown
+
+
+def test_a_text_of_more_body_lines_than_its_place_keeps_is_damaged(tmp_path):
+    data = WORDS.read_bytes()
+    at = data.index(b"@stats\n") + len(b"@stats\n")
+    most = tmp_path / "most.txt"  # the stats' 8 body lines and more, to the most kept
+    most.write_bytes(data[:at] + b"|x\n" * (ROWS_MOST - 8) + data[at:])
+    assert open_words(str(most)).rows("stats") == ROWS_MOST
+    assert damaged(tmp_path, data[:at] + b"|x\n" * (ROWS_MOST - 7) + data[at:])
 
 
 @pytest.mark.parametrize(

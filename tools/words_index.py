@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
 from british_square import files  # noqa: E402
-from british_square.words import Words  # noqa: E402
+from british_square.words import ROW_BITS, Words  # noqa: E402
 
 WORDS = ROOT / "lib" / "british_square" / "words.txt"
 START = ROOT / "lib" / "british_square" / "start.py"
@@ -36,7 +36,9 @@ def shipped_words(path=WORDS):
         files.check_words(words)
     finally:
         words.file.close()
-    texts = tuple((name,) + words.texts[name] for name, _ in files.NEEDED)
+    texts = tuple(
+        (name, words.texts[name] >> ROW_BITS, words.rows(name)) for name, _ in files.NEEDED
+    )
     return len(data), binascii.crc32(data), texts
 
 

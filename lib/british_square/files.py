@@ -16,8 +16,11 @@ from british_square.words import (
     END,
     FILE,
     KINDS,
+    ROW_BITS,
+    ROWS_MOST,
     TEXT,
     DamagedFile,
+    place,
 )
 
 TEXTS_AT_MOST = const(40)  # a file with more "@" lines is not ours
@@ -97,14 +100,16 @@ def check_words(words):
             if count > TEXTS_AT_MOST or missing:
                 raise DamagedFile(FILE)
             if name is not None:
-                texts[name] = (texts[name][0], rows)
+                if rows > ROWS_MOST:
+                    raise DamagedFile(FILE)
+                texts[name] = place(texts[name] >> ROW_BITS, rows)
             if raw[:size] == END:
                 break
             name, missing = _needed(words.decoded(1, size))
             if name is None or name in texts:
                 raise DamagedFile(FILE)
             missing = list(missing)
-            texts[name] = (words.at, 0)
+            texts[name] = place(words.at, 0)
             rows = 0
         elif name is None and kind == _COMMENT:
             continue

@@ -21,7 +21,7 @@ from british_square.store import (
     SLOT_B,
 )
 from british_square.view import sheet_path
-from british_square.words import FILE, DamagedFile, Words, words_path
+from british_square.words import FILE, DamagedFile, Words, place, words_path
 
 _CHUNK = const(512)  # bytes of a file read at a time for its CRC: a sector
 
@@ -128,7 +128,7 @@ def open_words(path=None):
     try:
         if _size_and_crc(words.file) == SHIPPED_WORDS[:2]:
             for name, at, rows in SHIPPED_WORDS[2]:
-                words.texts[name] = (at, rows)
+                words.texts[name] = place(at, rows)
         else:
             from british_square import files
 

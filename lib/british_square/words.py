@@ -18,6 +18,8 @@ FILE = "words.txt"
 LONGEST = const(80)  # bytes in a line of the file, its newline included
 _HALF = const(48)  # bytes of a line's column composed, its values filled in (more are cut)
 NO_ROW = const(255)  # ``put_lines``: a line the text does not have
+ROW_BITS = const(8)  # a text's ``place`` keeps its rows in this many bits
+ROWS_MOST = const(255)  # so a text has this many body lines at most
 END = b"@end"  # the file's last line: a file without it was cut short
 
 # The first byte of a line: where it goes.
@@ -36,6 +38,12 @@ class DamagedFile(Exception):
 
     def __init__(self, name):
         super().__init__(name + " is damaged")
+
+
+def place(at, rows):
+    """What ``Words.texts`` keeps of a text: where it starts (``at``) and
+    its body lines (``rows``, at most ``ROWS_MOST``), in one small int."""
+    return at << ROW_BITS | rows
 
 
 def words_path():
@@ -73,7 +81,9 @@ class Words:
         self.left = self.right = b""
         self.values = ()  # what fills the placeholders of the text under way
         self.used = 0  # and how many of them are used
-        self.texts = {}  # name: (where its first line starts, how many body lines it has)
+        # name: where its first line starts, and how many body lines it has,
+        # as one small int (``place``): a tuple each would hold 16 B of heap
+        self.texts = {}
         try:
             self.file = open(path or words_path(), "rb")
         except OSError:
@@ -120,7 +130,7 @@ class Words:
         return str(self.raw[start:end], "utf-8")
 
     def _begin(self, name, values=()):
-        self.at = self.texts[name][0]
+        self.at = self.texts[name] >> ROW_BITS
         self.values = values
         self.used = 0
 
@@ -311,7 +321,7 @@ class Words:
 
     def rows(self, name):
         """How many body lines text ``name`` has."""
-        return self.texts[name][1]
+        return self.texts[name] & ROWS_MOST
 
     def put_lines(self, grid, name, lines, rows):
         """Text ``name``'s body lines into ``grid`` (a ``textgrid.TextGrid``),
