@@ -178,13 +178,13 @@ def test_a_new_deal_of_the_same_rules_is_dealt_in_place_and_counted_once(make_ap
     press(app, A)
     game = app.table.game
     played(app, [move(STOCK, WASTE)] * 3)
-    app.hints_used = 1
+    app.scorecard.hints = 1
     menu_choose(app, "New game")
     press(app, A)  # yes: abandon it
     # the same game's arrays, a new deal (no new game made mid-game, in a heap in pieces)
     assert app.table.game is game and game.deal_number != 7 and game.history_count == 0
     assert position_text(game) == position_text(Game.new_deal(game.deal_number))
-    assert app.stats.get(BRITISH, PLAYED) == 1 and app.hints_used == 0
+    assert app.stats.get(BRITISH, PLAYED) == 1 and app.scorecard.hints == 0
     menu_choose(app, "New game")  # no move made: left without asking, not counted
     assert app.table.game is game and app.stats.get(BRITISH, PLAYED) == 1
     menu_choose(app, "Rules: ")
@@ -278,7 +278,7 @@ def test_the_desktops_direct_keys_do_what_their_menu_rows_do(make_app):
     app = make_app(Game.new_deal(1))
     press(app, A)
     press(app, HINT)  # from the cards: the hint at once (a deal: the stock lit)
-    assert app.hints_used == 1 and app.table.scene.looks[app.table.layout.stock_stop] == TARGET
+    assert app.scorecard.hints == 1 and app.table.scene.looks[app.table.layout.stock_stop] == TARGET
     press(app, A, SELECT, REDO)  # the deal, undone, redone
     assert app.table.game.history_count == 1 and shown(app) == "play"
     press(app, RESTART)  # the question, and B goes back to the cards
@@ -295,7 +295,7 @@ def test_the_desktops_direct_keys_do_what_their_menu_rows_do(make_app):
     assert app.table.game.deal_number != 1 and shown(app) == "play"
     menu_choose(app, "Help")  # a screen of its own takes its keys only
     press(app, HINT, DIGIT_0 + 5)
-    assert shown(app) == "help" and app.hints_used == 0  # a new game
+    assert shown(app) == "help" and app.scorecard.hints == 0  # a new game
 
 
 def test_deal_zero_is_refused(make_app):
@@ -842,7 +842,7 @@ def test_the_about_screens_timing_prints_each_action_and_leaves_the_game_as_it_w
         position_text(app.table.game),
         app.table.game.history_end,
         app.table.cursor,
-        app.seconds,
+        app.scorecard.seconds,
     )
     menu_choose(app, "About")
     clock = app.clock
@@ -876,7 +876,7 @@ def test_the_about_screens_timing_prints_each_action_and_leaves_the_game_as_it_w
         position_text(app.table.game),
         app.table.game.history_end,
         app.table.cursor,
-        app.seconds,
+        app.scorecard.seconds,
     ) == before
     assert shown(app) == "about"
 
@@ -885,7 +885,7 @@ def test_a_hint_picks_up_the_card_and_lights_where_it_goes(make_app):
     app = make_app(parse_position("british 7C/AH/KD/5S - - 0,0,0,0"))
     press(app, A)
     menu_choose(app, "Hint")
-    assert shown(app) == "play" and app.hints_used == 1
+    assert shown(app) == "play" and app.scorecard.hints == 1
     layout = app.table.layout
     assert app.table.held == layout.pile_stop(1) and app.table.cursor == layout.pile_stop(
         FOUNDATION, 2
@@ -902,7 +902,7 @@ def test_a_hint_to_deal_lights_the_stock_and_a_deals(make_app):
     app = make_app(Game.new_deal(1))  # a British deal's first move is a deal
     press(app, A)
     menu_choose(app, "Hint")
-    assert shown(app) == "play" and app.hints_used == 1
+    assert shown(app) == "play" and app.scorecard.hints == 1
     layout, looks = app.table.layout, app.table.scene.looks
     # the stock lit green under the cursor, nothing picked up, the waste unlit
     assert app.table.held == NO_STOP and app.table.cursor == layout.pile_stop(STOCK)
@@ -950,7 +950,7 @@ def test_a_hint_that_finds_nothing_says_so_and_changes_nothing(make_app):
     menu_choose(app, "Hint")
     assert shown(app) != "play" and shown(app) == "menu"
     assert "Hint: nothing found" in page_text(app)
-    assert position_text(app.table.game) == before and app.hints_used == 0
+    assert position_text(app.table.game) == before and app.scorecard.hints == 0
     press(app, B, START)  # the menu again: the notice is gone
     assert "nothing found" not in page_text(app)
 
@@ -960,7 +960,7 @@ def test_hint_and_redo_are_two_presses_from_the_cards(make_app):
     # wherever its bar is, keys the menu gave no meaning before
     app = make_app(parse_position("british 7C/AH/KD/5S - - 0,0,0,0"))
     press(app, A, START, SELECT)
-    assert shown(app) == "play" and app.hints_used == 1
+    assert shown(app) == "play" and app.scorecard.hints == 1
     assert app.table.held == app.table.layout.pile_stop(1)
     press(app, A)  # the ace home
     press(app, SELECT, START, DOWN, RIGHT)  # undone; the bar moved: Right still redoes
@@ -973,7 +973,7 @@ def test_select_on_the_menu_with_no_hint_says_so_on_its_hint_row(make_app):
     app = make_app(parse_position("british KC/KD/KH/JS - - 0,0,0,0"))
     press(app, A, START, SELECT)
     assert shown(app) == "menu" and "Hint: nothing found" in page_text(app)
-    assert app.screens.rows.row == MENU_LINES.index("hint") and app.hints_used == 0
+    assert app.screens.rows.row == MENU_LINES.index("hint") and app.scorecard.hints == 0
 
 
 def test_a_hints_search_looks_a_few_positions_a_turn_and_a_press_stops_it(make_app):
@@ -1099,7 +1099,7 @@ def test_par_is_on_the_title_and_the_game_over_screen(make_app):
     menu_choose(app, "Hint")
     if shown(app) != "play":
         press(app, B)  # nothing found: back to the cards
-    app.hints_used = 1
+    app.scorecard.hints = 1
     menu_choose(app, "End game")
     press(app, A)  # yes, end it
     text = page_text(app)

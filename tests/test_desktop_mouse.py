@@ -419,7 +419,7 @@ def test_the_direct_keys_play_and_plus_and_minus_size_the_window(window):
     run(app)
     while not app.settled():  # the window closed as the hint's search began
         turn(app)
-    assert app.hints_used == 1 and app.table.cursor == app.table.layout.stock_stop
+    assert app.scorecard.hints == 1 and app.table.cursor == app.table.layout.stock_stop
     key("z")
     key("u")
     key("y")  # dealt, undone, redone

@@ -242,14 +242,15 @@ def test_leaving_the_cards_saves_and_power_on_resumes_exactly(boot):
     for _ in range(5):
         app.table.undo()  # a redo tail, kept too
     wait(app, 3000)  # three seconds of play, counted
-    app.hints_used = 2
+    app.scorecard.hints = 2
     assert nvm.writes == 0  # never per move
     press(app, START)  # the menu: a rest point, the session's first save
     wait(app, SAVE_MS)
     assert nvm.writes == 1
     again = boot(nvm)  # power off and on
     assert same_game(again.table.game, app.table.game) and again.table.game.deal_number == 11
-    assert again.seconds == 3 and again.hints_used == 2 and again.settings.rules == UNION
+    card = again.scorecard
+    assert card.seconds == 3 and card.hints == 2 and again.settings.rules == UNION
     assert "A: {}".format(TITLE_WORDS[1]) in page_text(again)  # continue
     press(again, A)
     assert again.table.game.redo() is not None  # the redo tail came back
@@ -352,7 +353,7 @@ def test_games_count_once_when_won_ended_or_left_after_a_move(boot):
     app.new_deal(7, BRITISH)
     assert stats.get(BRITISH, PLAYED) == 2 and stats.get(BRITISH, STREAK) == 0
     app.table.make_move(move(16, 17))
-    app.hints_used = 3
+    app.scorecard.hints = 3
     menu_choose(app, "End game")
     press(app, A)  # yes: ended, counted as played and not won
     assert stats.get(BRITISH, PLAYED) == 3 and stats.get(BRITISH, WINS) == 1
@@ -473,16 +474,16 @@ def test_a_pause_saves_once_the_interval_has_passed(boot):
 def test_play_time_counts_only_while_the_cards_are_on_show_and_lit(boot):
     app = boot(CountingNVM(), Game.new_deal(4))
     wait(app, 5000)  # the title
-    assert app.seconds == 0
+    assert app.scorecard.seconds == 0
     press(app, A)
     wait(app, 5000)
-    assert app.seconds == 5
+    assert app.scorecard.seconds == 5
     press(app, START)
     wait(app, 5000)  # the menu
     press(app, B)
-    assert app.seconds == 5
+    assert app.scorecard.seconds == 5
     wait(app, 120_000)  # dimmed a minute after the last press: the player is away
-    assert 64 <= app.seconds <= 66  # 5, then the minute before the dimming
+    assert 64 <= app.scorecard.seconds <= 66  # 5, then the minute before the dimming
 
 
 def test_a_damaged_save_says_so_and_starts_a_new_game(boot):
@@ -534,7 +535,8 @@ def check_fresh_start_then_a_good_save(app, nvm):
     """A new game, nothing of the record taken, the title saying so; then
     the first save writes a record that loads whole and newest."""
     assert TITLE_WORDS[2] in page_text(app)  # "Saved game unreadable"
-    assert app.table.game.history_end == 0 and app.seconds == 0 and app.hints_used == 0
+    card = app.scorecard
+    assert app.table.game.history_end == 0 and card.seconds == 0 and card.hints == 0
     assert app.stats.data == bytes(STATS_SIZE) and app.settings.rules == BRITISH
     assert (
         app.settings.brightness == BRIGHTNESS_LEVELS[0]

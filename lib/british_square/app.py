@@ -13,7 +13,7 @@ import gc
 
 from british_square import unload
 from british_square.cards import const
-from british_square.controls import HINT, NONE, QUIT, START, ticks_diff
+from british_square.controls import HINT, NONE, QUIT, ticks_diff
 from british_square.deal import random_deal
 from british_square.engine import MAX_MOVES, Game
 from british_square.hint import Hinter
@@ -22,7 +22,7 @@ from british_square.save_policy import SavePolicy
 from british_square.screen_ids import SCREEN_PLAY
 from british_square.screens import Screens
 from british_square.sounds import FANFARE
-from british_square.stats import AUTOPLAY_ACES, BRIGHTNESS_LEVELS, Settings, Stats
+from british_square.stats import AUTOPLAY_ACES, BRIGHTNESS_LEVELS, Scorecard, Settings, Stats
 from british_square.table import OUTCOME_ENDED, OUTCOME_WON, Table
 from british_square.view import View, load_sheet, sheet_path
 
@@ -92,16 +92,12 @@ class App:
         self.settings = Settings() if store is None else store.settings
         self.stats = Stats() if store is None else store.stats
         self.policy = None  # made below, once the game is set up: nothing unsaved yet
-        self.play_ms = 0  # play on the cards screen: milliseconds of the second under way
-        self.seconds = 0  # and whole seconds, of this game
-        self.counted = False  # this game is in the statistics
+        self.scorecard = Scorecard()  # the game in play's time, hints, counted, bettered
         self.dimmed = False
         self.last_press = self.now
         self.last_tick = self.now
         self.pressed = False  # the turn under way had a press (``handle``)
         self.garbage = False  # a change of screen's, collected in the next quiet turn
-        self.hints_used = 0  # in this game
-        self.bettered = 0  # the records this game bettered (``Stats.add_game``), once counted
         self.table = Table(self, self.view.scene, hinter, move_buffer)
         self.screens = Screens(self)
         self.take_settings(autoplay)
@@ -160,20 +156,14 @@ class App:
             return
         if self.table.stop_finish():  # the press does nothing else: the player plays on
             return
-        if action >= HINT:  # a desktop's direct key
+        if action >= HINT:  # a desktop's direct key: a menu row's, on any screen
             from british_square.shortcuts import shortcut
 
-            if self.screens.current == SCREEN_PLAY:
-                self.table.end_flash()
             shortcut(self.screens, action)
-        elif self.screens.current != SCREEN_PLAY:
-            self.screens.handle(action)
+        elif self.screens.current == SCREEN_PLAY:
+            self.table.act(action)
         else:
-            self.table.end_flash()
-            if action == START:
-                self.screens.menu()
-            else:
-                self.table.act(action)
+            self.screens.handle(action)
 
     def settled(self):
         """Is all a press did on the screen? (A menu's page, and on the cards
@@ -239,10 +229,11 @@ class App:
         outcome = self.table.outcome
         if not self.dimmed and outcome != OUTCOME_ENDED and outcome != OUTCOME_WON:
             # play time: the cards on show, lit (a turn counts a second at most)
-            self.play_ms += min(elapsed, 1000)
-            if self.play_ms >= 1000:
-                self.play_ms -= 1000
-                self.seconds += 1
+            card = self.scorecard
+            card.play_ms += min(elapsed, 1000)
+            if card.play_ms >= 1000:
+                card.play_ms -= 1000
+                card.seconds += 1
         if saved:
             return
         self.table.tick(now)
@@ -316,9 +307,10 @@ class App:
             self.stats = store.stats
             self.take_settings(autoplay, shown)
             return False
-        self.seconds = store.seconds
-        self.hints_used = store.hints
-        self.counted = store.counted
+        card = self.scorecard
+        card.seconds = store.seconds
+        card.hints = store.hints
+        card.counted = store.counted
         return True
 
     def save(self):
@@ -333,7 +325,8 @@ class App:
         try:
             if whole or not store.saving:
                 game = table.game if table.in_progress() else None
-                store.begin(game, self.seconds, self.hints_used, self.counted, self.copy_of)
+                card = self.scorecard
+                store.begin(game, card.seconds, card.hints, card.counted, self.copy_of)
             while not store.step():
                 if not whole:
                     return  # the next share in the next turn
@@ -361,20 +354,20 @@ class App:
         over (Game over shows), or when another takes its place after a move
         was made. A game played on after Game over (undo) stays counted as
         it was then."""
-        game = self.table.game
-        if self.counted or not game.history_end:
+        game, card = self.table.game, self.scorecard
+        if card.counted or not game.history_end:
             return
-        self.counted = True
+        card.counted = True
         score = game.score()
         found = par(game.rules, game.deal_number)
-        self.bettered = self.stats.add_game(
+        card.bettered = self.stats.add_game(
             game.rules,
             score,
             self.table.outcome == OUTCOME_WON,
             game.history_count,
-            self.seconds,
+            card.seconds,
             found and score >= found,
-            self.hints_used,
+            card.hints,
         )
 
     # ---------------------------------------------------------------- games
@@ -386,11 +379,7 @@ class App:
             played = self.table.game
             if played is not None and played is not game:
                 self.count_game()  # left after a move: played, and not won
-            self.counted = False
-            self.bettered = 0
-            self.seconds = 0
-            self.play_ms = 0
-            self.hints_used = 0
+            self.scorecard.clear()
         self.note_change()
         self.settings.rules = game.rules
         self.table.start(game)
@@ -439,7 +428,7 @@ class App:
         self.table.end()
         self.count_game()
         self.rest()
-        self.screens.results.over()
+        self.screens.results.over(self.table.game, True)
 
     def show_page(self):
         """Show the text page, for a screen of ``screens``: if the cards were
@@ -450,6 +439,10 @@ class App:
             self.rest()
         self.garbage = _BOARD_HEAP
         self.view.show_page()
+
+    def show_menu(self):
+        """The menu, from the cards (their Start)."""
+        self.screens.menu()
 
     def show_play(self):
         """Back to the cards."""
@@ -464,7 +457,7 @@ class App:
         """A hint, shown on the cards (``Table.hint``) and counted: False if none."""
         if not self.table.hint():
             return False
-        self.hints_used += 1
+        self.scorecard.hints += 1
         self.show_play()
         return True
 
@@ -482,17 +475,22 @@ class App:
         Won or Game over shows (the two in one turn were 120 ms on a SAMD51).
         Game over's B goes back to the cards, where the player may still
         move or undo."""
-        won = self.table.outcome == OUTCOME_WON
+        game = self.table.game
         if not show:
             self.count_game()  # what the screen says is in the statistics now
             self.rest()
-        elif won:
+        elif self.table.outcome == OUTCOME_WON:
             self.beep(FANFARE)
-            self.screens.results.won()
+            self.screens.results.won(game)
         else:
-            self.screens.results.over()
+            self.screens.results.over(game, False)
 
     def offer_finish(self):
         """The table found the rest certain: Finish is offered."""
         self.rest()
-        self.screens.results.offer_finish()
+        self.screens.results.offer_finish(self.table.game)
+
+    def finish(self):
+        """Finish chosen: back to the cards, to watch the rest go home."""
+        self.show_play()
+        self.table.start_finish(self.now)

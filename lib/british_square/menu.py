@@ -183,7 +183,7 @@ class MenuRows:
         page.show_menu_body()
         title = (
             moves_text(app.table.game.history_count),  # {moves}
-            clock_text(app.seconds),  # {time}
+            clock_text(app.scorecard.seconds),  # {time}
         )
         page.title_line(words.line("menu", "title", title))
         bar = row - self.top

@@ -2,9 +2,9 @@
 certain) and the statistics kept.
 
 ``Results`` opens each of these screens on the page of ``screens.Screens``
-and takes its keys, from the session's figures: the game in play and its
-outcome (``table.Table``), the time, the hints, what the game bettered
-(``stats.Stats.add_game``) and the statistics.
+and takes its keys, from the game it is given, the game's own figures (a
+``stats.Scorecard``: its time, its hints, what it bettered) and the
+statistics kept; it never looks at the table.
 """
 
 from british_square.controls import LEFT, RIGHT, START, A, B
@@ -24,16 +24,18 @@ from british_square.stats import (
     STREAK_BEST,
     WINS,
 )
-from british_square.table import OUTCOME_ENDED
 
 
 class Results:
     """Won, Game over, Finish and the statistics, for ``screens`` (a
     ``screens.Screens``: its page and words, ``open`` and ``menu``, its
-    celebration) and its session, ``screens.app``."""
+    celebration) and its session, ``screens.app``: of which it reads the
+    statistics (``stats``), the clock (``now``) and the game's
+    ``scorecard``, and asks for a new deal, the cards, and Finish."""
 
     def __init__(self, screens):
         self.screens = screens
+        self.scorecard = screens.app.scorecard  # the game in play's, kept for the session
         self.rules = 0  # the statistics: the rule set on show
 
     # ----------------------------------------------------------- statistics
@@ -70,13 +72,13 @@ class Results:
 
     # ------------------------------------------------------------- the end
 
-    def won(self):
-        """You won, and the celebration under it until a key: the moves and
-        the time, and the best the game bettered."""
+    def won(self, game):
+        """You won (``game``), and the celebration under it until a key: the
+        moves and the time, and the best the game bettered."""
         screens = self.screens
         screens.open(SCREEN_WON, self._end)
-        app, page, words = screens.app, screens.page, screens.words
-        game, kept, bettered = app.table.game, app.stats, app.bettered
+        app, page, words, card = screens.app, screens.page, screens.words, self.scorecard
+        kept, bettered = app.stats, card.bettered
         page.place_big(0, SCREEN_W // 2, WON_BIG_Y)
         page.footer.color = TEXT_WHITE
         found = par(game.rules, game.deal_number)
@@ -96,20 +98,18 @@ class Results:
             said = words.line("end_words", "won_all")
         values = (
             moves_text(game.history_count),  # {moves}
-            clock_text(app.seconds),  # {time}
+            clock_text(card.seconds),  # {time}
             said,  # {said}
         )
         words.show(page, "won", values)
         screens.celebration.start(app.now)
 
-    def over(self):
-        """The game is over where it stands, and why (no card can go home,
-        or the player ended it): the cards home against par, the moves, the
-        time and the hints, a new best, and A for a new deal."""
+    def over(self, game, ended):
+        """``game`` is over where it stands, and why (no card can go home,
+        or the player ``ended`` it): the cards home against par, the moves,
+        the time and the hints, a new best, and A for a new deal."""
         self.screens.open(SCREEN_OVER, self._end)
-        app, words = self.screens.app, self.screens.words
-        table = app.table
-        game = table.game
+        words, card = self.screens.words, self.scorecard
         score = game.score()
         found = par(game.rules, game.deal_number)
         if not found:
@@ -118,16 +118,16 @@ class Results:
             said = b"%d, reached!" % found
         else:
             said = b"%d cards home" % found
-        why = words.line("end_words", "ended" if table.outcome == OUTCOME_ENDED else "stuck")
-        best = app.bettered & (1 << HOME_BEST)  # counted as Game over shows
+        why = words.line("end_words", "ended" if ended else "stuck")
+        best = card.bettered & (1 << HOME_BEST)  # counted as Game over shows
         best = words.line("end_words", "home", (score,)) if best else b""
         values = (
             why,  # {why}
             score,  # {home}
             said,  # {par}
             moves_text(game.history_count),  # {moves}
-            clock_text(app.seconds),  # {time}
-            app.hints_used,  # {hints}
+            clock_text(card.seconds),  # {time}
+            card.hints,  # {hints}
             best,  # {best}
             deal_text(game),  # {deal}
             rules_name(words, game.rules),  # {rules}
@@ -143,20 +143,18 @@ class Results:
         elif action == START:
             self.screens.menu()
 
-    def offer_finish(self):
-        """Every card left can go home, whatever the order: A plays it out
-        (``Table.start_finish``), B leaves it to the player."""
+    def offer_finish(self, game):
+        """Every card left in ``game`` can go home, whatever the order: A
+        plays it out (``App.finish``), B leaves it to the player."""
         self.screens.open(SCREEN_FINISH, self._finish)
         page = self.screens.page
         page.footer.color = TEXT_WHITE
-        left = (self.screens.app.table.game.cards_left(),)  # {cards}
-        self.screens.words.show(page, "finish", left)
+        self.screens.words.show(page, "finish", (game.cards_left(),))  # {cards}
 
     def _finish(self, action):
         app = self.screens.app
         if action == A:  # back to the cards, to watch the rest go home
-            app.show_play()
-            app.table.start_finish(app.now)
+            app.finish()
         elif action == B or action == START:
             app.show_play()
 

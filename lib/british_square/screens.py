@@ -69,8 +69,8 @@ class Screens:
     """The screen on show when it is not the cards, for ``app`` (an ``app.App``).
 
     Of the session the screens read the game in play (``app.table``), the
-    settings, the statistics and the game's record (``seconds``,
-    ``hints_used``, ``bettered``); they act through its methods (a new
+    settings, the statistics and the game's figures (``scorecard``, a
+    ``stats.Scorecard``); they act through its methods (a new
     deal, a restart, the end of a game, the hint, Finish, the settings'
     changes, back to the cards), and About asks it for the machine's facts."""
 
@@ -356,7 +356,7 @@ class Screens:
         table = app.table
         # nothing to lose: no move made, or Game over shown (the game counted
         # and over, as its A, a new deal at once, knows)
-        over = table.outcome == OUTCOME_STUCK and app.counted
+        over = table.outcome == OUTCOME_STUCK and app.scorecard.counted
         if what != ASK_END and (over or not table.in_progress()):
             self._do_pending()
             return

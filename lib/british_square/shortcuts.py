@@ -15,6 +15,8 @@ def shortcut(screens, action):
     opening the deal number entry with it typed; on the deal number entry
     a digit types; a question or another screen takes its own keys only."""
     current, app = screens.current, screens.app
+    if current == SCREEN_PLAY:
+        app.table.end_flash()
     if current == SCREEN_DEAL and action >= DIGIT_0:
         screens.entry.handle(action)
         return

@@ -113,6 +113,21 @@ class Stats:
         return self.get(rules, HOME_TOTAL) * 10 // played if played else 0
 
 
+class Scorecard:
+    """The game in play's own figures, for its screens and its save: its
+    time on the cards (``seconds``, and ``play_ms`` of the second under
+    way), the ``hints`` used, whether it is ``counted`` in the statistics,
+    and the records it ``bettered`` once counted (``Stats.add_game``).
+    Kept for the session and cleared for each new game (``clear``)."""
+
+    def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        self.seconds = self.play_ms = self.hints = self.bettered = 0
+        self.counted = False
+
+
 class Settings:
     """What the player chose, kept with the game: plain attributes."""
 

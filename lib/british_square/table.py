@@ -7,7 +7,7 @@ statistics) is ``app.App``'s, which it asks for the little listed on the class.
 """
 
 from british_square.cards import NO_CARD, const
-from british_square.controls import RIGHT, SELECT, A, B, ticks_add, ticks_diff
+from british_square.controls import RIGHT, SELECT, START, A, B, ticks_add, ticks_diff
 from british_square.engine import STATUS_LOST, IllegalMoveError
 from british_square.hint import NO_HINT
 from british_square.layout import NO_STOP, Layout
@@ -46,17 +46,15 @@ OUTCOME_ENDED = const(3)  # the player chose End game: scored as it stood, no mo
 
 
 class Table:
-    """The game in play on ``scene`` (a ``scene.PlayScene``), for ``session``.
-
+    """The game in play on ``scene`` (a ``scene.PlayScene``), for ``session``;
     ``hinter`` (a ``hint.Hinter``) runs the dead test and the hint, and
-    ``move_buffer`` is the scratch the moves are listed in (both made before
-    the sprites, for the heap's sake). The table asks its session (an
-    ``app.App``) for only this: ``now``, the turn's ticks; ``settings``, for
-    auto-play; ``beep(effect)``; ``note_change()``, a move worth keeping;
-    ``shows_end()``, would it show the game's end now; ``decided(show)``,
-    the game was won or found stuck (``outcome`` says which): counted
-    (``show`` false), then shown, a turn apart; and
-    ``offer_finish()``, the rest is certain."""
+    ``move_buffer`` is the moves' scratch (both made before the sprites).
+    Of its session (an ``app.App``) the table asks only: ``now``, the
+    turn's ticks; ``settings``, for auto-play; ``beep(effect)``;
+    ``note_change()``, a move worth keeping; ``shows_end()``, would it show
+    the game's end now; ``decided(show)``, the game won or found stuck
+    (``outcome``): counted (``show`` false), then shown, a turn apart;
+    ``offer_finish()``, the rest is certain; ``show_menu()``, Start."""
 
     def __init__(self, session, scene, hinter, move_buffer):
         self.session = session
@@ -174,8 +172,11 @@ class Table:
             self.finish_step(now)
 
     def act(self, action):
-        """Do what the button ``action`` means on the cards (Start, the menu,
-        is the session's)."""
+        """Do what the button ``action`` means on the cards (Start: the menu)."""
+        self.end_flash()
+        if action == START:
+            self.session.show_menu()
+            return
         self.stop_hint()
         if action <= RIGHT:
             self.cursor = self.layout.neighbour(self.cursor, action)

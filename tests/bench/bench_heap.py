@@ -115,13 +115,13 @@ def main():
     note("deal number")
     screens.ask(0, 2)  # "Abandon this game?" before a new deal
     note("confirm")
-    screens.results.won()
+    screens.results.won(app.table.game)
     app.beep(FANFARE)
     for _ in range(20):  # the tune's notes, the lights' frames
         app.tick(ticks_ms())
         speaker.step()
     note("won")
-    screens.results.over()
+    screens.results.over(app.table.game, False)
     note("game over")
     app.show_play()
     while app.table.game.stock_count:
