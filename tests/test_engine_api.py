@@ -126,7 +126,7 @@ def test_moves_are_named_by_the_engine():
 
 def test_a_deal_in_place_is_the_game_new_deal_makes():
     for played in sample_games(count=6, steps=120, seed=3):
-        arrays = (played.cells, played.stock, played.history[0])
+        arrays = (played.cells, played.stock, *played.history)
         for number in (1, 617, 31999):
             played.deal(number)
             fresh = Game.new_deal(number, played.rules)
@@ -135,7 +135,8 @@ def test_a_deal_in_place_is_the_game_new_deal_makes():
             assert played.history_count == played.history_end == 0
             assert played.undo() is None and played.redo() is None
             assert played.deal_number == number and played.score() == fresh.score()
-        assert all(a is b for a, b in zip((played.cells, played.stock, played.history[0]), arrays))
+        now = (played.cells, played.stock, *played.history)
+        assert len(now) == len(arrays) and all(a is b for a, b in zip(now, arrays))
 
 
 # ------------------------------------------------------------- readers

@@ -147,9 +147,9 @@ def test_undo_and_redo_restore_every_position(g, picks, greedy):
     assert g.peek() == (played[-1] if played else None)
 
     # two bytes per move, in chunks of one size: wipe everything past them and undo still works
-    size = len(g.history[0])
+    size = 128  # engine._CHUNK: a chunk made for each 64 moves, none before the first
     assert all(len(chunk) == size for chunk in g.history)
-    assert len(g.history) == 1 + max(0, 2 * n - 1) // size
+    assert len(g.history) == (2 * n + size - 1) // size
     for at, chunk in enumerate(g.history):
         start = min(size, max(0, 2 * n - size * at))
         chunk[start:] = bytes(len(chunk) - start)

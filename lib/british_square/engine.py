@@ -83,7 +83,9 @@ class Game(Piles):
 
     def __init__(self, rules: int = BRITISH) -> None:
         super().__init__(rules)
-        self.history = [bytearray(_CHUNK)]
+        # the moves, two bytes each, in chunks made as the moves come: a copy
+        # a search moves on (``apply``, never ``push``) makes none
+        self.history = []
         self.history_count = 0  # moves done
         self.history_end = 0  # moves done plus moves that can be redone
 

@@ -36,6 +36,7 @@ SHIPPED = (
     "par_american.bin",
     "par_union.bin",
     "lines_american.bin",
+    "lines_union.bin",
 )
 _COMMENT = const(35)  # "#": before the first text only
 
@@ -116,7 +117,8 @@ def check_words(words):
         elif name is None or not size or kind not in KINDS or not _printable(raw, size):
             raise DamagedFile(FILE)
         else:
-            line = words.line_name(size)
+            end = words.name_end_at(size)  # its "[name]", if it has one
+            line = words.decoded(2, end) if end else ""
             if line:  # in ``NEEDED``'s order (the menu's rows are found by it)
                 if not missing or line != missing[0]:
                     raise DamagedFile(FILE)

@@ -18,6 +18,7 @@ from british_square.stats import (
     FEWEST_MOVES,
     HINTS,
     HOME_BEST,
+    HOME_TOTAL,
     PAR_REACHED,
     PLAYED,
     STREAK,
@@ -50,10 +51,12 @@ class Results:
         count = kept.get
         played = count(rules, PLAYED)
         seconds = count(rules, BEST_TIME)
-        tenths = kept.average_home_tenths(rules)
+        each = played or 1  # (the figures are 0 before the first game)
+        won = count(rules, WINS)
+        tenths = count(rules, HOME_TOTAL) * 10 // each  # cards home a game: 163 is 16.3
         values = (  # the games won and the games at par, each out of those played
             rules_name(words, rules),  # {rules}
-            b"%d of %d (%d%%)" % (count(rules, WINS), played, kept.percent_won(rules)),  # {won}
+            b"%d of %d (%d%%)" % (won, played, won * 100 // each),  # {won}
             count(rules, HOME_BEST),  # {home_best}
             b"%d.%d" % (tenths // 10, tenths % 10),  # {home_average}
             b"%d, %d" % (count(rules, STREAK), count(rules, STREAK_BEST)),  # {streaks}

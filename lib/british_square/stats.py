@@ -47,8 +47,8 @@ def read_number(buf, at, size):
 class Stats:
     """Statistics per rule set in one ``bytearray`` (3 bytes a count, saturating).
 
-    ``add_game`` counts a finished or abandoned game; ``get`` reads a count;
-    ``percent_won`` and ``average_home_tenths`` are the figures shown.
+    ``add_game`` counts a finished or abandoned game; ``get`` reads a count
+    (the statistics screen works out its figures from them: ``results``).
     Nothing here allocates.
     """
 
@@ -101,16 +101,6 @@ class Stats:
             self._add(rules, PAR_REACHED, 1)
         self._add(rules, HINTS, hints)
         return bettered
-
-    def percent_won(self, rules: int) -> int:
-        """Games won, in whole percent of those played (0 before the first)."""
-        played = self.get(rules, PLAYED)
-        return self.get(rules, WINS) * 100 // played if played else 0
-
-    def average_home_tenths(self, rules: int) -> int:
-        """Average cards home per game played, in tenths (163 is 16.3)."""
-        played = self.get(rules, PLAYED)
-        return self.get(rules, HOME_TOTAL) * 10 // played if played else 0
 
 
 class Scorecard:

@@ -110,13 +110,7 @@ class Words:
             size -= 1
         return size
 
-    def line_name(self, size):
-        """The "[name]" after the first byte of the line read (``size`` bytes
-        long), "" without one (a string: for the check at start-up)."""
-        end = self._name_end(size)
-        return self.decoded(2, end) if end else ""
-
-    def _name_end(self, size):
+    def name_end_at(self, size):
         """Where the line read's "[name]" ends (its "]"), 0 without one."""
         raw = self.raw
         if size < 2 or raw[1] != 91:  # "["
@@ -144,7 +138,7 @@ class Words:
             return -1
         self.kind = raw[0]
         if size > 1 and raw[1] == 91:  # "[": a named line (few are)
-            self.name_start, self.name_end = 2, self._name_end(size)
+            self.name_start, self.name_end = 2, self.name_end_at(size)
         else:
             self.name_start = self.name_end = 0
         return size
