@@ -59,10 +59,13 @@ from british_square.layout import (
 from british_square.menu import MENU_LINES
 from british_square.page import DIM_COLUMNS
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
-from british_square.sheet import NORMAL, SELECTED, TARGET, TEXT_GREY
+from british_square.sheet import NORMAL, SELECTED, TARGET, TEXT_GREEN, TEXT_GREY, TEXT_WHITE
 from british_square.sounds import BUZZ
 from british_square.stats import AUTOPLAY_ACES, AUTOPLAY_OFF, AUTOPLAY_SAFE, HOME_BEST, PLAYED
 from british_square.table import OUTCOME_ENDED, OUTCOME_PLAYING, OUTCOME_STUCK, OUTCOME_WON
+
+sys.path.insert(0, str(ROOT / "tools"))
+import ship_lines  # noqa: E402  (the winning lines a board ships)
 
 
 @pytest.fixture
@@ -509,6 +512,45 @@ def test_the_panel_writes_only_the_lines_that_change(make_app):
     assert panel(app)[0] == "Stock"
     assert panel_number(app, 0) == "0"  # the stock
     assert scene.panel.grid.hidden is False
+
+
+@pytest.mark.parametrize("rules", [AMERICAN, UNION])
+def test_the_panel_is_green_while_the_game_follows_its_shipped_winning_line(make_app, rules):
+    """On a deal New game deals, the panel's numbers are green (it can still
+    be won) while the game has played its shipped line so far: white off
+    it, green again once undone back onto it; never for British Square."""
+    deal, line = ship_lines.shipped(rules)[0]
+    app = make_app(Game.new_deal(deal, rules))
+    scene = app.table.scene
+    press(app, A)
+    assert scene.panel.color == TEXT_GREEN
+    for m in line[:10]:
+        app.table.make_move(m)
+        settle(app)
+    assert scene.panel.color == TEXT_GREEN
+    off = next(m for m in legal_moves(app.table.game) if m != line[10])
+    app.table.make_move(off)
+    settle(app)
+    assert scene.panel.color == TEXT_WHITE
+    press(app, SELECT)  # undo: on the line again
+    assert scene.panel.color == TEXT_GREEN
+    british = make_app(Game.new_deal(deal))
+    press(british, A)
+    assert british.table.scene.panel.color == TEXT_WHITE
+
+
+def test_a_press_never_shares_its_turn_with_the_line_check(make_app):
+    """The check of the line (10 ms of a board at a line's end) waits for a
+    turn with no press: a press right after a move leaves it due."""
+    deal, line = ship_lines.shipped(AMERICAN)[0]
+    app = make_app(Game.new_deal(deal, AMERICAN))
+    press(app, A)
+    app.table.make_move(line[0])  # the history changed: the check is due
+    app.handle(RIGHT)
+    app.tick(app.now)  # the press's turn
+    assert app.table.line_due
+    turn(app)  # the next, with no press
+    assert not app.table.line_due and app.table.scene.panel.color == TEXT_GREEN
 
 
 def test_a_menu_step_moves_the_bar_and_writes_no_text(make_app):

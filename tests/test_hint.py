@@ -109,7 +109,8 @@ def test_a_hint_never_takes_back_the_move_before_it():
 
 
 def test_after_stall_hints_in_a_row_the_hint_is_the_deal_then_none():
-    game, hinter = Game.new_deal(3, UNION), Hinter()  # (no line shipped: the board's hint)
+    # a position, not a deal: no shipped line, so the board's own hint
+    game, hinter = parse_position(position_text(Game.new_deal(3, UNION))), Hinter()
     assert hinter.suggest(game) != NO_HINT
     hinter.stalled = STALL_HINTS  # as after that many hints moving cards about
     assert hinter.suggest(game) == move(STOCK, WASTE)

@@ -1,6 +1,7 @@
-"""The winning lines a board ships (par.py, tools/ship_lines.py): each a
-win, a hint on one its next move, hints alone a won game (desktop and the
-CircuitPython VM); a damaged file no line and no harm."""
+"""The winning lines a board ships (par.py, tools/ship_lines.py), American's
+and Union Square's: each a win, a hint on one its next move, hints alone a
+won game (desktop and the CircuitPython VM); a damaged file no line and no
+harm."""
 
 import struct
 import sys
@@ -15,27 +16,18 @@ from british_square.desktop.notation import parse_position, position_text
 from british_square.desktop.solver.moves import position_key
 from british_square.engine import Game
 from british_square.hint import NO_HINT, Hinter
-from british_square.piles import AMERICAN, BRITISH, UNION, move
+from british_square.piles import AMERICAN, BRITISH, RULE_NAMES, UNION
 
 sys.path.insert(0, str(ROOT / "tools"))
 import ship_lines  # noqa: E402
 
 HEAP = "150K"
+SHIPPING = pytest.mark.parametrize("rules", [AMERICAN, UNION], ids=["american", "union"])
 
 
 def shipped(rules=AMERICAN):
     """(deal, moves) of every line in the shipped file of ``rules``."""
-    data = open(par.lines_path(rules), "rb").read()
-    assert data[:4] == par.LINES_MAGIC
-    (last,) = struct.unpack_from("<H", data, 4)
-    found = []
-    for deal in range(1, last + 1):
-        at = par.LINES_HEAD + par.LINES_ENTRY * (deal - 1)
-        count, start = struct.unpack_from("<HI", data, at)
-        if count:
-            line = [move(data[k], data[k + 1]) for k in range(start, start + 2 * count, 2)]
-            found.append((deal, line))
-    return found
+    return ship_lines.shipped(rules)
 
 
 def line_move(game):
@@ -48,18 +40,35 @@ def test_the_shipped_files_are_what_the_survey_gives():
     assert ship_lines.main(["--check"]) == 0, "run tools/ship_lines.py"
     from british_square.par import LINE_DEALS
 
-    # par's counts, which say where a hint or New game loads the reader
-    assert ship_lines.RULES == (AMERICAN,)
+    # par's counts, which say where a hint or New game opens a lines file
+    assert ship_lines.RULES == (AMERICAN, UNION)
     assert LINE_DEALS == tuple(len(shipped(r)) if r in ship_lines.RULES else 0 for r in range(3))
 
 
-def test_every_shipped_line_wins_its_deal_and_never_comes_back_to_a_position():
-    found = shipped()
+def test_union_squares_hunted_lines_are_the_same_on_any_machine():
+    # the hunt's budget is a count of positions: run again, a deal's record
+    # (its line, its positions) is the one the file keeps
+    import json
+
+    path = ROOT / "docs" / "survey" / ship_lines.SOURCES[UNION]
+    kept = {}
+    for text in path.read_text().splitlines():
+        record = json.loads(text)
+        kept[record["deal"]] = record
+    for deal in (1, 2):
+        again = ship_lines.hunt(deal, UNION)
+        for field in ("result", "home", "moves", "nodes", "runs", "run_nodes"):
+            assert again[field] == kept[deal][field], (deal, field)
+
+
+@SHIPPING
+def test_every_shipped_line_wins_its_deal_and_never_comes_back_to_a_position(rules):
+    found = shipped(rules)
     assert len(found) == ship_lines.COUNT
     assert [deal for deal, _ in found] == sorted({deal for deal, _ in found})
     for deal, moves in found:
         assert len(moves) <= par.MAX_LINE
-        game = Game.new_deal(deal, AMERICAN)
+        game = Game.new_deal(deal, rules)
         seen = {position_key(game)}
         for m in moves:
             game.play(m)  # checked: a move no game could make raises
@@ -68,18 +77,20 @@ def test_every_shipped_line_wins_its_deal_and_never_comes_back_to_a_position():
         assert game.is_won(), deal
 
 
+@SHIPPING
 @pytest.mark.parametrize("index", [0, 1, 250, 499])
-def test_hints_alone_win_a_shipped_deal(index):
-    deal, moves = shipped()[index]
-    game, hinter = Game.new_deal(deal, AMERICAN), Hinter()
+def test_hints_alone_win_a_shipped_deal(rules, index):
+    deal, moves = shipped(rules)[index]
+    game, hinter = Game.new_deal(deal, rules), Hinter()
     for _ in range(len(moves)):
         game.play(hinter.suggest(game))
     assert game.is_won()
 
 
-def test_off_the_line_the_hint_is_the_boards_and_back_on_it_the_lines_again():
-    deal, moves = shipped()[3]
-    game, hinter = Game.new_deal(deal, AMERICAN), Hinter()
+@SHIPPING
+def test_off_the_line_the_hint_is_the_boards_and_back_on_it_the_lines_again(rules):
+    deal, moves = shipped(rules)[3]
+    game, hinter = Game.new_deal(deal, rules), Hinter()
     k = 0
     while k < 20 or len(legal_moves(game)) < 3:  # a step of the line with a choice
         game.play(moves[k])
@@ -95,10 +106,13 @@ def test_off_the_line_the_hint_is_the_boards_and_back_on_it_the_lines_again():
 
 def test_no_line_for_other_rules_a_deal_not_shipped_or_a_game_past_its_line():
     deal, moves = shipped()[0]
-    for rules in (BRITISH, UNION):
-        assert line_move(Game.new_deal(deal, rules)) == par.NO_LINE
-    not_shipped = max(d for d, _ in shipped()) + 1
-    assert line_move(Game.new_deal(not_shipped, AMERICAN)) == par.NO_LINE
+    assert line_move(Game.new_deal(deal, BRITISH)) == par.NO_LINE
+    union = {d for d, _ in shipped(UNION)}
+    other = next(d for d, _ in shipped() if d not in union)  # American's, not Union's
+    assert line_move(Game.new_deal(other, UNION)) == par.NO_LINE
+    for rules in (AMERICAN, UNION):
+        not_shipped = max(d for d, _ in shipped(rules)) + 1
+        assert line_move(Game.new_deal(not_shipped, rules)) == par.NO_LINE
     game = Game.new_deal(deal, AMERICAN)
     for m in moves:
         game.play(m)
@@ -139,19 +153,21 @@ def test_a_damaged_lines_file_is_no_line_and_no_harm(tmp_path, monkeypatch, dama
         assert par.random_line_deal(AMERICAN) in deals | {0}
 
 
-def test_the_boards_hints_play_a_shipped_line_on_the_vm(vm, mpy_cross, tmp_path):
+@SHIPPING
+def test_the_boards_hints_play_a_shipped_line_on_the_vm(vm, mpy_cross, tmp_path, rules):
     # Hint then A, as a player follows the hints, for most of the line (near
     # its end the game offers Finish, a screen a key script cannot see
     # coming): the VM's game is the line's, move for move; the rest is the
     # same code as test_hints_alone_win_a_shipped_deal's
     mpy_board = board_tree(tmp_path / "board", mpy_cross)  # .mpy, the lines file beside them
-    deal, moves = shipped()[0]
+    deal, moves = shipped(rules)[0]
     played = len(moves) - 40
     keys = keys_file(tmp_path, "a " + "hint a " * played)
+    name = RULE_NAMES[rules]
     result = vm.run_board(
-        mpy_board, "--deal", str(deal), "--rules", "american", "--keys-file", keys, heap=HEAP
+        mpy_board, "--deal", str(deal), "--rules", name, "--keys-file", keys, heap=HEAP
     )
-    game = Game.new_deal(deal, AMERICAN)
+    game = Game.new_deal(deal, rules)
     for m in moves[:played]:
         game.play(m)
     assert position_line(result.stdout) == position_text(game)
@@ -162,9 +178,11 @@ def test_solver_md_says_what_is_shipped_as_the_code_has_it():
     from british_square.hint import STALL_HINTS
 
     text = " ".join((ROOT / "docs" / "solver.md").read_text().split())
-    size = len(open(par.lines_path(AMERICAN), "rb").read())
     assert "a winning line for each of {} deals".format(ship_lines.COUNT) in text
-    assert "({}, {} KB of the flash".format("`lines_american.bin`", round(size / 1024)) in text
+    for rules in ship_lines.RULES:
+        size = len(open(par.lines_path(rules), "rb").read())
+        name = "`lines_{}.bin`".format(RULE_NAMES[rules])
+        assert "{}, {} KB of the flash".format(name, round(size / 1024)) in text
     assert "with a line of at most {} moves".format(par.MAX_LINE) in text
     assert "after {} hints in a row (`hint.STALL_HINTS`)".format(STALL_HINTS) in text
 
@@ -181,12 +199,13 @@ def test_no_lines_file_gives_a_surveyed_deal_and_the_boards_hint(tmp_path, monke
     assert Hinter().suggest(game) == board_hint
 
 
-def test_new_game_draws_every_shipped_deal_alike():
+@SHIPPING
+def test_new_game_draws_every_shipped_deal_alike(rules):
     import random
 
     random.seed(3)
-    drawn = [par.random_line_deal(AMERICAN) for _ in range(4000)]
-    deals = {d for d, _ in shipped()}
+    drawn = [par.random_line_deal(rules) for _ in range(4000)]
+    deals = {d for d, _ in shipped(rules)}
     assert set(drawn) <= deals and len(set(drawn)) > 0.9 * len(deals)
 
 

@@ -25,7 +25,9 @@ home, the deals won and how many reached par; ``--desktop`` follows the
 desktop's hint instead, which plays the solver's win when it finds one.
 ``--vm`` plays each deal on the CircuitPython VM as a board plays it
 (``$CIRCUITPYTHON_VM``, the game deployed as ``.mpy``), pressing Hint then
-A, and counts the deals that reach the won screen.
+A, and counts the deals that reach the won screen. ``--shipped N`` follows
+the first N deals of each rule set whose winning line the board ships
+(those New game deals; tools/ship_lines.py) in place of ``--deals``.
 Prints a Markdown table.
 """
 
@@ -38,6 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 
+from ship_lines import shipped  # noqa: E402
+
 from british_square.desktop.games import copy_game, legal_moves  # noqa: E402
 from british_square.desktop.notation import RULE_TITLES, rules_from_name  # noqa: E402
 from british_square.desktop.solver import UNKNOWN, best_line  # noqa: E402
@@ -45,7 +49,7 @@ from british_square.desktop.survey import parse_range  # noqa: E402
 from british_square.desktop.winning import WinningHinter  # noqa: E402
 from british_square.engine import Game  # noqa: E402
 from british_square.hint import BUDGET, NO_HINT, Hinter  # noqa: E402
-from british_square.par import par  # noqa: E402
+from british_square.par import LINE_DEALS, par  # noqa: E402
 from british_square.piles import RULE_NAMES  # noqa: E402
 
 KINDS = ("line", "random")
@@ -196,6 +200,8 @@ def main(argv=None):
                         help="--follow the desktop's hint (the solver's win first)")  # fmt: skip
     parser.add_argument("--vm", action="store_true",
                         help="--follow on the CircuitPython VM, Hint then A")  # fmt: skip
+    parser.add_argument("--shipped", type=int, default=0, metavar="N",
+                        help="--follow the first N deals a rule set ships lines for")  # fmt: skip
     args = parser.parse_args(argv)
     deals = parse_range(args.deals)
     if args.per_deal:
@@ -217,6 +223,10 @@ def main(argv=None):
         print("|---|---|---|---|---|")
         for name in args.rules:
             rules = rules_from_name(name)
+            if args.shipped:
+                if not LINE_DEALS[rules]:
+                    continue  # none shipped: none to follow
+                deals = [deal for deal, _ in shipped(rules)[: args.shipped]]
             if args.vm:
                 won = follow_on_vm(rules, deals)
                 print("| {} | {} | - | {} | - |".format(RULE_TITLES[rules], len(deals), won))

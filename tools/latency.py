@@ -50,24 +50,28 @@ import board_cost  # noqa: E402
 import deploy_plan  # noqa: E402
 from scripting import ScriptWriter, route  # noqa: E402
 from sessions import long_game  # noqa: E402
+from ship_lines import shipped  # noqa: E402
 from storage import FileNVM  # noqa: E402
 from ui_runs import VM_ADAPTERS  # noqa: E402
 from words_text import body  # noqa: E402
 
 from british_square.desktop.games import copy_game, legal_moves  # noqa: E402
-from british_square.desktop.notation import parse_position  # noqa: E402
+from british_square.desktop.notation import RULE_TITLES, parse_position  # noqa: E402
 from british_square.engine import Game  # noqa: E402
 from british_square.layout import BODY_ROWS, LEFT, RIGHT  # noqa: E402
 from british_square.par import MAX_LINE, line_move  # noqa: E402
 from british_square.piles import (  # noqa: E402
     AMERICAN,
     BRITISH,
+    RULE_NAMES,
     STOCK,
+    UNION,
     WASTE,
     move,
     move_source,
     move_target,
 )
+from british_square.search import plays_out  # noqa: E402
 from british_square.stats import AUTOPLAY_SAFE  # noqa: E402
 from british_square.store import Store  # noqa: E402
 
@@ -408,30 +412,45 @@ def stock_out_script():
     return s
 
 
-# How far into American deal 1's shipped line (279 moves) its hint is asked
-# for: late, where the line read and the history it is checked against are
-# longest, and before Finish would be offered.
-LINE_PLAYED = 230
+def dearest_line(rules):
+    """(deal, moves played) where a hint on a shipped line of ``rules`` is
+    dearest: as late in a line as any, where the line read and the history
+    checked against it are longest, and before Finish is offered (the
+    stock out and the rest certain: ``search.plays_out``)."""
+    dearest = (0, -1)
+    for deal, moves in sorted(shipped(rules), key=lambda line: -len(line[1])):
+        if len(moves) - 1 <= dearest[1]:
+            break  # no later line can be asked later
+        game = Game.new_deal(deal, rules)
+        for played, m in enumerate(moves):
+            if not game.stock_count and plays_out(copy_game(game)):
+                break
+            if played > dearest[1]:
+                dearest = (deal, played)
+            game.play(m)
+    return dearest
 
 
-def shipped_line_script():
-    """A hint on an American deal New game deals, late in its winning line:
-    the line's next move, read from flash in the press's turn."""
-    game, buffer = Game.new_deal(1, AMERICAN), bytearray(2 * MAX_LINE)
-    for _ in range(LINE_PLAYED):
+def shipped_line_script(rules, row):
+    """A hint on a deal of ``rules`` New game deals, at its dearest
+    (``dearest_line``): the line's next move, read from flash in the press's turn."""
+    deal, played = dearest_line(rules)
+    game, buffer = Game.new_deal(deal, rules), bytearray(2 * MAX_LINE)
+    for _ in range(played):
         game.play(line_move(game, buffer))
-    s = Script("shipped-line", kept(game))
+    s = Script("shipped-line-" + RULE_NAMES[rules], kept(game))
     s.press("a", "start", "down*{}".format(MENU.index("Hint")))
-    s.measure("menu: Hint, on a shipped line", SCREEN,
-              "A on Hint, American deal 1, {} moves into its line: the line's next move, "
-              "read from flash".format(LINE_PLAYED), "a")  # fmt: skip
+    s.measure(row, SCREEN,
+              "A on Hint, {} deal {}, {} moves into its line: the line's next move, "
+              "read from flash".format(RULE_TITLES[rules], deal, played), "a")  # fmt: skip
     return s
 
 
 def scripts():
     return [first_start_script(), cards_script(), menu_script(), resumed_script(),
             long_column_script(), finish_script(), won_script(), cascade_script(),
-            stock_out_script(), shipped_line_script()]  # fmt: skip
+            stock_out_script(), shipped_line_script(AMERICAN, "menu: Hint, on a shipped line"),
+            shipped_line_script(UNION, "menu: Hint, on a shipped Union Square line")]  # fmt: skip
 
 
 def find_tool(env_name, default):

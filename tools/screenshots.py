@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lib"))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "hw"))
+sys.path.insert(0, str(ROOT / "tools"))
 
 from scripting import ScriptWriter  # noqa: E402
 
@@ -38,6 +39,17 @@ DESKTOP = ("desktop-title", "desktop-help", "desktop-keys")
 def played(deal, rules, moves, name):
     writer = ScriptWriter(Game.new_deal(deal, rules))
     writer.play_some(moves)
+    writer.shot(name)
+    return writer.text()
+
+
+def on_its_line(deal, rules, moves, name):
+    """``moves`` moves of ``deal``'s shipped winning line: the panel green."""
+    from ship_lines import shipped
+
+    writer = ScriptWriter(Game.new_deal(deal, rules))
+    for m in dict(shipped(rules))[deal][:moves]:
+        writer.move(m)
     writer.shot(name)
     return writer.text()
 
@@ -109,6 +121,10 @@ def screens(scratch):
             ["--deal", "7", "--rules", "american", "--keys", played(7, AMERICAN, 10, "x")],
         ),
         ("play-union", ["--deal", "7", "--rules", "union", "--keys", played(7, UNION, 10, "x")]),
+        (
+            "winnable",
+            ["--deal", "7", "--rules", "union", "--keys", on_its_line(7, UNION, 12, "x")],
+        ),
         ("menu", ["--deal", "7", "--keys", "a start shot:menu"]),
         ("menu-suits", ["--deal", "7", "--keys", menu_then("4-colour suits: ", "menu-suits")]),
         (

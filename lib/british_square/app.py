@@ -188,7 +188,8 @@ class App:
         """Nothing timed is under way but perhaps a save, which waits for this."""
         if self.screens.current != SCREEN_PLAY:
             return self.screens.resting() and not self.table.panel_due
-        return self.table.resting() and not (self.screens.rows.pending or self.view.dirty)
+        table, view = self.table, self.view
+        return table.resting() and not (table.line_due or self.screens.rows.pending or view.dirty)
 
     def tick(self, now):
         """Timed changes: the backlight dimming, the heap's garbage collected,
@@ -234,9 +235,8 @@ class App:
             if card.play_ms >= 1000:
                 card.play_ms -= 1000
                 card.seconds += 1
-        if saved:
-            return
-        self.table.tick(now)
+        if saved or self.table.tick(now, pressed):
+            return  # (the table's line check was this turn's work)
         # a turn with nothing else in it (the table's last step may have
         # changed the screen: Won, Game over)
         if not (pressed or self.view.dirty) and self.table.resting():

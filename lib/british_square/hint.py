@@ -57,7 +57,7 @@ is a good move, not a proof. Every suggestion is a legal move of ``game``.
 """
 
 from british_square.cards import const
-from british_square.par import LINE_DEALS, line_move
+from british_square.par import LINE_DEALS, NO_LINE, line_move
 from british_square.piles import (
     COLUMN_CAPACITY,
     DEALT,
@@ -121,6 +121,12 @@ def _home_at(card, foundations):
     return rank if foundations[card // 13] < rank else 27 - rank
 
 
+def ships_line(game):
+    """Might ``game`` follow a shipped line? (Its rule set ships some, and
+    it has a deal: a game set up from a position has none.)"""
+    return LINE_DEALS[game.rules] > 0 and game.deal_number > 0
+
+
 class Hinter(DeadSearch):
     """Finds a hint; made once, reused for every request (no heap churn).
     It is the dead test's search turned round: the same table of position
@@ -166,11 +172,14 @@ class Hinter(DeadSearch):
         goes on with it."""
         self.positions = 0
         self.limit = min(budget, self.budget)
-        if LINE_DEALS[game.rules] and game.deal_number:
-            m = line_move(game, self.buffer)  # read from flash: 3 ms of the press's turn
-            if m >= 0:
-                return m  # the game is on its deal's shipped line
-        return self._answer(game)
+        m = self.line_next(game)
+        return m if m >= 0 else self._answer(game)
+
+    def line_next(self, game):
+        """The next move of the shipped winning line ``game`` has followed
+        so far (its rule set ships them), else ``par.NO_LINE``: the line read
+        from flash and the history compared, 10 ms of a board at a line's end."""
+        return line_move(game, self.buffer) if ships_line(game) else NO_LINE
 
     def _answer(self, game):
         """``begin``'s answer for ``game`` by the board's own hint: a move,

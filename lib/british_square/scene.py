@@ -129,8 +129,9 @@ class PlayScene:
         self.panel = TextGrid(glyphs, PANEL_COLUMNS, PANEL_ROWS, sheet.TEXT_WHITE, felt)
         self.panel.grid.y = TEXT_Y
         self.group.append(self.panel.grid)
-        # stock, score, deal, rules, notice (its text's name), moves
-        self.shown_numbers = [-1, -1, -1, -1, -1, -1]
+        # stock, score, deal, rules, notice (its text's name), moves, and
+        # whether its numbers are green: the game can still be won (``show_winnable``)
+        self.shown_numbers = [-1, -1, -1, -1, -1, -1, False]
         # the panel's rows of the stock, the cards home, the moves and the
         # deal (255: not on this text)
         self.panel_rows = bytearray(len(_PANEL_LINES))
@@ -409,12 +410,23 @@ class PlayScene:
                     panel.put_number(deal, at, game.deal_number, _DEAL_COLUMNS)
                 else:  # a game from a position
                     panel.put(deal, PANEL_COLUMNS - 1, b"-")
-            panel.color = sheet.TEXT_WHITE if notice == PANEL_NUMBERS else sheet.TEXT_YELLOW
+            white = sheet.TEXT_GREEN if shown[6] else sheet.TEXT_WHITE
+            panel.color = white if notice == PANEL_NUMBERS else sheet.TEXT_YELLOW
         # each number written only when it changed (a move changes one or two):
         # the stock's, the cards home, the moves (at 0, 1 and 5 of ``shown``)
         self._put_number(0, 0, game.stock_count)
         self._put_number(1, 1, score)
         self._put_number(2, 5, game.history_count)
+
+    def show_winnable(self, winnable):
+        """The panel's numbers green while the game follows its deal's
+        shipped winning line (``winnable``), else white; a notice stays yellow."""
+        shown = self.shown_numbers
+        if winnable != shown[6]:
+            shown[6] = winnable
+            if shown[4] == PANEL_NUMBERS:
+                self.panel.color = sheet.TEXT_GREEN if winnable else sheet.TEXT_WHITE
+                self.dirty = True
 
     def _put_number(self, line, at, value):
         """The number of the panel's ``line`` (of ``_PANEL_LINES``), kept at

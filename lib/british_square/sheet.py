@@ -182,6 +182,7 @@ TEXT_WHITE = const(0xF8F8F8)
 TEXT_YELLOW = const(0xF8E000)
 TEXT_GREY = const(0x88C088)
 TEXT_RED = const(0xF86060)
+TEXT_GREEN = const(0x60F060)  # the panel's numbers while the game can still be won
 MENU_BAR = const(0x2040B0)  # behind the chosen menu row
 
 # The colours that change when a pile is highlighted: (face, mark) per look.

@@ -35,18 +35,18 @@ _CHUNK = const(512)  # bytes of a file read at a time for its CRC: a sector
 # against a file made to match: whoever can write the drive can write the code.
 # words-index:start
 SHIPPED_WORDS = (
-    5937,
-    0xFE737385,
+    5963,
+    0xD8295531,
     (
         ("rule_names", 1263, 3), ("panel", 1322, 4), ("panel_stuck", 1387, 4),
         ("panel_over", 1442, 4), ("title", 1488, 8), ("menu", 1590, 17), ("on_off", 1982, 4),
         ("autoplay_modes", 2047, 3), ("deal", 2087, 8), ("deal_refused", 2178, 0),
         ("rules_british", 2216, 8), ("rules_american", 2484, 7), ("rules_union", 2709, 6),
         ("help_keys", 2905, 8), ("help_keys_union", 3160, 8), ("help_marks", 3409, 8),
-        ("help_marks_piles", 3666, 8), ("won", 3911, 8), ("over", 3993, 7), ("finish", 4167, 7),
-        ("confirm_abandon", 4328, 6), ("confirm_restart", 4469, 7), ("confirm_end", 4651, 6),
-        ("about", 4778, 7), ("about_words", 4953, 1), ("stats", 4993, 8), ("first_start", 5263, 8),
-        ("title_words", 5488, 5), ("end_words", 5624, 10),
+        ("help_marks_piles", 3666, 8), ("won", 3937, 8), ("over", 4019, 7), ("finish", 4193, 7),
+        ("confirm_abandon", 4354, 6), ("confirm_restart", 4495, 7), ("confirm_end", 4677, 6),
+        ("about", 4804, 7), ("about_words", 4979, 1), ("stats", 5019, 8), ("first_start", 5289, 8),
+        ("title_words", 5514, 5), ("end_words", 5650, 10),
     ),
 )
 # words-index:end

@@ -1,15 +1,13 @@
 """The cards on show and what a press does to them: the cursor, the held
 card, moves, undo and redo, the hint, the dead test, Finish and the flashes.
-
-``Table`` owns the game in play and all of its state on the cards; the rest
-of the session (the loop, the screens, the settings, the saves and the
-statistics) is ``app.App``'s, which it asks for the little listed on the class.
+``Table`` owns the game in play and its state on the cards; the rest of the
+session is ``app.App``'s, which it asks for the little listed on the class.
 """
 
 from british_square.cards import NO_CARD, const
 from british_square.controls import RIGHT, SELECT, START, A, B, ticks_add, ticks_diff
 from british_square.engine import STATUS_LOST, IllegalMoveError
-from british_square.hint import NO_HINT
+from british_square.hint import NO_HINT, ships_line
 from british_square.layout import NO_STOP, Layout
 from british_square.piles import FOUNDATION, STOCK, WASTE, move, move_source, move_target
 from british_square.scene import PANEL_ENDED, PANEL_NUMBERS, PANEL_STUCK
@@ -20,9 +18,7 @@ from british_square.stats import AUTOPLAY_SAFE
 
 _FLASH_MS = const(180)  # a refused drop shows red this long
 _FINISH_MS = const(150)  # Finish sends a card home this often: the player can follow it
-# The dead test's positions per turn of the main loop (one: two were 27 ms
-# a turn on a SAMD51 late in a British game, by tools/latency.py).
-PROBE_STEP = const(1)
+PROBE_STEP = const(1)  # the dead test's positions a turn (two: 27 ms on a SAMD51)
 # The dead test's stages once the stock is out, a turn each (``probe_dead``):
 # is the rest certain (then Finish is offered, the turn after), else the
 # engine's verdict and the test's copy of the game, then its steps.
@@ -33,10 +29,7 @@ _PROBE_STEPS = const(3)
 # A game decided (won, or stuck): counted a turn after, shown the turn after that
 _DECIDE_COUNT = const(1)
 _DECIDE_SHOW = const(2)
-# The hint's search looks at this many positions a turn (two were up to
-# 18 ms a turn on a SAMD51, by tools/latency.py; a request of 60, the hint's
-# budget, is a quarter of a second in all).
-HINT_STEP = const(1)
+HINT_STEP = const(1)  # the hint's search's positions a turn (two: 18 ms on a SAMD51)
 
 # Where a game stands, as the player sees it (``Table.outcome``).
 OUTCOME_PLAYING = const(0)
@@ -77,10 +70,9 @@ class Table:
         self.deciding = 0  # the game decided: what the session does next (``_DECIDE_*``)
         self.decide_waits = False  # from the turn after the one that decided it
         self.panel_due = False  # the panel's notice is still to write (``show_panel``)
+        self.line_due = False  # the history changed: is it still a shipped line? (``check_line``)
         self.finishing = False  # Finish is sending the cards home, one by one
-        # auto-play is sending cards home, one a turn from the turn after the
-        # move (``autoplay_step``): a cascade of a dozen was 200 ms at once
-        self.autoplaying = False
+        self.autoplaying = False  # sending cards home, one a turn (``autoplay_step``)
         self.autoplay_waits = False  # the move's own turn: it alone is shown
         self.hinting = False  # the hint's search looks, a few positions a turn
         self.finish_offered = False  # this game: Finish was offered (once)
@@ -103,12 +95,13 @@ class Table:
             scene.clear_looks()
         self.outcome = OUTCOME_PLAYING
         self.check_end()
+        scene.show_winnable(False)  # until ``check_line`` has looked
+        self.line_due = ships_line(game)
         scene.show_game(game, self.panel())
         scene.show_cursor(self.cursor)
 
     def drop_game(self):
-        """Let the game, and the dead test's copy of it, go (before another is
-        made, so that the two are never on the heap together)."""
+        """Let the game and the dead test's copy go (never two on the heap together)."""
         self.game = self.hinter.game = None
         self.probing = False
 
@@ -119,9 +112,8 @@ class Table:
         self.panel_due = True  # Game over shows first: the panel waits (``show_panel``)
 
     def show_panel(self):
-        """The panel's notice, written while the cards are hidden (a turn of
-        its own, 11 ms on a SAMD51, after Game over shows) or as they come
-        back, whichever is first."""
+        """The panel's notice, written while the cards are hidden (a turn of its
+        own, 11 ms on a SAMD51, after Game over shows) or as they come back."""
         self.panel_due = False
         self.scene.show_numbers(self.game, self.panel())
 
@@ -134,9 +126,7 @@ class Table:
         """What the panel says: its numbers, or a notice instead (``scene.PANEL_*``)."""
         if self.outcome == OUTCOME_STUCK:
             return PANEL_STUCK
-        if self.outcome == OUTCOME_ENDED:
-            return PANEL_ENDED
-        return PANEL_NUMBERS
+        return PANEL_ENDED if self.outcome == OUTCOME_ENDED else PANEL_NUMBERS
 
     def resting(self):
         """Nothing timed is under way on the cards (a flash, the dead test,
@@ -145,9 +135,18 @@ class Table:
             self.probing or self.finishing or self.autoplaying or self.hinting or self.deciding
         )
 
-    def tick(self, now):
+    def tick(self, now, pressed=False):
         """The end of a flash, a card home by auto-play, a step of the dead
-        test or of Finish, when due."""
+        test or of Finish, when due; or, after a move, the line's check in a
+        turn of its own (not a press's, ``pressed``, nor while auto-play or
+        the hint's search goes on, or the game's end is told; a step of the
+        dead test or of Finish waits a turn for it): True when it ran."""
+        if self.line_due and not (pressed or self.autoplaying or self.hinting or self.deciding):
+            # does the game still follow its deal's shipped winning line? The
+            # panel's numbers are green while it does: it can still be won
+            self.line_due = False
+            self.scene.show_winnable(self.hinter.line_next(self.game) >= 0)
+            return True
         if self.flash_stop != NO_STOP and ticks_diff(now, self.flash_until) >= 0:
             self.end_flash()
         if self.autoplaying:
@@ -170,6 +169,7 @@ class Table:
             self.decide_step()
         if self.finishing:
             self.finish_step(now)
+        return False
 
     def act(self, action):
         """Do what the button ``action`` means on the cards (Start: the menu)."""
@@ -246,10 +246,9 @@ class Table:
         scene.set_look(stop, SELECTED)
 
     def hint(self):
-        """Ask for a hint: False, and nothing changes, when there is none
-        (no legal move, or the game is over); else True, and the hint shows
-        at once when it needs no search, or once the search has looked, a
-        few positions a turn of the loop (``tick``; a press stops it)."""
+        """Ask for a hint: False, and nothing changes, when there is none (no
+        legal move, or the game is over); else True, and the hint shows at once,
+        or once its search has looked, a few positions a turn (``tick``)."""
         if self.outcome == OUTCOME_ENDED or self.outcome == OUTCOME_WON:
             return False
         self.probing = False  # the hint borrows the dead test's table
@@ -271,9 +270,8 @@ class Table:
             self.check_end()
 
     def show_hint(self, m):
-        """The hint ``m``: the card it moves picked up and its place lit with
-        the cursor on it, so A plays it and B puts it back; for a deal the
-        stock lit under the cursor, for a fill from the stock the space."""
+        """The hint ``m``: its card picked up and its place lit under the cursor
+        (A plays it, B puts it back); for a deal the stock lit, for a fill the space."""
         game, layout = self.game, self.layout
         self.hinting = False
         self.check_end()  # the dead test starts again where it was needed
@@ -315,8 +313,7 @@ class Table:
             self.check_end(True)
 
     def autoplay_now(self):
-        """Auto-play was switched on: what it takes goes home, a card a
-        turn on the cards, as after a move."""
+        """Auto-play switched on: what it takes goes home, a card a turn, as after a move."""
         if self.session.settings.autoplay and self.outcome == OUTCOME_PLAYING:
             self.autoplaying = True
 
@@ -324,6 +321,7 @@ class Table:
         """Redraw the two piles a move (or its undo) touched, the numbers and the cursor."""
         scene, game = self.scene, self.game
         self.probing = self.hinting = False  # they were about the position before
+        self.line_due = ships_line(game)
         self.session.note_change()
         scene.show_pile(game, move_source(m))
         scene.show_pile(game, move_target(m))
@@ -351,8 +349,7 @@ class Table:
             self.check_end()
 
     def finish_certain(self):
-        """Is the rest certain: the stock out, and ``search.plays_out`` on the
-        dead test's copy of the game (the dead test starts again after it)?"""
+        """Is the rest certain: the stock out, and ``search.plays_out`` on the dead test's copy?"""
         if self.game.stock_count:
             return False  # a deal is a choice
         self.hinter.start(self.game)
@@ -364,8 +361,7 @@ class Table:
         self.finishing = True
         self.finish_due = ticks_add(now, _FINISH_MS)  # the press's turn shows the cards alone
 
-    def stop_finish(self):
-        """Stop Finish (a press does): was it under way?"""
+    def stop_finish(self):  # (a press does): was it under way?
         finishing, self.finishing = self.finishing, False
         return finishing
 
@@ -477,9 +473,9 @@ class Table:
     @property
     def settling(self):
         """Is what a press did still coming, a turn at a time: the game's
-        end told, or the dead test's first stages (Finish offered, its
-        verdict)? (Its steps after may take a second: not a press's.)"""
-        return self.deciding or (self.probing and self.probe_stage != _PROBE_STEPS)
+        end told, the line's check, or the dead test's first stages (Finish
+        offered, its verdict)? (Its steps after may take a second.)"""
+        return self.deciding or self.line_due or (self.probing and self.probe_stage != _PROBE_STEPS)
 
     # -------------------------------------------------------------- flashes
 
