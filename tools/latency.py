@@ -443,6 +443,9 @@ def shipped_line_script(rules, row):
     s.measure(row, SCREEN,
               "A on Hint, {} deal {}, {} moves into its line: the line's next move, "
               "read from flash".format(RULE_TITLES[rules], deal, played), "a")  # fmt: skip
+    s.measure(row.replace("menu: Hint", "its move"), PRESS,
+              "A: the hint's move; a later turn checks the game is still on its line "
+              "(the panel green)", "a")  # fmt: skip
     return s
 
 
