@@ -540,7 +540,7 @@ def test_the_panel_is_green_while_the_game_follows_its_shipped_winning_line(make
 
 
 def test_a_press_never_shares_its_turn_with_the_line_check(make_app):
-    """The check of the line (10 ms of a board at a line's end) waits for a
+    """The check of the line (11 ms of a board at a line's end) waits for a
     turn with no press: a press right after a move leaves it due."""
     deal, line = ship_lines.shipped(AMERICAN)[0]
     app = make_app(Game.new_deal(deal, AMERICAN))
