@@ -217,6 +217,29 @@ def test_the_adapter_table_names_every_part_the_game_reads_of_a_machine():
     assert read and read == declared, (sorted(read - declared), sorted(declared - read))
 
 
+def test_the_architecture_page_says_what_the_adapters_read_of_the_session():
+    # "What the adapters read of the session" in docs/architecture.md: every
+    # name the modules of hw/ reach through ``app`` (the pointer's
+    # ``screens`` too), to its second part, is there
+    import re
+
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    said = " ".join(text.split("What the adapters read of the session")[1].split("\n\n")[0].split())
+    named = set(re.findall(r"`([\w.]+)`", said))
+    used = set()
+    for path in sorted((ROOT / "hw").glob("*.py")):
+        source = path.read_text()
+        used.update(re.findall(r"\bapp\.([a-z_]+(?:\.[a-z_]+)*)", source))
+        used.update("screens." + chain for chain in re.findall(r"\bscreens\.([a-z_.]+)", source))
+    # a part named whole covers its own reading (``app.screens``, then ``screens.current``)
+    missing = {
+        chain
+        for chain in used
+        if chain not in named and not any(name.startswith(chain + ".") for name in named)
+    }
+    assert used and not missing, sorted(missing)
+
+
 def test_the_architecture_page_says_what_the_screens_read_of_the_session():
     # "What the screens read of the session" in docs/architecture.md: every
     # name of ``app`` the screens' modules use is there
