@@ -38,10 +38,10 @@ from british_square.controls import (
     NONE,
     QUIT,
     REDO,
-    REST_S,
     RESTART,
     RIGHT,
     SELECT,
+    SLEEP_S,
     START,
     UP,
     A,
@@ -244,7 +244,7 @@ class ScriptActions(ScriptPlayer):
         return QUIT if self.stopped else self.next_action(now)
 
 
-REST_FPS = round(1 / REST_S)  # a resting window polls as often as a resting board
+REST_FPS = round(1 / SLEEP_S)  # a resting window polls as often as a resting board
 
 
 class Hardware:

@@ -10,7 +10,7 @@ import microcontroller
 from adafruit_ticks import ticks_ms
 from lights import Lights
 
-from british_square.controls import KeypadActions, rest
+from british_square.controls import KeypadActions, sleep_if_resting
 
 SCAN_S = 0.005  # the buttons' scan interval
 
@@ -29,7 +29,7 @@ def button_actions(key_count):
         key_count=key_count,
         value_when_pressed=True,
         # a scan every 5 ms: a press waits for the scan, then at most a
-        # resting loop's sleep (controls.REST_S, 15 ms), 20 ms in all (the
+        # resting loop's sleep (controls.SLEEP_S, 15 ms), 20 ms in all (the
         # default scan, 20 ms, made it 35)
         interval=SCAN_S,
         max_events=16,  # 8 presses: more than a hand makes in a turn (64: 350 bytes more)
@@ -59,7 +59,7 @@ class Handheld:
     def idle(self, resting):
         if self.speaker is not None and self.speaker.busy:
             self.speaker.step()  # the tune's next note, the amplifier off
-        rest(resting, self.actions.repeater)
+        sleep_if_resting(resting, self.actions.repeater)
 
     def backlight(self, percent):
         self.display.brightness = percent / 100

@@ -39,7 +39,7 @@ from adafruit_ticks import ticks_add, ticks_ms
 from keyscript import ScriptPlayer
 
 from british_square import unload
-from british_square.controls import KEY_ACTIONS, NONE, START, KeypadActions, rest
+from british_square.controls import KEY_ACTIONS, NONE, START, KeypadActions, sleep_if_resting
 
 
 class Hardware(ScriptPlayer):
@@ -120,7 +120,7 @@ class Hardware(ScriptPlayer):
         if self.mark is not None:
             self.mark()
         if not self.busy_loop and not self.turn_ms:
-            rest(resting and self.wait_until is not None, self.buttons.repeater)
+            sleep_if_resting(resting and self.wait_until is not None, self.buttons.repeater)
 
     def mark_call(self):
         self.mark_circle(self.mark_bitmap, 0, 0, 0, 1)  # allocates nothing

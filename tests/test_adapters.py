@@ -90,7 +90,7 @@ def test_pygamer_adapter_buttons_and_joystick(monkeypatch):
     hardware = pygamer.Hardware()
     assert made["key_count"] == 4 and made["value_when_pressed"] is True
     # issue 46: a press is read within 20 ms, the scan's wait and a resting loop's sleep
-    assert made["interval"] + controls.REST_S <= 0.020
+    assert made["interval"] + controls.SLEEP_S <= 0.020
     assert hardware.display.auto_refresh is False
     actions = hardware.actions
     assert actions.poll(0) == controls.B  # key 0 is B on the PyGamer
@@ -134,10 +134,10 @@ def test_board_adapters_rest_and_set_the_backlight(monkeypatch, name):
     monkeypatch.setattr(controls.time, "sleep", slept.append)
     hardware.idle(False)
     hardware.idle(True)
-    assert slept == [controls.REST_S]
+    assert slept == [controls.SLEEP_S]
     hardware.actions.repeater.press(controls.LEFT, 0)  # a direction held: its repeats are due
     hardware.idle(True)
-    assert slept == [controls.REST_S]
+    assert slept == [controls.SLEEP_S]
 
 
 @pytest.mark.parametrize(

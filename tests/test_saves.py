@@ -1,5 +1,5 @@
 """The game kept across power cycles, as the player meets it: the app with a
-store (``store.Store`` over a fake NVM) saves at rest points, resumes with
+store (``store.Store`` over a fake NVM) saves at save points, resumes with
 "continue" on the title, keeps the settings, counts the statistics and
 shows them. The record's format and the power cuts are test_store.py's."""
 
@@ -244,7 +244,7 @@ def test_leaving_the_cards_saves_and_power_on_resumes_exactly(boot):
     wait(app, 3000)  # three seconds of play, counted
     app.scorecard.hints = 2
     assert nvm.writes == 0  # never per move
-    press(app, START)  # the menu: a rest point, the session's first save
+    press(app, START)  # the menu: a save point, the session's first save
     wait(app, SAVE_MS)
     assert nvm.writes == 1
     again = boot(nvm)  # power off and on
@@ -329,7 +329,7 @@ def test_a_game_over_is_not_resumed_but_its_statistics_are_kept(boot):
     press(app, A, B)  # the last card home: won
     assert shown(app) == "won"
     wait(app, SAVE_MS)
-    assert nvm.writes == 1  # the end of a game is a rest point
+    assert nvm.writes == 1  # the end of a game is a save point
     again = boot(nvm)
     assert again.stats.get(BRITISH, WINS) == 1 and again.stats.get(BRITISH, PLAYED) == 1
     assert again.table.game.history_end == 0  # a new deal, not the game that was won
@@ -385,7 +385,7 @@ def test_settings_are_kept_and_the_backlight_comes_back_as_set(boot):
     nvm = CountingNVM()
     app = boot(nvm, Game.new_deal(3, UNION))  # (in British, Winnable only says "none")
     press(app, A)
-    menu_choose(app, "Auto-play: ")  # the menu stays; a setting is a rest point
+    menu_choose(app, "Auto-play: ")  # the menu stays; a setting is a save point
     for item in ("Brightness: ", "Winnable only: ", "Sound: "):
         press(app, B)
         menu_choose(app, item)
@@ -428,7 +428,7 @@ def test_four_colour_suits_are_kept_and_drawn_from_power_on(boot):
     assert app.settings.four_colours and suit_inks(app) == {four}
     assert "\n4-colour suits: on\n" in page_text(app)
     wait(app, SAVE_MS)
-    assert nvm.writes == 1  # a setting is a rest point: the session's first save
+    assert nvm.writes == 1  # a setting is a save point: the session's first save
     again = boot(nvm)  # power off and on: the cards come in four colours
     assert again.settings.four_colours and suit_inks(again) == {four}
     press(again, A)
@@ -545,7 +545,7 @@ def check_fresh_start_then_a_good_save(app, nvm):
     )
     press(app, A)
     play_some(app, 3)
-    press(app, START)  # the session's first rest point: saved at once
+    press(app, START)  # the session's first save point: saved at once
     wait(app, SAVE_MS)
     store, game = kept(nvm)
     assert store.notice == 0 and same_game(game, app.table.game)

@@ -1106,8 +1106,8 @@ class Session:
     def move(self):
         self.policy.changed(self.now % WRAP)
 
-    def rest(self, low_battery=False):
-        self.policy.rest(low_battery)
+    def save_point(self, low_battery=False):
+        self.policy.save_point(low_battery)
 
 
 def test_hours_of_play_write_once_for_the_session_and_once_an_hour_after():
@@ -1119,11 +1119,11 @@ def test_hours_of_play_write_once_for_the_session_and_once_an_hour_after():
         if session.rng.random() < 0.15:
             session.tick(session.rng.randint(6000, 30000))  # a longer pause
         if session.now - game_started > 600_000:  # a game ends every ten minutes
-            session.rest()
+            session.save_point()
             session.tick(3000)
             game_started = session.now
         if session.rng.random() < 0.02:  # a look at the menu
-            session.rest()
+            session.save_point()
             session.tick(4000)
     assert MIN_INTERVAL_S == 3600  # the wear budget (SavePolicy's docstring)
     assert 3 <= len(session.saves) <= 1 + 3  # the session's first rest, then one an hour
@@ -1134,16 +1134,16 @@ def test_hours_of_play_write_once_for_the_session_and_once_an_hour_after():
 def test_a_low_battery_saves_at_the_next_rest_point_once_a_session():
     session = Session()
     session.move()
-    session.rest()
+    session.save_point()
     session.tick(250)
     assert len(session.saves) == 1  # the session's first rest
     session.move()
-    session.rest(low_battery=True)  # the reading at this rest point is low
+    session.save_point(low_battery=True)  # the reading at this save point is low
     session.tick(250)
     assert len(session.saves) == 2  # at once, not an hour later
     for _ in range(3):
         session.move()
-        session.rest(low_battery=True)
+        session.save_point(low_battery=True)
         session.tick(60_000)
     assert len(session.saves) == 2  # once: then the interval again
     session.tick(MIN_INTERVAL_S * 1000)
@@ -1153,10 +1153,10 @@ def test_a_low_battery_saves_at_the_next_rest_point_once_a_session():
 def test_a_low_battery_at_the_sessions_first_rest_costs_no_more_writes():
     session = Session()
     session.move()
-    session.rest(low_battery=True)
+    session.save_point(low_battery=True)
     session.tick(250)
     session.move()
-    session.rest(low_battery=True)
+    session.save_point(low_battery=True)
     session.tick(60_000)
     assert len(session.saves) == 1
 
@@ -1166,11 +1166,11 @@ def test_the_first_rest_of_a_session_saves_at_once_and_pauses_wait_for_the_inter
     session.move()
     session.tick(PAUSE_S * 1000 + 1000)
     assert session.saves == []  # a pause right after power-on is not worth an erase
-    session.rest()  # the game ended
+    session.save_point()  # the game ended
     session.tick(250)
     assert len(session.saves) == 1
     session.move()
-    session.rest()
+    session.save_point()
     session.tick(MIN_INTERVAL_S * 1000 - 1000)
     assert len(session.saves) == 1  # the next rest waits for the interval
     session.tick(2000)
@@ -1192,7 +1192,7 @@ def test_a_pause_saves_once_the_interval_has_passed_and_play_does_not():
 def test_the_interval_survives_a_wait_longer_than_the_tick_counter_wraps():
     session = Session()
     session.move()
-    session.rest()
+    session.save_point()
     session.tick(250)
     assert len(session.saves) == 1
     session.tick(WRAP // 2 + 1000, step=60_000)  # days at the title screen

@@ -229,7 +229,7 @@ def test_a_record_made_to_break_starts_a_new_game_on_the_vm_and_the_next_save_is
         nvm_holding(nvm_file, bad_record(name))
     notice, out = power_on(vm, booting_tree, nvm_file, PLAY_THEN_MENU, **fail)
     assert notice == 1  # NOTICE_UNREADABLE: "Saved game unreadable"
-    assert reported(out, "saves") == "1"  # the menu: the session's first rest point
+    assert reported(out, "saves") == "1"  # the menu: the session's first save point
     store = Store(bytearray(nvm_file.read_bytes()))
     game = load(store)
     assert store.notice == 0 and game.history_end == 2 and game.rules == 0  # fresh, British
@@ -278,7 +278,7 @@ def test_a_new_board_offers_the_rule_sets_then_how_to_play_once_on_the_vm(
     notice, out = power_on(vm, booting_tree, nvm_file, keys, **env)
     assert notice is None and reported(out, "screens").split() == ["play", "help", "first"]
     # kept at once, so that it is shown once: the choice and leaving the help
-    # are rest points, each a save (twice in a board's life)
+    # are save points, each a save (twice in a board's life)
     assert reported(out, "saves") == "2"
     footer = fitted(body("title_words")[-1], TEXT_COLUMNS, centred=True)  # "Any key: go on"
     first = load_raw(tmp_path / "first.rgb565")
@@ -351,7 +351,7 @@ def session_keys(minutes):
 def test_a_day_of_two_one_hour_sessions_on_the_vm_writes_once_a_session(
     vm, booting_tree, tmp_path, battery
 ):
-    """Two power-ons of an hour each on one NVM file: the first rest point of
+    """Two power-ons of an hour each on one NVM file: the first save point of
     each saves, the hour after it is not over before the session ends; a
     battery low all along costs nothing more (its save is that first one).
     Each run also saves once at the end of its key script (App.run's end,

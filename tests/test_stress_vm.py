@@ -123,7 +123,7 @@ def test_a_long_game_resumed_at_every_power_on_keeps_saving(vm, board, tmp_path)
     """A Union game past 451 moves, kept as a start position and its newest
     388 moves, resumed at each of six power-ons in 128 KB: each session
     plays a few moves and 200 random presses on the cards, saves at its
-    rest points, and the next power-on resumes what it saved (its 389th move once made
+    save points, and the next power-on resumes what it saved (its 389th move once made
     every save raise IndexError, at every power-on after)."""
     nvm = tmp_path / "kept.nvm"
     env = kept_game(nvm, long_game(*START_SAVE))
@@ -132,10 +132,10 @@ def test_a_long_game_resumed_at_every_power_on_keeps_saving(vm, board, tmp_path)
         writer = ScriptWriter(load(Store(FileNVM(str(nvm)))))
         for _move in range(rng.randrange(1, 40)):
             writer.move(rng.choice(legal_moves(writer.game)))
-        writer.press("start", "b")  # a rest point: the session's first save
+        writer.press("start", "b")  # a save point: the session's first save
         keys = ("up", "down", "left", "right", "a", "b", "select")
         presses = [rng.choice(keys) for _ in range(200)]
-        words = "{} {} start b".format(writer.text(), " ".join(presses))  # more play, a rest point
+        words = "{} {} start b".format(writer.text(), " ".join(presses))  # more play, a save point
         env["BSQ_KEYS_FILE"] = str(keys_file(tmp_path, words))
         out = vm.run_board(board, heap=HEAP, env=env).stdout
         assert int(reported(out, "saves")) >= 1, out

@@ -37,7 +37,7 @@ from ui_runs import (
     session_writer,
 )
 
-from british_square.controls import LEFT, NONE, REST_S
+from british_square.controls import LEFT, NONE, SLEEP_S
 from british_square.desktop.notation import parse_position, position_text
 from british_square.layout import FONT_W, TEXT_LINE
 from british_square.piles import BRITISH, FOUNDATION, UNION, WASTE
@@ -338,7 +338,7 @@ def test_a_resting_loop_sleeps_between_polls(vm, mpy_board):
     # on a board (controls.rest), where the loop as it was spun thousands of times
     rests = vm.run_board(mpy_board, "--deal", "1", "--keys", "a wait:2000", heap=HEAP)
     turns = int(reported(rests.stdout, "turns"))
-    most = 2000 // round(1000 * REST_S)
+    most = 2000 // round(1000 * SLEEP_S)
     assert most // 3 <= turns <= most + 10
     spins = vm.run_board(
         mpy_board, "--deal", "1", "--keys", "a wait:2000", heap=HEAP, env={"BSQ_BUSY_LOOP": "1"}

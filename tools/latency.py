@@ -327,7 +327,7 @@ def resumed_script():
     s.measure("title to the cards, a long game", SCREEN, "A on the title: continue", "a")
     s.measure("first undo after resuming", PRESS, "Select: the first undo of a 400-move game",
               "select")  # fmt: skip
-    s.press("start")  # the menu: a rest point, and the session's first save
+    s.press("start")  # the menu: a save point, and the session's first save
     s.frames("the menu, then a save of a 400-move game", 1000,
              "the menu's rows, then the save: a walk back, the moves, the CRC, a share a turn"
              )  # fmt: skip

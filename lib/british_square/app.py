@@ -202,7 +202,7 @@ class App:
             self.dimmed = True
             self.set_backlight(min(_DIM_PERCENT, self.settings.brightness))
             self.glow(-1)  # the lights go dark, and a celebration waits for a press
-            self.rest()  # the player has put it down
+            self.save_point()  # the player has put it down
         if not pressed and self.collecting():
             gc.collect()  # the turn's work: the next press finds room
             self.garbage = False
@@ -262,9 +262,9 @@ class App:
             lights(frame, 0 if self.dimmed else self.settings.brightness)
 
     def setting_changed(self):
-        """A setting changed: worth keeping, and a rest point."""
+        """A setting changed: worth keeping, and a save point."""
         self.note_change()
-        self.rest()
+        self.save_point()
 
     # ---------------------------------------------------------- for owners
 
@@ -342,12 +342,12 @@ class App:
             self.store.cancel()
             self.policy.changed(self.now)
 
-    def rest(self):
-        """A rest point (another screen, the end of a game, a setting, the
+    def save_point(self):
+        """A save point (another screen, the end of a game, a setting, the
         backlight dimmed): a save may be due (``save_policy.SavePolicy``), at once
         when the battery reads low."""
         if self.policy is not None:
-            self.policy.rest(self.battery_low(self.battery_mv()))
+            self.policy.save_point(self.battery_low(self.battery_mv()))
 
     def count_game(self):
         """Count the game in the statistics, once: when it is won, ended or
@@ -427,7 +427,7 @@ class App:
         """End the game where it stands: its score is the cards home now."""
         self.table.end()
         self.count_game()
-        self.rest()
+        self.save_point()
         self.screens.results.over(self.table.game, True)
 
     def show_page(self):
@@ -436,7 +436,7 @@ class App:
         if self.screens.current == SCREEN_PLAY:  # (``Screens.open`` then sets the screen)
             self.table.end_flash()
             self.table.cancel()
-            self.rest()
+            self.save_point()
         self.garbage = _BOARD_HEAP
         self.view.show_page()
 
@@ -478,7 +478,7 @@ class App:
         game = self.table.game
         if not show:
             self.count_game()  # what the screen says is in the statistics now
-            self.rest()
+            self.save_point()
         elif self.table.outcome == OUTCOME_WON:
             self.beep(FANFARE)
             self.screens.results.won(game)
@@ -487,7 +487,7 @@ class App:
 
     def offer_finish(self):
         """The table found the rest certain: Finish is offered."""
-        self.rest()
+        self.save_point()
         self.screens.results.offer_finish(self.table.game)
 
     def finish(self):

@@ -45,14 +45,14 @@ REPEAT_EVERY_MS = const(110)
 # turns a second rather than thousands (a turn's work is 0.6 ms on a SAMD51:
 # 4% of the processor, docs/benchmarks.md). keypad scans in the background
 # and queues presses meanwhile, so none is lost.
-REST_S = 0.015
+SLEEP_S = 0.015
 
 
-def rest(resting, repeater):
-    """A board's ``idle``: sleep one rest period when the loop rests and no
+def sleep_if_resting(resting, repeater):
+    """A board's ``idle``: sleep ``SLEEP_S`` when the loop rests and no
     direction is held (a held direction needs its repeats on time)."""
     if resting and repeater.held == NONE:
-        time.sleep(REST_S)
+        time.sleep(SLEEP_S)
 
 
 class Repeater:

@@ -3,7 +3,7 @@
 The storage object is byte-addressable like ``microcontroller.nvm``: ``len()``,
 slicing reads, slice assignment writes (``hw/storage.py`` has the desktop's
 file-backed one). ``resume.load(store)`` once at start-up; ``Store.save()`` at the
-rest points ``save_policy.SavePolicy`` picks, a share a turn (``begin``,
+save points ``save_policy.SavePolicy`` picks, a share a turn (``begin``,
 ``step``). After the constructor a save allocates nothing: one 1 KB record
 buffer is filled in place, its CRC computed in small ints, and written with
 one slice assignment through a slice object made at start-up.
