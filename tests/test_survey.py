@@ -594,7 +594,9 @@ def test_what_to_expect_of_each_rule_set_is_one_figure_everywhere(tmp_path):
     )
 
     figures = expectations()
-    assert figures["median"] == 16 and figures["american"] == "99.997" and figures["union"] == "100"
+    # (the median moves as the census gives more deals par: 16, then 15)
+    assert 10 <= figures["median"] <= 20
+    assert figures["american"] == "99.997" and figures["union"] == "100"
     assert figures["won-american"] == "31 998 of all 31 999 deals"
     # what is proved of the British deals, from the census's results (issue 50.5:
     # rules.md said deals 1-1759 where the README said all 31 999)
@@ -610,8 +612,8 @@ def test_what_to_expect_of_each_rule_set_is_one_figure_everywhere(tmp_path):
     for path in files:
         assert (tmp_path / path).read_text() == (ROOT / path).read_text(), path
     rules_british = (ROOT / "lib/british_square/words.txt").read_text()
-    assert "|about 16 of 104 home." in rules_british
-    assert "|   can't win: aim ~16 home" in rules_british
+    assert "|about {} of 104 home.".format(figures["median"]) in rules_british
+    assert "|   can't win: aim ~{} home".format(figures["median"]) in rules_british
 
 
 def test_what_is_proved_of_british_deals_says_when_every_one_is():

@@ -36,7 +36,7 @@ _CHUNK = const(512)  # bytes of a file read at a time for its CRC: a sector
 # words-index:start
 SHIPPED_WORDS = (
     5963,
-    0xD8295531,
+    0xD9AE630F,
     (
         ("rule_names", 1263, 3), ("panel", 1322, 4), ("panel_stuck", 1387, 4),
         ("panel_over", 1442, 4), ("title", 1488, 8), ("menu", 1590, 17), ("on_off", 1982, 4),
