@@ -766,7 +766,7 @@ def a_session(app, minutes, rng, battery=None, low_from=None):
 def test_a_day_of_two_one_hour_sessions_writes_twice(boot, seed):
     """The design day of SavePolicy: two hours of play in two sessions, each
     ended by the power switch (no word to the game), its writes counted as
-    the flash counts erases. At most one write a session (its first rest
+    the flash counts erases. At most one write a session (its first save
     point; the hour after it is not over when the session ends), and after
     it nothing stays unsaved much past the hour."""
     rng = random.Random(seed)

@@ -48,7 +48,7 @@ class SavePolicy:
     hour of play and then up to the next save point or pause; nothing once a
     save point has saved and nothing changed since. With the battery low, the
     play since the save point that saved on the low reading. So a one-hour
-    session switched off at its end loses what came after its first rest
+    session switched off at its end loses what came after its first save
     point: the price of 2.74 writes a day.
     """
 

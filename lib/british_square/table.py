@@ -70,7 +70,7 @@ class Table:
         self.deciding = 0  # the game decided: what the session does next (``_DECIDE_*``)
         self.decide_waits = False  # from the turn after the one that decided it
         self.panel_due = False  # the panel's notice is still to write (``show_panel``)
-        self.line_due = False  # the history changed: is it still a shipped line? (``check_line``)
+        self.line_due = False  # the history changed: is it still a shipped line? (``tick``)
         self.finishing = False  # Finish is sending the cards home, one by one
         self.autoplaying = False  # sending cards home, one a turn (``autoplay_step``)
         self.autoplay_waits = False  # the move's own turn: it alone is shown
@@ -95,7 +95,7 @@ class Table:
             scene.clear_looks()
         self.outcome = OUTCOME_PLAYING
         self.check_end()
-        scene.show_winnable(False)  # until ``check_line`` has looked
+        scene.show_winnable(False)  # until the line's check (``tick``) has looked
         self.line_due = ships_line(game)
         scene.show_game(game, self.panel())
         scene.show_cursor(self.cursor)
