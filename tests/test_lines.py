@@ -218,3 +218,24 @@ def test_the_vm_benchmark_counts_a_shipped_deal_won_by_hints_alone(vm, mpy_cross
     monkeypatch.setenv("MPY_CROSS", mpy_cross)
     deal, _ = shipped()[0]
     assert hint_quality.follow_on_vm(AMERICAN, [deal]) == 1
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["hunt", "american", "1-3"], "usage: ship_lines.py hunt union A-B"),  # a survey's file
+        (["hunt", "union"], "usage: ship_lines.py hunt union A-B"),
+        (["hunt", "union", "5-x"], "bad deal number 'x'"),
+        (["hunt", "union", "9-3"], "bad deal range '9-3'"),
+    ],
+)
+def test_a_hunt_asked_badly_is_one_line_and_writes_nothing(argv, said, capsys):
+    files = {
+        name: (ROOT / "docs" / "survey" / name).read_bytes() for name in ship_lines.SOURCES.values()
+    }
+    assert ship_lines.main(argv) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ship_lines: " + said)
+    assert all(
+        (ROOT / "docs" / "survey" / name).read_bytes() == data for name, data in files.items()
+    )

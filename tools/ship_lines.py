@@ -34,6 +34,7 @@ from british_square.desktop.solver import SOLVER_VERSION  # noqa: E402
 from british_square.desktop.solver.greedy import GREEDY_NODES, greedy  # noqa: E402
 from british_square.desktop.solver.moves import position_key  # noqa: E402
 from british_square.desktop.solver.solution import WON  # noqa: E402
+from british_square.desktop.survey import parse_range  # noqa: E402
 from british_square.engine import Game  # noqa: E402
 from british_square.piles import AMERICAN, RULE_NAMES, UNION, move_text  # noqa: E402
 
@@ -94,15 +95,15 @@ def hunt(deal, rules):
     }
 
 
-def hunt_deals(rules, first, last):
-    """Hunt deals ``first`` to ``last`` that ``SOURCES[rules]`` lacks, a
-    record appended (and flushed) as each ends: stopped, it goes on where it was."""
+def hunt_deals(rules, deals):
+    """Hunt the ``deals`` (a range) that ``SOURCES[rules]`` lacks, a record
+    appended (and flushed) as each ends: stopped, it goes on where it was."""
     path = ROOT / "docs" / "survey" / SOURCES[rules]
     done = set()
     if path.exists():
         done = {json.loads(text)["deal"] for text in path.read_text().splitlines()}
     with open(path, "a") as out:
-        for deal in range(first, last + 1):
+        for deal in deals:
             if deal not in done:
                 record = hunt(deal, rules)
                 out.write(json.dumps(record) + "\n")
@@ -159,9 +160,15 @@ def shipped(rules):
 
 
 def main(argv):
-    if argv[:1] == ["hunt"]:
-        first, _, last = argv[2].partition("-")
-        hunt_deals(RULE_NAMES.index(argv[1]), int(first), int(last or first))
+    if argv[:1] == ["hunt"]:  # only into a file of hunts: never into a survey's
+        try:
+            if len(argv) != 3 or argv[1] != RULE_NAMES[UNION]:
+                raise ValueError("usage: ship_lines.py hunt union A-B")
+            deals = parse_range(argv[2])
+        except ValueError as error:
+            print("ship_lines: {}".format(error), file=sys.stderr)
+            return 2
+        hunt_deals(UNION, deals)
         return 0
     stale = []
     for rules in RULES:
