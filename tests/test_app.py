@@ -56,9 +56,18 @@ from british_square.layout import (
     TEXT_COLUMNS,
     TEXT_LINE,
 )
-from british_square.menu import MENU_LINES
+from british_square.menu import (
+    MENU_ROWS,
+    ROW_ASK,
+    ROW_CARDS,
+    ROW_HINT,
+    ROW_SCREEN,
+    ROW_SETTING,
+    row_of,
+)
 from british_square.page import DIM_COLUMNS
 from british_square.piles import AMERICAN, BRITISH, FOUNDATION, STOCK, UNION, WASTE, move
+from british_square.screen_ids import ASK_END
 from british_square.sheet import NORMAL, SELECTED, TARGET, TEXT_GREEN, TEXT_GREY, TEXT_WHITE
 from british_square.sounds import BUZZ
 from british_square.stats import AUTOPLAY_ACES, AUTOPLAY_OFF, AUTOPLAY_SAFE, HOME_BEST, PLAYED
@@ -759,6 +768,33 @@ def test_the_backlight_dims_after_a_minute_and_the_waking_press_does_nothing_els
     assert not app.dimmed
 
 
+def test_each_menu_row_is_one_entry_and_a_on_it_does_what_the_entry_says(make_app):
+    # issue 48.4: a row's line, what A does and with what are one entry of
+    # MENU_ROWS, in words.txt's order; a setting's row shows its value
+    entries = [MENU_ROWS[at : at + 3] for at in range(0, len(MENU_ROWS), 3)]
+    assert len(entries) == len(MENU)  # (their names: the file check, test_words.py)
+    for row, (line, kind, what) in enumerate(entries):
+        assert row_of(line) == row, line  # no entry's ``what`` shadows a later row's line
+        app = make_app(Game.new_deal(5, AMERICAN))
+        press(app, A)  # the cards, nothing played
+        settings = app.settings
+        before = getattr(settings, what) if kind == ROW_SETTING else None
+        press(app, START, *[DOWN] * row, A)
+        if kind == ROW_CARDS:
+            assert shown(app) == "play", line
+        elif kind == ROW_HINT:
+            assert shown(app) == "play" and app.scorecard.hints == 1, line
+        elif kind == ROW_ASK:  # nothing played: done at once
+            assert shown(app) == ("over" if what == ASK_END else "play"), line
+        elif kind == ROW_SCREEN:
+            assert shown(app) == screen_ids.SCREEN_NAMES[what], line
+        elif what == "rules":
+            assert shown(app) == "rules"
+        else:
+            assert getattr(settings, what) != before and shown(app) == "menu", line
+            assert app.screens.rows.row_value(row) in page_text(app).encode(), line
+
+
 def test_the_brightness_setting_cycles_and_is_kept_when_dimming(make_app):
     app = make_app(Game.new_deal(5))
     press(app, A)
@@ -1015,7 +1051,7 @@ def test_select_on_the_menu_with_no_hint_says_so_on_its_hint_row(make_app):
     app = make_app(parse_position("british KC/KD/KH/JS - - 0,0,0,0"))
     press(app, A, START, SELECT)
     assert shown(app) == "menu" and "Hint: nothing found" in page_text(app)
-    assert app.screens.rows.row == MENU_LINES.index("hint") and app.scorecard.hints == 0
+    assert app.screens.rows.row == row_of("hint") and app.scorecard.hints == 0
 
 
 def test_a_hints_search_looks_a_few_positions_a_turn_and_a_press_stops_it(make_app):

@@ -24,7 +24,7 @@ from british_square.layout import (
     TEXT_LINE,
     Layout,
 )
-from british_square.menu import MENU_LINES
+from british_square.menu import row_of
 from british_square.piles import AMERICAN, BRITISH, STOCK, WASTE, move, move_source, move_target
 from british_square.sheet import CARD_H, CARD_W, NORMAL, TARGET
 from british_square.table import OUTCOME_ENDED
@@ -278,14 +278,14 @@ def test_a_click_on_a_menu_row_chooses_it_and_a_right_click_goes_back(window):
     run(app)
     assert shown(app) == "menu"
     rows = app.words.rows("menu")
-    deal = MENU_LINES.index("deal")
+    deal = row_of("deal")
     click(60, row_y(deal))
     run(app)
     assert shown(app) == "deal"
     click(60, 60, button=3)  # B: back to the menu, on Deal number
     run(app)
     assert shown(app) == "menu" and app.screens.rows.row == deal
-    click(60, row_y(MENU_LINES.index("back")))
+    click(60, row_y(row_of("back")))
     run(app)
     assert shown(app) == "play"
     key("escape")  # the menu scrolled to its last row: a click there ends the game
@@ -293,7 +293,7 @@ def test_a_click_on_a_menu_row_chooses_it_and_a_right_click_goes_back(window):
         key("down")
     run(app)
     assert app.screens.rows.top > 0
-    click(60, row_y(MENU_LINES.index("end") - app.screens.rows.top))
+    click(60, row_y(row_of("end") - app.screens.rows.top))
     run(app)
     assert app.table.outcome == OUTCOME_ENDED  # no move made: nothing to ask
 
@@ -306,7 +306,7 @@ def test_the_question_before_a_game_is_left_takes_no_left_click(window):
     )  # a move: a game to lose
     key("escape")
     run(app)
-    click(60, row_y(MENU_LINES.index("new")))
+    click(60, row_y(row_of("new")))
     run(app)
     assert shown(app) == "confirm"
     for y in range(0, SCREEN_H, 6):
@@ -338,7 +338,7 @@ def test_the_window_names_its_keys_and_the_board_buttons_when_asked(window, monk
     key("escape")
     run(app)
     assert page_text(app).splitlines()[-1] == "Z: choose    X: back"
-    for _ in range(MENU_LINES.index("help")):
+    for _ in range(row_of("help")):
         key("down")
     key("z")
     run(app)

@@ -1,28 +1,62 @@
-"""The menu: its rows, the bar on the one chosen, its pages, and the
-values its rows show (a part of the screens, as ``results`` is: ``Screens``
-opens it and does what a row does; this draws it).
+"""The menu: its rows (``MENU_ROWS``, an entry a row), the bar on the one
+chosen, its pages, and the values its rows show (a part of the screens, as
+``results`` is: ``Screens`` opens it and does what a row does; this draws it).
 
 A page turns a row a frame (``turn_page``, ``tick``) and a setting chosen
 rewrites its row alone (``show_setting``): a whole page of rows is 60 ms
 of drawing on a SAMD51, a row 10.
 """
 
+from british_square.cards import const
 from british_square.controls import DOWN
 from british_square.layout import BODY_ROWS
 from british_square.par import has_won_deal
 from british_square.results import clock_text, moves_text, rules_name
+from british_square.screen_ids import (
+    ASK_END,
+    ASK_RANDOM,
+    ASK_RESTART,
+    SCREEN_ABOUT,
+    SCREEN_DEAL,
+    SCREEN_HELP,
+    SCREEN_STATS,
+)
 from british_square.stats import AUTOPLAY_NAMES
 
-# The menu's rows, by their names in words.txt's "menu", in its order
-# (``files`` checks the file against it): a row's name is found here, not
-# by reading the file (1.5 ms a menu on a SAMD51).
-MENU_LINES = (
-    "back", "new", "deal", "restart", "undo", "redo", "hint", "rules", "autoplay", "winnable",
-    "brightness", "sound", "suits", "help", "stats", "about", "end",
+# What A does on a menu row (``Screens.do_row``), with the row's ``what``:
+ROW_CARDS = const(0)  # back to the cards, then the table's method ``what`` (None: nothing)
+ROW_HINT = const(1)  # a hint on the cards; the row says so when there is none
+ROW_ASK = const(2)  # ``Screens.ask(what)``: a new deal, a restart, the end
+ROW_SCREEN = const(3)  # open screen ``what`` (a ``SCREEN_*``) for the game in play
+ROW_SETTING = const(4)  # the setting ``what`` (a ``stats.Settings`` attribute) turned
+
+# The menu, a row an entry: its line in words.txt's "menu", in that order
+# (``files`` checks the file against it; ``row_of``), what A does on it and
+# with what. A setting's row shows the setting's value, the hint's row
+# whether it found nothing. One flat tuple, three values a row: a tuple a
+# row would cost 464 B more of heap (docs/memory.md).
+MENU_ROWS = (
+    "back", ROW_CARDS, None,
+    "new", ROW_ASK, ASK_RANDOM,
+    "deal", ROW_SCREEN, SCREEN_DEAL,
+    "restart", ROW_ASK, ASK_RESTART,
+    "undo", ROW_CARDS, "undo",
+    "redo", ROW_CARDS, "redo",
+    "hint", ROW_HINT, None,
+    "rules", ROW_SETTING, "rules",  # turned on the Rules screen
+    "autoplay", ROW_SETTING, "autoplay",
+    "winnable", ROW_SETTING, "winnable_only",
+    "brightness", ROW_SETTING, "brightness",
+    "sound", ROW_SETTING, "sound",
+    "suits", ROW_SETTING, "four_colours",
+    "help", ROW_SCREEN, SCREEN_HELP,
+    "stats", ROW_SCREEN, SCREEN_STATS,
+    "about", ROW_SCREEN, SCREEN_ABOUT,
+    "end", ROW_ASK, ASK_END,
 )  # fmt: skip
 MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
 # rows that may have nothing to do: Restart deal, Undo, Redo
-IDLE_ROWS = tuple(MENU_LINES.index(line) for line in ("restart", "undo", "redo"))
+IDLE_ROWS = tuple(MENU_ROWS.index(line) // 3 for line in ("restart", "undo", "redo"))
 MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
 
 
@@ -116,7 +150,7 @@ class MenuRows:
         values = () if value is None else (value,)
         if self.starts:
             return self.words.line_at(self.starts[row], values)
-        return self.words.line("menu", MENU_LINES[row], values)
+        return self.words.line("menu", MENU_ROWS[3 * row], values)
 
     def _show_row(self, row):
         """The bar on menu row ``row``; past the rows on show, the page
@@ -137,7 +171,7 @@ class MenuRows:
         self._show_row(row)
         self.turning = (1 << BODY_ROWS) - 1
         self.turned = True
-        text = self._row_text(row, self.row_value(MENU_LINES[row]))
+        text = self._row_text(row, self.row_value(row))
         self.page.show_bar_text(row - self.top, text, MENU_COLUMN)
 
     def _turn_row(self, shown):
@@ -155,7 +189,7 @@ class MenuRows:
         """Row ``shown`` of the menu on show written, if what it holds has
         changed (its line, or its value), with the mark of more rows."""
         row = self.top + shown
-        value = self.row_value(MENU_LINES[row])
+        value = self.row_value(row)
         if self.written[shown] == row and self.values[shown] == value:
             return
         self.written[shown] = row
@@ -191,7 +225,7 @@ class MenuRows:
             self.footer = words.line("menu", "footer")
             page.footer_line(self.footer)
             page.draw()
-            text = self._row_text(row, self.row_value(MENU_LINES[row]))
+            text = self._row_text(row, self.row_value(row))
             page.show_bar_text(bar, text, MENU_COLUMN)
             self.turning = (1 << BODY_ROWS) - 1
             self.turned = True
@@ -211,34 +245,40 @@ class MenuRows:
         page.show_bar(bar)
         self.turned = self.turning != 0
 
-    def row_value(self, line):
-        """What fills the "{}" of the menu's row ``line``; ``None`` for a row without one."""
-        settings = self.app.settings
-        if line == "hint":
+    def row_value(self, row):
+        """What fills the "{}" of menu row ``row``; ``None`` for a row without one."""
+        kind, what = MENU_ROWS[3 * row + 1], MENU_ROWS[3 * row + 2]
+        if kind == ROW_HINT:
             return b": nothing found" if self.no_hint else b""
-        if line == "rules":
+        if kind != ROW_SETTING:
+            return None
+        settings = self.app.settings
+        if what == "rules":
             return self._name(settings.rules)
-        if line == "autoplay":
+        if what == "autoplay":
             return self._name(-1 - settings.autoplay)
-        if line == "winnable":
-            return self.winnable_text(settings.rules)
-        if line == "brightness":  # the level, or "n/a" where there is no backlight (a window)
-            if self.app.hardware.backlight is None:
-                return self.words.line("on_off", "no_backlight")
+        if not self.can_turn(what):  # nothing to choose among
+            return self.words.line("on_off", "none" if what == "winnable_only" else "no_backlight")
+        if what == "brightness":
             return b"%d%%" % settings.brightness
-        if line == "sound":
-            return self.on_off(settings.sound)
-        if line == "suits":
-            return self.on_off(settings.four_colours)
-        return None
+        return self.on_off(getattr(settings, what))
 
-    def show_setting(self, line):
-        """The menu's row ``line`` anew, its setting changed: only the
-        characters that changed are written (a whole menu is 20 ms on a
-        SAMD51), and the bar's copy of the row with them."""
-        row = MENU_LINES.index(line) - self.top
-        self._write_row(row)
-        self.page.show_bar(row)
+    def can_turn(self, setting):
+        """Has ``setting`` a choice here? Winnable only has none for a rule
+        set without a winnable deal known (British Square), the brightness
+        none without a backlight (a window)."""
+        app = self.app
+        if setting == "winnable_only":
+            return has_won_deal(app.settings.rules)
+        return setting != "brightness" or app.hardware.backlight is not None
+
+    def show_setting(self, row):
+        """Menu row ``row`` anew, its setting changed: only the characters
+        that changed are written (a whole menu is 20 ms on a SAMD51), and
+        the bar's copy of the row with them."""
+        shown = row - self.top
+        self._write_row(shown)
+        self.page.show_bar(shown)
 
     def _mark_more(self, row):
         """The mark at the end of the first or last row on show (``row``):
@@ -252,7 +292,7 @@ class MenuRows:
         """The hint found nothing: the menu stays, the bar on its Hint row,
         which says so."""
         self.no_hint = True
-        self.choose(MENU_LINES.index("hint"))
+        self.choose(row_of("hint"))
 
     def _name(self, key):
         """Rule set ``key``'s name (0 or more), or auto-play way ``-1 - key``'s."""
@@ -272,9 +312,9 @@ class MenuRows:
             self.on_off_words = (line("on_off", "off"), line("on_off", "on"))
         return self.on_off_words[1 if flag else 0]
 
-    def winnable_text(self, rules):
-        """The Winnable only row's value: on or off, or "none" where no deal
-        of ``rules`` is known to be winnable (British Square)."""
-        if not has_won_deal(rules):
-            return self.words.line("on_off", "none")
-        return self.on_off(self.app.settings.winnable_only)
+
+def row_of(line):
+    """The menu's row named ``line``: found here, not by reading the file
+    (1.5 ms a menu on a SAMD51)."""
+    return MENU_ROWS.index(line) // 3
+

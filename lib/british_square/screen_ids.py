@@ -1,5 +1,6 @@
 """The screens' numbering: ``Screens.current`` is one of these, and
-``SCREEN_NAMES[n]`` the name of screen ``n`` for people (the VM's report).
+``SCREEN_NAMES[n]`` the name of screen ``n`` for people (the VM's report);
+and what a confirmation is for (``Screens.ask``).
 
 Constants only: deploy writes them into each module that uses them, so a
 board never loads this one (``tools/const_inline.py``); a test keeps the
@@ -25,3 +26,10 @@ SCREEN_NAMES = (
     "play", "title", "menu", "deal", "rules", "help", "won", "over", "confirm", "about", "stats",
     "finish", "first",
 )  # fmt: skip
+
+# What a confirmation is for (``Screens.ask``).
+ASK_RANDOM = const(0)  # a random deal
+ASK_DEAL = const(1)  # deal ``pending_number``
+ASK_RESTART = const(2)
+ASK_RULES = const(3)  # deal ``pending_number`` under ``pending_rules``
+ASK_END = const(4)

@@ -20,11 +20,24 @@ from british_square.layout import (
     TITLE_BIG_PITCH,
     TITLE_BIG_Y,
 )
-from british_square.menu import MENU_LINES, MenuRows
-from british_square.par import has_won_deal, par
+from british_square.menu import (
+    MENU_ROWS,
+    ROW_ASK,
+    ROW_CARDS,
+    ROW_HINT,
+    ROW_SETTING,
+    MenuRows,
+    row_of,
+)
+from british_square.par import par
 from british_square.piles import DEALT, RULE_NAMES, RULE_SETS, SPACE_TAKES_ANY
 from british_square.results import Results, deal_text, moves_text, rules_name
 from british_square.screen_ids import (
+    ASK_DEAL,
+    ASK_END,
+    ASK_RANDOM,
+    ASK_RESTART,
+    ASK_RULES,
     SCREEN_ABOUT,
     SCREEN_CONFIRM,
     SCREEN_DEAL,
@@ -33,6 +46,7 @@ from british_square.screen_ids import (
     SCREEN_MENU,
     SCREEN_PLAY,
     SCREEN_RULES,
+    SCREEN_STATS,
     SCREEN_TITLE,
 )
 from british_square.sheet import (
@@ -54,13 +68,6 @@ from british_square.table import OUTCOME_STUCK
 NOTICE_LINES = ("", "unreadable", "earlier")
 MARK_LINES = (b"up", b"down", b"free", b"king", b"done", b"count")
 MARKS = (WAY_UP, WAY_DOWN, WAY_FREE, SMALL_KING, SMALL_DONE, 9)  # 9: the digit, a pile's count
-
-# What a confirmation is for (``Screens.ask``).
-ASK_RANDOM = const(0)  # a random deal
-ASK_DEAL = const(1)  # deal ``pending_number``
-ASK_RESTART = const(2)
-ASK_RULES = const(3)  # deal ``pending_number`` under ``pending_rules``
-ASK_END = const(4)
 
 _REDRAW_MS = const(1000)  # About's redraw benchmark runs this long (keys wait)
 
@@ -170,110 +177,86 @@ class Screens:
 
     # ----------------------------------------------------------------- menu
 
-    def menu(self, line="back"):
-        """The menu, the bar behind its row named ``line`` (words.txt's "menu"),
-        the game's moves and time in its title; the rows scroll when there
-        are more than the page holds."""
+    def menu(self, line=None):
+        """The menu, the bar behind its row named ``line`` (words.txt's
+        "menu"), or where it was (the first row, after the cards), the
+        game's moves and time in its title; the rows scroll when there are
+        more than the page holds."""
         self.open(SCREEN_MENU, self._menu)
-        self.rows.no_hint = False
-        self.rows.choose(MENU_LINES.index(line))
+        rows = self.rows
+        rows.no_hint = False
+        rows.choose(rows.row if line is None else row_of(line))
 
     def _menu(self, action):
-        app, rows = self.app, self.rows
+        rows = self.rows
         if action == UP or action == DOWN:
             rows.step(action)
-            return
-        if action == B or action == START:
-            app.show_play()
-            return
-        if action == A:
-            line = MENU_LINES[rows.row]
+        elif action == B or action == START:
+            self.app.show_play()
+        elif action == A:
+            self.do_row(rows.row)
         elif action == SELECT or action == RIGHT:  # Hint and Redo two presses from the cards
-            line = "hint" if action == SELECT else "redo"
-        else:
-            return
-        game = app.table.game
-        if line == "back":
-            app.show_play()
-        elif line == "new":
-            self.ask(ASK_RANDOM, SCREEN_MENU)
-        elif line == "deal":
-            self.deal(game.deal_number or MIN_DEAL)
-        elif line == "restart":
-            self.ask(ASK_RESTART, SCREEN_MENU)
-        elif line == "undo":
-            app.show_play()
-            app.table.undo()
-        elif line == "redo":
-            app.show_play()
-            app.table.redo()
-        elif line == "hint":
-            if not app.hint():
-                rows.say_no_hint()
-        elif line == "rules":
-            self.rules(game.rules)
-        elif line == "autoplay":
-            moves = game.history_end
-            self._next_autoplay()  # applied at once: a card may go home, or the game end
-            if self.current == SCREEN_MENU:
-                if game.history_end == moves:
-                    rows.show_setting(line)
-                else:  # the title's moves, Undo and Redo changed too
-                    rows.choose(rows.row)
-        elif line == "winnable":
-            if has_won_deal(game.rules):
-                self._toggle("winnable_only")
-                rows.show_setting(line)
-            else:  # nothing to choose among: the row says "none"
-                app.beep(BUZZ)
-        elif line == "brightness":
-            if app.hardware.backlight is None:  # nothing to set: the row says "n/a"
-                app.beep(BUZZ)
-            else:
-                self._next_brightness()
-                rows.show_setting(line)
-        elif line == "sound":
-            self._toggle("sound")
-            rows.show_setting(line)
-        elif line == "suits":
-            self._toggle("four_colours")
-            rows.show_setting(line)
-        elif line == "help":
-            self.help(0)
-        elif line == "stats":
-            self.results.statistics(game.rules)
-        elif line == "about":
-            self.about()
-        elif line == "end":
-            if app.table.in_progress():
-                self.ask(ASK_END, SCREEN_MENU)
-            else:
-                app.end_game()
+            self.do_row(row_of("hint" if action == SELECT else "redo"))
 
-    def _next_brightness(self):
-        """The Brightness setting's next level, applied at once."""
-        app, levels = self.app, BRIGHTNESS_LEVELS
-        settings = app.settings
-        settings.brightness = levels[(levels.index(settings.brightness) + 1) % len(levels)]
-        app.set_backlight(settings.brightness)
-        app.setting_changed()
-
-    def _next_autoplay(self):
-        """Auto-play's next way (off, aces, safe cards: ``stats.AUTOPLAY_*``),
-        applied at once."""
-        settings = self.app.settings
-        settings.autoplay = (settings.autoplay + 1) % len(AUTOPLAY_NAMES)
-        self.app.setting_changed()
-        self.app.table.autoplay_now()
-
-    def _toggle(self, name):
-        """Turn the on-off setting ``name`` (a ``stats.Settings`` attribute) over."""
+    def do_row(self, row):
+        """What menu row ``row`` does (``menu.MENU_ROWS``)."""
         app = self.app
-        settings = app.settings
-        setattr(settings, name, not getattr(settings, name))
-        if name == "four_colours":
-            app.view.colour_suits(settings.four_colours)
+        game = app.table.game
+        kind, what = MENU_ROWS[3 * row + 1], MENU_ROWS[3 * row + 2]
+        if kind == ROW_CARDS:
+            app.show_play()
+            if what:
+                getattr(app.table, what)()
+        elif kind == ROW_HINT:
+            if not app.hint():
+                self.rows.say_no_hint()
+        elif kind == ROW_ASK:
+            self.ask(what, SCREEN_MENU)
+        elif kind == ROW_SETTING:
+            self.turn(what, row)
+        elif what == SCREEN_DEAL:  # a screen, opened for the game in play
+            self.deal(game.deal_number or MIN_DEAL)
+        elif what == SCREEN_HELP:
+            self.help(0)
+        elif what == SCREEN_STATS:
+            self.results.statistics(game.rules)
+        else:
+            self.about()
+
+    def turn(self, setting, row):
+        """The setting ``setting`` (a ``stats.Settings`` attribute) on to its
+        next value as the menu offers them, after the last the first, and
+        done at once, from its menu row ``row``; the rule set is chosen on
+        its own screen."""
+        app, rows = self.app, self.rows
+        game, settings = app.table.game, app.settings
+        if setting == "rules":
+            self.rules(game.rules)
+            return
+        if not rows.can_turn(setting):  # nothing to choose among: the row says so
+            app.beep(BUZZ)
+            return
+        value = getattr(settings, setting)
+        if setting == "autoplay":
+            value = (value + 1) % len(AUTOPLAY_NAMES)
+        elif setting == "brightness":
+            value = BRIGHTNESS_LEVELS[(BRIGHTNESS_LEVELS.index(value) + 1) % len(BRIGHTNESS_LEVELS)]
+            app.set_backlight(value)
+        else:  # on or off
+            value = not value
+        setattr(settings, setting, value)
+        if setting == "four_colours":
+            app.view.colour_suits(value)
         app.setting_changed()
+        moves = game.history_end
+        if setting == "autoplay":  # a card may go home now, or the game end
+            app.table.autoplay_now()
+            if self.current != SCREEN_MENU:
+                return
+        if game.history_end == moves:
+            rows.show_setting(row)
+        else:  # auto-play moved: the title's moves, Undo and Redo changed too
+            rows.choose(rows.row)
 
     # ---------------------------------------------------------------- about
 
@@ -357,7 +340,7 @@ class Screens:
         # nothing to lose: no move made, or Game over shown (the game counted
         # and over, as its A, a new deal at once, knows)
         over = table.outcome == OUTCOME_STUCK and app.scorecard.counted
-        if what != ASK_END and (over or not table.in_progress()):
+        if not table.in_progress() or over and what != ASK_END:
             self._do_pending()
             return
         self.open(SCREEN_CONFIRM, self._confirm)
@@ -400,7 +383,7 @@ class Screens:
             elif back == SCREEN_PLAY:  # a desktop's direct key asked, from the cards
                 self.app.show_play()
             else:
-                self.menu(MENU_LINES[self.rows.row])
+                self.menu()
 
     # ---------------------------------------------------- deal number entry
 

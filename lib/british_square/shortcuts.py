@@ -4,8 +4,14 @@ never loads this module (``App.handle`` imports it at the first such key).
 """
 
 from british_square.controls import DIGIT_0, HINT, NEW_GAME, REDO
-from british_square.screen_ids import SCREEN_DEAL, SCREEN_MENU, SCREEN_PLAY, SCREEN_TITLE
-from british_square.screens import ASK_RANDOM, ASK_RESTART
+from british_square.screen_ids import (
+    ASK_RANDOM,
+    ASK_RESTART,
+    SCREEN_DEAL,
+    SCREEN_MENU,
+    SCREEN_PLAY,
+    SCREEN_TITLE,
+)
 from british_square.sounds import BUZZ
 
 
