@@ -317,4 +317,3 @@ def row_of(line):
     """The menu's row named ``line``: found here, not by reading the file
     (1.5 ms a menu on a SAMD51)."""
     return MENU_ROWS.index(line) // 3
-
