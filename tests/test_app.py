@@ -26,7 +26,7 @@ from app_harness import (
 from conftest import ROOT
 from words_text import body
 
-from british_square import screen_ids, unload
+from british_square import screen_ids
 from british_square.app import App
 from british_square.controls import (
     DIGIT_0,
@@ -1282,40 +1282,6 @@ def test_the_lights_follow_brightness_and_go_dark_when_the_screen_dims(make_app)
     press(app, A)  # wakes the screen, and nothing else
     wait(app, 200)
     assert [(king.x, king.y) for king in app.view.page.cards] != kings
-
-
-def test_the_celebration_is_loaded_for_the_won_screen_and_let_go_with_it(make_app):
-    # its module is 0.8 KB of a board's heap that a game not won never needs
-    unload("british_square.celebration")
-    app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
-    press(app, A)
-    assert "british_square.celebration" not in sys.modules
-    press(app, B)  # the last card home: won
-    assert shown(app) == "won" and "british_square.celebration" in sys.modules
-    wait(app, 200)
-    assert app.glowed
-    press(app, B)
-    assert shown(app) == "play" and "british_square.celebration" not in sys.modules
-    assert app.screens.celebration is None and app.glowed[-1][0] == -1
-
-
-def test_a_won_screen_with_no_room_for_its_celebration_says_so_and_plays_on(
-    make_app, monkeypatch, capsys
-):
-    class NoRoom:
-        def __init__(self, page, glow):
-            raise MemoryError
-
-    monkeypatch.setitem(sys.modules, "british_square.celebration", type(sys)("celebration"))
-    sys.modules["british_square.celebration"].Celebration = NoRoom
-    app = make_app(parse_position("british AC/-/-/- - - 25,26,26,26"))
-    press(app, A, B)
-    wait(app, 200)
-    assert shown(app) == "won" and "first win" in page_text(app) and not app.glowed
-    assert capsys.readouterr().out == "celebration: not enough memory\n"
-    assert "british_square.celebration" not in sys.modules  # let go, to load whole next time
-    press(app, B)
-    assert shown(app) == "play"
 
 
 def test_the_loop_sleeps_between_the_celebrations_frames(make_app):

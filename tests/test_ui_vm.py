@@ -511,7 +511,6 @@ LOADED_BY = {
     # a board's modules import cards only for card_name (its constants are
     # compiled in): position does, for a game kept from a start position
     "cards": ("start position", "a"),
-    "celebration": ("a card from a win", "a b"),  # loaded for the won screen
     "first_start": ("new board", "a"),
     "position": ("start position", "a"),
     "shortcuts": ("kept", "a hint"),
@@ -525,8 +524,7 @@ OTHERS = ["hw/vm", "hw/keyscript", "lib/adafruit_ticks"]
 def kept_save(path, how):
     """``path`` holding what a player's board keeps (``how``: "kept", a game
     with statistics and settings of its own; "start position", a long game
-    kept from a start position; "a card from a win", a position whose B
-    sends the last card home; "new board", nothing): its bytes, or None."""
+    kept from a start position; "new board", nothing): its bytes, or None."""
     if how == "new board":
         return None
     sys.path.insert(0, str(HW))
@@ -540,11 +538,6 @@ def kept_save(path, how):
     store.settings.sound = False
     store.settings.brightness = 60
     game = long_game(UNION, 5, 600) if how == "start position" else Game.new_deal(5)
-    if how == "a card from a win":  # (a game with no move is not kept)
-        from british_square.desktop.notation import parse_move, parse_position
-
-        game = parse_position("british AC/2C/-/- - - 24,26,26,26")
-        game.play(parse_move("bF", game))
     if how == "kept":
         game.play(game_move(game))
     store.save(game, 75, 1)

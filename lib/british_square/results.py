@@ -105,7 +105,7 @@ class Results:
             said,  # {said}
         )
         words.show(page, "won", values)
-        screens.celebrate()
+        screens.celebration.start(app.now)
 
     def over(self, game, ended):
         """``game`` is over where it stands, and why (no card can go home,

@@ -8,6 +8,7 @@ keys do. Nothing here allocates sprites: the page is made once, at start-up.
 
 from british_square import __version__, unload
 from british_square.cards import const
+from british_square.celebration import Celebration
 from british_square.controls import DOWN, LEFT, RIGHT, SELECT, START, UP, A, B
 from british_square.deal import MIN_DEAL
 from british_square.deal_entry import DealEntry
@@ -98,7 +99,7 @@ class Screens:
         self.back = SCREEN_MENU
         self.heap = ""  # About's heap figure, once A has measured it
         self.redraw_tenths = 0  # and its full redraws a second, in tenths
-        self.celebration = None  # the won screen's: loaded for it, let go after (``celebrate``)
+        self.celebration = Celebration(self.page, app.glow)
         self.rows = MenuRows(self)  # the menu's rows and bar
         self.mark_rows = bytearray(len(MARKS))  # the help's: the row of each mark's line
 
@@ -114,25 +115,7 @@ class Screens:
         """The screen on show goes (the cards are back, or another screen opens)."""
         self.current = SCREEN_PLAY
         self.rows.turning = 0
-        if self.celebration is not None:
-            self.celebration.stop()
-            self.celebration = None
-            unload("british_square.celebration")
-
-    def celebrate(self):
-        """The won screen's celebration (``celebration``), its module
-        loaded for it and let go with the screen: 1 KB of heap a game
-        without a win never holds. With no room for it, the screen stays
-        still."""
-        try:
-            from british_square.celebration import Celebration
-
-            self.celebration = Celebration(self.page, self.app.glow)
-        except MemoryError:  # the heap in pieces: say so, and play on
-            unload("british_square.celebration")
-            self.app.console("celebration: not enough memory")
-            return
-        self.celebration.start(self.app.now)
+        self.celebration.stop()
 
     def handle(self, action):
         """Do what ``action`` means on the screen on show."""
@@ -142,8 +125,7 @@ class Screens:
         """A frame of the celebration when one is due (none while the screen
         is dimmed: it waits for a press); a row of a menu page turned, while
         one is still to be written, or of the menu's first page, hidden."""
-        celebration = self.celebration
-        if celebration is not None and not self.app.dimmed and celebration.tick(now):
+        if not self.app.dimmed and self.celebration.tick(now):
             return  # a frame of the celebration is this turn's work
         if self.current == SCREEN_MENU:
             self.rows.tick()
