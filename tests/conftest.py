@@ -8,6 +8,7 @@ skip, each saying why, and the end of the run counts them.
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,12 @@ LIB = ROOT / "lib"
 HW = ROOT / "hw"
 
 sys.path.insert(0, str(LIB))
+
+# Ctrl-C as from a terminal, however the run was started: a shell without job
+# control starts a background command with SIGINT ignored, which its children
+# inherit, and the tests that send it would find it ignored.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 VM_TOOLS = ("CIRCUITPYTHON_VM", "MPY_CROSS")
 VM_UNSET = "CIRCUITPYTHON_VM is not set: CircuitPython VM tier skipped"
 MPY_CROSS_UNSET = "MPY_CROSS is not set: CircuitPython mpy-cross tests skipped"
