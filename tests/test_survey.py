@@ -721,12 +721,19 @@ def test_what_solver_md_says_of_the_deals_settled_late_is_what_their_records_say
         assert by_budget(name, deal, 5000000)["result"] == "won"
     at_two = by_budget("american", 5632, 2000000)
     at_twenty = by_budget("american", 5632, 20000000)
-    assert at_two["result"] == at_twenty["result"] == "unknown"
-    assert records[("american", 5632)][-1] is at_twenty
+    at_hundred = by_budget("american", 5632, 100000000)
+    assert at_two["result"] == at_twenty["result"] == at_hundred["result"] == "unknown"
+    assert records[("american", 5632)][-1] is at_hundred
     assert "at 2 000 000 positions it stalls at {} cards home".format(at_two["home"]) in text
     assert (
-        "at 20 000 000 positions ({} s of CPython) at {}.".format(
+        "at 20 000 000 positions ({} s of CPython) at {},".format(
             grouped(round(at_twenty["seconds"])), at_twenty["home"]
+        )
+        in text
+    )
+    assert (
+        "at 100 000 000 positions ({} s of PyPy) at {}.".format(
+            grouped(round(at_hundred["seconds"])), at_hundred["home"]
         )
         in text
     )
