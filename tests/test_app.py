@@ -57,6 +57,7 @@ from british_square.layout import (
     TEXT_LINE,
 )
 from british_square.menu import (
+    ENTRY_SIZE,
     MENU_ROWS,
     ROW_ASK,
     ROW_CARDS,
@@ -771,7 +772,7 @@ def test_the_backlight_dims_after_a_minute_and_the_waking_press_does_nothing_els
 def test_each_menu_row_is_one_entry_and_a_on_it_does_what_the_entry_says(make_app):
     # issue 48.4: a row's line, what A does and with what are one entry of
     # MENU_ROWS, in words.txt's order; a setting's row shows its value
-    entries = [MENU_ROWS[at : at + 3] for at in range(0, len(MENU_ROWS), 3)]
+    entries = [MENU_ROWS[at : at + ENTRY_SIZE] for at in range(0, len(MENU_ROWS), ENTRY_SIZE)]
     assert len(entries) == len(MENU)  # (their names: the file check, test_words.py)
     for row, (line, kind, what) in enumerate(entries):
         assert row_of(line) == row, line  # no entry's ``what`` shadows a later row's line

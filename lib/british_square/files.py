@@ -7,7 +7,7 @@ traceback, or garbage on the screen, when the file is used.
 """
 
 from british_square.cards import const
-from british_square.menu import MENU_ROWS
+from british_square.menu import ENTRY_SIZE, MENU_ROWS
 from british_square.piles import RULE_NAMES
 from british_square.stats import AUTOPLAY_NAMES
 from british_square.words import (
@@ -48,7 +48,8 @@ NEEDED = (
     ("panel_stuck", ("home",)),
     ("panel_over", ("home",)),
     ("title", ()),
-    ("menu", ("title",) + tuple(MENU_ROWS[at] for at in range(0, len(MENU_ROWS), 3)) + ("footer",)),
+    ("menu", ("title",) + tuple(MENU_ROWS[at] for at in range(0, len(MENU_ROWS), ENTRY_SIZE))
+             + ("footer",)),
     ("on_off", ("off", "on", "none", "no_backlight")),
     ("autoplay_modes", AUTOPLAY_NAMES),
     ("deal", ()),

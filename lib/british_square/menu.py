@@ -33,8 +33,9 @@ ROW_SETTING = const(4)  # the setting ``what`` (a ``stats.Settings`` attribute) 
 # The menu, a row an entry: its line in words.txt's "menu", in that order
 # (``files`` checks the file against it; ``row_of``), what A does on it and
 # with what. A setting's row shows the setting's value, the hint's row
-# whether it found nothing. One flat tuple, three values a row: a tuple a
-# row would cost 464 B more of heap (docs/memory.md).
+# whether it found nothing. One flat tuple, ``ENTRY_SIZE`` values a row (read
+# by ``row_entry``): a tuple a row would cost 464 B more of heap (memory.md).
+ENTRY_SIZE = const(3)
 MENU_ROWS = (
     "back", ROW_CARDS, None,
     "new", ROW_ASK, ASK_RANDOM,
@@ -56,7 +57,7 @@ MENU_ROWS = (
 )  # fmt: skip
 MENU_COLUMN = 3  # the menu's rows start here, right of the bar's edge
 # rows that may have nothing to do: Restart deal, Undo, Redo
-IDLE_ROWS = tuple(MENU_ROWS.index(line) // 3 for line in ("restart", "undo", "redo"))
+IDLE_ROWS = tuple(MENU_ROWS.index(line) // ENTRY_SIZE for line in ("restart", "undo", "redo"))
 MENU_MARK_COLUMN = 24  # and "^" or "v" says there are more above or below
 
 
@@ -150,7 +151,7 @@ class MenuRows:
         values = () if value is None else (value,)
         if self.starts:
             return self.words.line_at(self.starts[row], values)
-        return self.words.line("menu", MENU_ROWS[3 * row], values)
+        return self.words.line("menu", MENU_ROWS[ENTRY_SIZE * row], values)
 
     def _show_row(self, row):
         """The bar on menu row ``row``; past the rows on show, the page
@@ -247,7 +248,7 @@ class MenuRows:
 
     def row_value(self, row):
         """What fills the "{}" of menu row ``row``; ``None`` for a row without one."""
-        kind, what = MENU_ROWS[3 * row + 1], MENU_ROWS[3 * row + 2]
+        kind, what = row_entry(row)
         if kind == ROW_HINT:
             return b": nothing found" if self.no_hint else b""
         if kind != ROW_SETTING:
@@ -316,4 +317,10 @@ class MenuRows:
 def row_of(line):
     """The menu's row named ``line``: found here, not by reading the file
     (1.5 ms a menu on a SAMD51)."""
-    return MENU_ROWS.index(line) // 3
+    return MENU_ROWS.index(line) // ENTRY_SIZE
+
+
+def row_entry(row):
+    """What A does on menu row ``row`` (a ``ROW_*``), and with what."""
+    at = ENTRY_SIZE * row
+    return MENU_ROWS[at + 1], MENU_ROWS[at + 2]

@@ -21,12 +21,12 @@ from british_square.layout import (
     TITLE_BIG_Y,
 )
 from british_square.menu import (
-    MENU_ROWS,
     ROW_ASK,
     ROW_CARDS,
     ROW_HINT,
     ROW_SETTING,
     MenuRows,
+    row_entry,
     row_of,
 )
 from british_square.par import par
@@ -202,7 +202,7 @@ class Screens:
         """What menu row ``row`` does (``menu.MENU_ROWS``)."""
         app = self.app
         game = app.table.game
-        kind, what = MENU_ROWS[3 * row + 1], MENU_ROWS[3 * row + 2]
+        kind, what = row_entry(row)
         if kind == ROW_CARDS:
             app.show_play()
             if what:
