@@ -42,6 +42,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -58,6 +59,10 @@ SHARED_BIN = ROOT.parent / "shared" / "vm" / "bin"
 HEAPS = "128,120,112,104,96,88,80,72"
 BOARD_FREE = 150 * 1024  # about what a PyGamer has free after boot
 COLLECTIONS = ("board", "measuring")
+# The engine's legal moves share one scratch array across games (a board
+# holds one, not one a game), so the sessions' games are played out one
+# thread at a time: two threads at once made an illegal move.
+_PLAYING = threading.Lock()
 
 
 def file_digest(path):
@@ -91,13 +96,14 @@ class Sessions:
         heap and collection, from 0); its outcome as a dict, from the results
         file if it has it."""
         keys = self.folder / "keys-{}.txt".format(seed)
-        if not keys.exists():
-            keys.write_text(session_script(seed, self.presses))
         nvm = self.folder / "nvm-{}-{}-{}".format(seed, heap, collection)
         nvm.mkdir(exist_ok=True)
-        # no options, as a board runs; the script's path from the drive's root
-        # is the same string on the heap in every run, wherever the folder is
-        env = session_env(seed, nvm, os.path.relpath(keys, self.board))  # a fresh save
+        with _PLAYING:
+            if not keys.exists():
+                keys.write_text(session_script(seed, self.presses))
+            # no options, as a board runs; the script's path from the drive's
+            # root is the same string on the heap in every run, wherever the folder is
+            env = session_env(seed, nvm, os.path.relpath(keys, self.board))  # a fresh save
         saved = Path(env["CIRCUITPY_NVM_FILE"]).read_bytes()
         what = " ".join([self.base, heap, collection, str(self.presses), env["BSQ_KEYS_FILE"]])
         if repeat:
