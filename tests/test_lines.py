@@ -3,6 +3,7 @@ and Union Square's: each a win, a hint on one its next move, hints alone a
 won game (desktop and the CircuitPython VM); a damaged file no line and no
 harm."""
 
+import json
 import struct
 import sys
 
@@ -239,3 +240,35 @@ def test_a_hunt_asked_badly_is_one_line_and_writes_nothing(argv, said, capsys):
     assert all(
         (ROOT / "docs" / "survey" / name).read_bytes() == data for name, data in files.items()
     )
+
+
+def hunts_file(root, text):
+    """``root``'s own docs/survey/union-lines.jsonl, holding ``text`` (bytes)."""
+    path = root / "docs" / "survey" / ship_lines.SOURCES[UNION]
+    path.parent.mkdir(parents=True)
+    path.write_bytes(text)
+    return path
+
+
+def test_a_hunt_stopped_mid_record_goes_on_past_its_torn_line(tmp_path, monkeypatch, capsys):
+    # as a survey does: the torn record of a hunt killed mid-write is dropped
+    first = (ROOT / "docs" / "survey" / ship_lines.SOURCES[UNION]).read_bytes().split(b"\n")[0]
+    deal = json.loads(first)["deal"]
+    path = hunts_file(tmp_path, first + b"\n" + first[:40])
+    monkeypatch.setattr(ship_lines, "ROOT", tmp_path)
+    assert ship_lines.main(["hunt", "union", "{}-{}".format(deal, deal)]) == 0
+    assert path.read_bytes() == first + b"\n"  # its deal hunted already: nothing more
+    assert capsys.readouterr().err == ""
+
+
+def test_a_hunts_file_with_a_line_that_is_no_record_is_one_line_and_left_as_it_is(
+    tmp_path, monkeypatch, capsys
+):
+    text = b'{"deal": 1, "rules": "union"}\nnot a record\n'
+    path = hunts_file(tmp_path, text)
+    monkeypatch.setattr(ship_lines, "ROOT", tmp_path)
+    assert ship_lines.main(["hunt", "union", "1-2"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ship_lines: ")
+    assert lines[0].endswith("line 2: not a hunt's record")
+    assert path.read_bytes() == text

@@ -34,7 +34,7 @@ from british_square.desktop.solver import SOLVER_VERSION  # noqa: E402
 from british_square.desktop.solver.greedy import GREEDY_NODES, greedy  # noqa: E402
 from british_square.desktop.solver.moves import position_key  # noqa: E402
 from british_square.desktop.solver.solution import WON  # noqa: E402
-from british_square.desktop.survey import parse_range  # noqa: E402
+from british_square.desktop.survey import parse_range, whole_lines_end  # noqa: E402
 from british_square.engine import Game  # noqa: E402
 from british_square.piles import AMERICAN, RULE_NAMES, UNION, move_text  # noqa: E402
 
@@ -97,12 +97,21 @@ def hunt(deal, rules):
 
 def hunt_deals(rules, deals):
     """Hunt the ``deals`` (a range) that ``SOURCES[rules]`` lacks, a record
-    appended (and flushed) as each ends: stopped, it goes on where it was."""
+    appended (and flushed) as each ends: stopped, even mid-record, it goes on
+    where it was, as a survey does. A line there that is not a hunt's record
+    is a ``ValueError`` naming it, and nothing is written. (A hunt's record
+    has no seconds, so that it is the same on any machine: not the
+    survey's ``read_results``.)"""
     path = ROOT / "docs" / "survey" / SOURCES[rules]
+    whole = path.read_bytes()[: whole_lines_end(path)] if path.exists() else b""
     done = set()
-    if path.exists():
-        done = {json.loads(text)["deal"] for text in path.read_text().splitlines()}
+    for number, text in enumerate(whole.splitlines(), 1):
+        try:
+            done.add(json.loads(text)["deal"])
+        except (ValueError, TypeError, KeyError):
+            raise ValueError("{} line {}: not a hunt's record".format(path, number)) from None
     with open(path, "a") as out:
+        out.truncate(len(whole))  # the torn record of a hunt killed mid-write
         for deal in deals:
             if deal not in done:
                 record = hunt(deal, rules)
@@ -165,10 +174,10 @@ def main(argv):
             if len(argv) != 3 or argv[1] != RULE_NAMES[UNION]:
                 raise ValueError("usage: ship_lines.py hunt union A-B")
             deals = parse_range(argv[2])
+            hunt_deals(UNION, deals)
         except ValueError as error:
             print("ship_lines: {}".format(error), file=sys.stderr)
             return 2
-        hunt_deals(UNION, deals)
         return 0
     stale = []
     for rules in RULES:

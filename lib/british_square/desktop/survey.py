@@ -330,9 +330,10 @@ def check_input(path, what):
         raise ValueError("{!r} is not a regular file: not {}".format(path, what))
 
 
-def _whole_lines_end(path):
+def whole_lines_end(path):
     """Where the last whole line of the file at ``path`` ends: its size, or
-    less when a survey killed mid-write left a torn record after it."""
+    less when a survey (or a hunt: tools/ship_lines.py) killed mid-write
+    left a torn record after it."""
     with open(path, "rb") as handle:
         end = handle.seek(0, os.SEEK_END)
         while end:
@@ -416,7 +417,7 @@ def run_survey(
     client = None if scheduler is None or not todo else _connect(scheduler)
     bar = None
     try:
-        end = _whole_lines_end(out) if os.path.exists(out) else 0
+        end = whole_lines_end(out) if os.path.exists(out) else 0
         with open(out, "a", encoding="utf-8") as handle:
             handle.truncate(end)  # the torn record of a survey killed mid-write
             if client is not None:
