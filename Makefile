@@ -43,8 +43,10 @@ play: $(PLAY_STAMP)
 lint: setup
 	$(VENV)/bin/ruff check .
 
+# one worker a core, a test file to each (its tests share module fixtures
+# and files): half the time on two cores; ARGS="-n 0" runs in one process
 test: lint
-	$(VENV)/bin/pytest $(ARGS)
+	$(VENV)/bin/pytest -n auto --dist loadfile $(ARGS)
 
 bench: setup
 	$(PY) tools/bench.py $(ARGS)
