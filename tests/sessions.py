@@ -11,10 +11,10 @@ flash ends, the dead test runs on). What a session starts from
 - one seed in five (``seed % 5 == 4``) first wins American deal 113, by a
   line the solver found, so the celebration is among the screens seen: as
   a board plays it, with no position read from text;
-- two seeds (``seed % 10 == 3``) resume a British game of 451 moves, the
+- two seeds (``seed % 10 == 3``) resume a British game of 400 moves, the
   longest history a record keeps from a deal, and two (``seed % 10 == 8``)
   a Union Square game of 600 moves, which a record keeps as a start
-  position and its last 388 moves (store.py), so that start-up loads the
+  position and its last 180 moves (store.py), so that start-up loads the
   position check (``position.py``).
 
 Every session runs ``code.py`` with no options, as a board runs it (options
@@ -36,6 +36,7 @@ from words_text import body
 from british_square.desktop.games import copy_game, legal_moves
 from british_square.engine import Game
 from british_square.piles import AMERICAN, BRITISH, UNION, move, move_source, move_target
+from british_square.store import DEAL_MOVES_MOST, START_MOVES_MOST
 
 MENU = body("menu")  # the menu's rows
 # A on the About screen runs a three-second redraw benchmark: sessions leave
@@ -48,9 +49,9 @@ SURVEY = Path(__file__).resolve().parents[1] / "docs" / "survey" / "american.jso
 WIN_DEAL = 113
 RULES = ("british", "american", "union")
 # The kept games that sessions resume: (rules, deal, moves in their history).
-DEAL_SAVE = (BRITISH, 8, 451)  # the longest history a record keeps from a deal (store's _MOVE_ROOM)
-START_SAVE = (UNION, 5, 600)  # over 451 moves: the record keeps a start position
-START_SAVE_KEPT = 388  # and the newest moves after it that fit
+DEAL_SAVE = (BRITISH, 8, DEAL_MOVES_MOST)  # the longest history a record keeps from a deal
+START_SAVE = (UNION, 5, 600)  # past that: the record keeps a start position
+START_SAVE_KEPT = START_MOVES_MOST  # and its newest moves
 
 _PLAY = (
     ["up"] * 3

@@ -54,7 +54,7 @@ from british_square.stats import (
     STREAK,
     WINS,
 )
-from british_square.store import MAGIC, RECORD_SIZE, SLOT_B, Store
+from british_square.store import DEAL_MOVES_MOST, MAGIC, RECORD_SIZE, SLOT_B, Store
 from british_square.table import OUTCOME_PLAYING, OUTCOME_STUCK
 
 TITLE_WORDS = body("title_words")  # play, continue, then the notices
@@ -271,7 +271,7 @@ def begin_a_save(app):
 
 def test_a_save_goes_a_share_a_turn_and_a_press_gives_it_up_till_all_is_quiet(boot):
     nvm = CountingNVM()
-    game = long_game(BRITISH, 8, 400)
+    game = long_game(BRITISH, 8, DEAL_MOVES_MOST - 1)  # and its move: all kept from the deal
     app = boot(nvm, game)
     press(app, A)
     play_some(app, 1)
@@ -289,7 +289,7 @@ def test_a_save_goes_a_share_a_turn_and_a_press_gives_it_up_till_all_is_quiet(bo
 
 def test_a_save_waits_for_a_hints_search_left_on_the_cards_whose_copy_it_walks_on(boot):
     nvm = CountingNVM()
-    game = long_game(BRITISH, 8, 500)  # past 451 moves: a save walks back to a start
+    game = long_game(BRITISH, 8, 500)  # past DEAL_MOVES_MOST: a save walks back to a start
     app = boot(nvm, game)
     press(app, A)
     play_some(app, 1)

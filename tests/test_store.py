@@ -34,6 +34,7 @@ from nvm_records import (
     written_record,
 )
 
+from british_square import store as store_module
 from british_square.deal import MAX_DEAL
 from british_square.desktop.games import copy_game, legal_moves
 from british_square.desktop.notation import parse_position, position_text
@@ -69,6 +70,7 @@ from british_square.stats import (
 from british_square.store import (
     COUNTED,
     CRC_SIZE,
+    DEAL_MOVES_MOST,
     HAS_GAME,
     HAS_START,
     HEADER_SIZE,
@@ -78,6 +80,7 @@ from british_square.store import (
     NOTICE_UNREADABLE,
     SETTING_RULE_SETS,
     SETTINGS_SIZE,
+    START_MOVES_MOST,
     VERSION,
     VERSION_AT,
     Store,
@@ -411,7 +414,7 @@ def shuttle_game(moves):
     return game
 
 
-@pytest.mark.parametrize("undone", [0, 5, 300])
+@pytest.mark.parametrize("undone", [0, 5, START_MOVES_MOST - 30])  # a redo tail that fits
 def test_a_history_past_the_room_keeps_its_newest_moves_from_a_start_position(undone):
     game = shuttle_game(1500)
     for _ in range(undone):
@@ -445,7 +448,7 @@ def staged(store, game, seconds, hints, copy_of=None, press_at=None):
     return steps
 
 
-@pytest.mark.parametrize("moves", [0, 200, 451, 1500])
+@pytest.mark.parametrize("moves", [0, 200, DEAL_MOVES_MOST, 1500])
 @pytest.mark.parametrize("walk", ["a copy", "the game"])
 def test_a_save_a_step_at_a_time_writes_what_a_save_at_once_does(moves, walk):
     game = shuttle_game(moves) if moves else Game.new_deal(2, UNION)
@@ -465,11 +468,11 @@ def test_a_save_a_step_at_a_time_writes_what_a_save_at_once_does(moves, walk):
     assert bytes(flash) == bytes(whole) and not store.saving
     # the game as it was (a walk on a copy leaves it alone, one on the game puts it back)
     assert (position_text(game), history(game), game.history_count) == before
-    assert len(copies) == (1 if walk == "a copy" and moves > 451 else 0)
+    assert len(copies) == (1 if walk == "a copy" and moves > DEAL_MOVES_MOST else 0)
     # the shares, each about 5 ms on a SAMD51 (tools/latency.py): the head, 64
     # moves, 128 bytes of CRC, the write; for a start position 32 moves walked
     # back on a copy, then the position (or the game's own walk, all at once)
-    assert steps == {0: 4, 200: 11, 451: 18, 1500: 26 if walk == "a copy" else 18}[moves]
+    assert steps == {0: 4, 200: 11, 400: 17, 1500: 12 if walk == "a copy" else 11}[moves]
 
 
 def test_a_save_given_up_writes_nothing_and_the_next_is_whole():
@@ -490,12 +493,12 @@ def test_a_save_given_up_writes_nothing_and_the_next_is_whole():
     assert store.writes == 2
 
 
-@pytest.mark.parametrize("played", [452, 600, 1500])
+@pytest.mark.parametrize("played", [DEAL_MOVES_MOST + 1, 600, 1500])
 def test_a_game_resumed_from_a_start_position_saves_again_after_any_number_of_moves(played):
-    # A game past 451 moves is kept as a start position and its newest 388
-    # moves; resumed, each move after that must still make a record that
-    # fits (it once outgrew the 1 KB buffer at the 389th: IndexError in
-    # every save after the power-on, for good).
+    # A game past DEAL_MOVES_MOST moves is kept as a start position and its
+    # newest START_MOVES_MOST moves; resumed, each move after that must still
+    # make a record that fits (it once outgrew the 1 KB buffer at the 389th:
+    # IndexError in every save after the power-on, for good).
     game = shuttle_game(played)
     flash = PagedFlash()
     Store(flash).save(game, 1, 0)
@@ -506,12 +509,34 @@ def test_a_game_resumed_from_a_start_position_saves_again_after_any_number_of_mo
     for k in range(1, 460):
         resumed.play(move(b, a))
         a, b = b, a
-        if k in (1, 2, 100, 389, 459) or k % 97 == 0:
+        if k in (1, 2, 100, START_MOVES_MOST + 1, 389, 459) or k % 97 == 0:
             store.save(resumed, k, 0)
             store, again = loaded(flash)
             assert position_text(again) == position_text(resumed)
-            assert again.history_count == again.history_end <= 388
+            assert again.history_count == again.history_end <= START_MOVES_MOST
             resumed = again
+
+
+@pytest.mark.parametrize("played, kept", [(451, 451), (1500, 388)])
+def test_a_record_an_earlier_build_wrote_with_all_the_moves_that_fit_still_loads(
+    monkeypatch, played, kept
+):
+    # Builds before the start-up's budget kept every move the 1 KB record
+    # holds: 451 from a deal, 388 after a start position. This one keeps
+    # fewer, and loads theirs whole: a game is never lost to an update.
+    monkeypatch.setattr(store_module, "DEAL_MOVES_MOST", 451)
+    monkeypatch.setattr(store_module, "START_MOVES_MOST", 388)
+    game = shuttle_game(played)
+    flash = PagedFlash()
+    Store(flash).save(game, 1, 0)
+    monkeypatch.undo()
+    store, resumed = loaded(flash)
+    assert position_text(resumed) == position_text(game)
+    assert resumed.history_end == kept and store.notice == 0
+    # and the next save keeps what this build keeps
+    store.save(resumed, 2, 0)
+    assert position_text(loaded(flash)[1]) == position_text(game)
+    assert loaded(flash)[1].history_end == START_MOVES_MOST
 
 
 @given(moves=st.integers(380, 700), undone=st.integers(0, 50), more=st.integers(1, 120))

@@ -4,7 +4,7 @@ Each session is 3 000 random presses (tests/sessions.py) through every
 screen, played by the deployed ``.mpy`` game in a 128 KB heap measured from
 zero and collected as a board collects (hw/vm.py: only where the game
 itself collects, and when an allocation finds no room): a deal of each rule
-set, one that first wins American deal 113, one that resumes a 451-move
+set, one that first wins American deal 113, one that resumes a 400-move
 save and one a start-position save. A MemoryError, a crash, a lost press or
 a screen never reached fails. Three of them play again with
 ``BSQ_MEASURE_LIVE`` (a collection between presses) for the peak live heap:
@@ -46,7 +46,7 @@ from stress import Sessions  # noqa: E402
 PRESSES = 3000
 HEAP = "128K"
 PEAK_LIVE_MOST = 120 * 1024
-# British, American, Union, a win, the 451-move save, the start-position save
+# British, American, Union, a win, the 400-move save, the start-position save
 SEEDS = (0, 1, 2, 4, 3, 8)
 MEASURED = (0, 4, 8)  # a deal, the win and the start-position save: the heaviest
 COUNT_COLLECTIONS = ROOT / "tests" / "vm" / "count_collections.py"
@@ -108,8 +108,8 @@ LONG_SAVES = [(DEAL_SAVE, DEAL_SAVE[2]), (START_SAVE, START_SAVE_KEPT)]
 @pytest.mark.parametrize("kept, undone", LONG_SAVES, ids=["deal", "start"])
 def test_the_longest_saves_resume_at_power_on_in_128k(vm, board, tmp_path, kept, undone):
     """Resumed from the NVM as a board finds it, every move the record keeps
-    undone: back at the deal (451 moves), or at the start position it keeps
-    (the newest 388 of 600)."""
+    undone: back at the deal (400 moves), or at the start position it keeps
+    (the newest 180 of 600)."""
     game = long_game(*kept)
     env = kept_game(tmp_path / "kept.nvm", game)
     resumed = vm.run_board(board, "--keys", "a sel*500", heap=HEAP, env=env)
@@ -120,8 +120,8 @@ def test_the_longest_saves_resume_at_power_on_in_128k(vm, board, tmp_path, kept,
 
 
 def test_a_long_game_resumed_at_every_power_on_keeps_saving(vm, board, tmp_path):
-    """A Union game past 451 moves, kept as a start position and its newest
-    388 moves, resumed at each of six power-ons in 128 KB: each session
+    """A Union game past 400 moves, kept as a start position and its newest
+    180 moves, resumed at each of six power-ons in 128 KB: each session
     plays a few moves and 200 random presses on the cards, saves at its
     save points, and the next power-on resumes what it saved (its 389th move once made
     every save raise IndexError, at every power-on after)."""

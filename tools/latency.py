@@ -73,7 +73,7 @@ from british_square.piles import (  # noqa: E402
 )
 from british_square.search import plays_out  # noqa: E402
 from british_square.stats import AUTOPLAY_SAFE  # noqa: E402
-from british_square.store import Store  # noqa: E402
+from british_square.store import DEAL_MOVES_MOST, START_MOVES_MOST, Store  # noqa: E402
 
 SHARED_BIN = ROOT.parent / "shared" / "vm" / "bin"
 PYSTONE = ROOT / "tests" / "bench" / "pystone.py"
@@ -321,9 +321,13 @@ def menu_script():
 
 
 def resumed_script():
-    """A British game of 400 moves kept: the first undo after resuming it."""
-    s = Script("resumed", long_game(BRITISH, 8, 400))
-    s.start_up("start-up, a 400-move game kept", "code.py to the title, its save loaded")
+    """The longest game a record keeps from its deal (``DEAL_MOVES_MOST``,
+    400 moves: each played again at start-up), an American one, the
+    dearest rule set to replay: the first undo after resuming it."""
+    s = Script("resumed", long_game(AMERICAN, 5, DEAL_MOVES_MOST))
+    s.start_up("start-up, a 400-move game kept",
+               "code.py to the title, its save loaded: American, the most moves a record keeps "
+               "from a deal")  # fmt: skip
     s.measure("title to the cards, a long game", SCREEN, "A on the title: continue", "a")
     s.measure("first undo after resuming", PRESS, "Select: the first undo of a 400-move game",
               "select")  # fmt: skip
@@ -331,6 +335,17 @@ def resumed_script():
     s.frames("the menu, then a save of a 400-move game", 1000,
              "the menu's rows, then the save: a walk back, the moves, the CRC, a share a turn"
              )  # fmt: skip
+    return s
+
+
+def resumed_start_script():
+    """A game too long to keep from its deal: the record keeps a start
+    position and its newest ``START_MOVES_MOST`` moves, built, checked
+    against the deal and played again at start-up."""
+    s = Script("resumed-start", long_game(AMERICAN, 5, 600))
+    s.start_up("start-up, a game kept from a start position",
+               "code.py to the title: an American game of 600 moves, kept as a start position "
+               "and its newest {} moves".format(START_MOVES_MOST))  # fmt: skip
     return s
 
 
@@ -451,8 +466,9 @@ def shipped_line_script(rules, row):
 
 def scripts():
     return [first_start_script(), cards_script(), menu_script(), resumed_script(),
-            long_column_script(), finish_script(), won_script(), cascade_script(),
-            stock_out_script(), shipped_line_script(AMERICAN, "menu: Hint, on a shipped line"),
+            resumed_start_script(), long_column_script(), finish_script(), won_script(),
+            cascade_script(), stock_out_script(),
+            shipped_line_script(AMERICAN, "menu: Hint, on a shipped line"),
             shipped_line_script(UNION, "menu: Hint, on a shipped Union Square line")]  # fmt: skip
 
 

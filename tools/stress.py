@@ -215,7 +215,7 @@ PEAK_GROUPS = (
     ("peak_live_deals", ("british", "american", "union"), "sessions of a random deal"),
     ("peak_live_won", ("won",), "sessions that first win American deal 113 (the survey's line)"),
     ("peak_live_resumed", ("resume-deal", "resume-start"),
-     "sessions that resume a 451-move save or a start-position save"),
+     "sessions that resume a 400-move save or a start-position save"),
 )  # fmt: skip
 
 

@@ -17,7 +17,7 @@ This module and ``piles`` are the ground floor: it imports only ``cards``
 and ``piles``, and ``piles`` only ``cards`` and ``deal``.
 """
 
-from british_square.cards import NO_CARD, const
+from british_square.cards import const
 from british_square.piles import (
     BRITISH,
     COLUMN_CAPACITY,
@@ -96,23 +96,6 @@ class Game(Piles):
         self.history_count = self.history_end = 0
 
     # ------------------------------------------------------------------ moves
-
-    def _can_build(self, card, c):
-        """May ``card`` go on the non-empty column ``c``?"""
-        h = self.height[c]
-        i = c * COLUMN_CAPACITY + h - 1
-        top = self.cells[i]
-        if card // 13 != top // 13:
-            return False
-        step = card - top
-        if step != 1 and step != -1:
-            return False
-        if h <= self.base[c]:
-            return True
-        return (top - self.cells[i - 1]) == step
-
-    def _can_home(self, card):
-        return self.needs(card // 13) == card % 13 + 1
 
     def legal_moves(self, buffer: bytearray) -> int:
         """Write the legal moves into ``buffer`` (a ``bytearray(2 * MAX_MOVES)``
@@ -206,28 +189,43 @@ class Game(Piles):
 
     def is_legal(self, m: int) -> bool:
         """Is the move int ``m`` legal here? Cheap: checks only that move.
-        Any int is safe to ask about; ``play`` also refuses what is not an int."""
+        Any int is safe to ask about; ``play`` also refuses what is not an int.
+        One function, no calls: a board's start-up checks hundreds (``resume``)."""
         source = m >> 8
         target = m & 0xFF
-        if source == target or not 0 <= source <= WASTE or self.columns <= source < STOCK:
+        columns = self.columns
+        if source == target or not 0 <= source <= WASTE or columns <= source < STOCK:
             return False
-        card = self.top(source)
-        if card == NO_CARD:
-            return False
-        if source == STOCK:
-            if target == WASTE:
-                return True
-            # a space takes the stock's card where it takes only the talon's
-            if SPACE_TAKES_ANY[self.rules] or target >= self.columns:
+        if source < columns:
+            h = self.height[source]
+            if not h:
                 return False
-            return not self.height[target]
-        if target == FOUNDATION:
-            return self._can_home(card)
-        if target >= self.columns:
+            card = self.cells[source * COLUMN_CAPACITY + h - 1]
+        elif source == WASTE:
+            if not self.waste_count:
+                return False
+            card = self.waste[self.waste_count - 1]
+        elif not self.stock_count:
             return False
-        if self.height[target]:
-            return self._can_build(card, target)
-        return SPACE_TAKES_ANY[self.rules] or source == WASTE
+        elif target == WASTE:
+            return True
+        else:  # a space takes the stock's card where it takes only the talon's
+            return not (SPACE_TAKES_ANY[self.rules] or target >= columns or self.height[target])
+        if target == FOUNDATION:
+            done = self.foundations[card // 13]
+            return card % 13 + 1 == (done + 1 if done < 13 else 26 - done)
+        if target >= columns:
+            return False
+        h = self.height[target]
+        if not h:
+            return SPACE_TAKES_ANY[self.rules] or source == WASTE
+        # on a card of its suit, one rank away, the way the column builds
+        i = target * COLUMN_CAPACITY + h - 1
+        below = self.cells[i]
+        step = card - below
+        if (step != 1 and step != -1) or card // 13 != below // 13:
+            return False
+        return h <= self.base[target] or below - self.cells[i - 1] == step
 
     # ------------------------------------------------------- apply and undo
 
@@ -307,14 +305,15 @@ class Game(Piles):
     def push(self, m: int) -> None:
         """Apply the legal move ``m`` (unchecked) and record it; clears the redo list."""
         flag = self.apply(m)
-        i = self.history_count * 2
-        if i == len(self.history) * _CHUNK:
-            self.history.append(bytearray(_CHUNK))
-        chunk = self.history[i // _CHUNK]
-        chunk[i % _CHUNK] = (m >> 8) | flag
-        chunk[i % _CHUNK + 1] = m & 0xFF
-        self.history_count += 1
-        self.history_end = self.history_count
+        n = self.history_count
+        history = self.history
+        if n * 2 == len(history) * _CHUNK:
+            history.append(bytearray(_CHUNK))
+        chunk = history[n * 2 // _CHUNK]
+        i = n * 2 % _CHUNK
+        chunk[i] = (m >> 8) | flag
+        chunk[i + 1] = m & 0xFF
+        self.history_count = self.history_end = n + 1
 
     def play(self, m: int) -> None:
         """Check the move ``m`` and play it: the checked way to make a move.

@@ -54,14 +54,20 @@ A record (little-endian)::
            moves: source, target (2 bytes a move), oldest first
     trailer     4  CRC-32 (binascii.crc32's) of everything before it
 
-Moves that fit: 1024 - 122 fixed bytes leave room for 451 moves from a deal
-number, 388 from a start position (a record of 1 KB, not more: its buffer
-is on the heap for good). A history longer than that keeps the
-position after its oldest undo steps as the start: only those are dropped.
-(Only when the redo tail alone outgrows the room is its far end dropped.)
-Undo and redo do not lengthen the history, and a game's 104 cards go home
-once each after at most 88 deals: only a game of many hundreds of moves
-(cards carried to and fro) needs a start position. Only a game of the two
+Moves kept: at most 400 from a deal number, 180 from a start position
+(``DEAL_MOVES_MOST``, ``START_MOVES_MOST``). A board's start-up plays each
+move kept again, checked (``resume.replay``: about a quarter of a
+millisecond a move), after dealing the deal or building and checking the
+start position (about 30 ms more): those figures keep the dearest
+start-up within its second (tools/latency.py's rows for the longest
+records). The 1 KB record has room for more, 451 and 388 (a record of
+1 KB, not more: its buffer is on the heap for good), and a record an
+earlier build wrote with that many still loads. A history longer than
+that keeps the position after its oldest undo steps as the start: only
+those are dropped. (Only when the redo tail alone outgrows the room is
+its far end dropped.) Undo and redo do not lengthen the history, and a
+game's 104 cards go home once each after at most 88 deals: only a game of
+many hundreds of moves (cards carried to and fro) needs a start position. Only a game of the two
 whole decks is kept (a set position of fewer cards, which only the desktop
 and the VM can play, is played but not kept: the loader refuses it).
 
@@ -111,9 +117,6 @@ BASE_SHIFT = const(5)
 HEIGHT_MASK = const(31)
 MOVE_SIZE = const(2)  # a move: its source, its target
 CRC_SIZE = const(4)
-FIXED_SIZE = (
-    HEADER_SIZE + SETTINGS_SIZE + STATS_SIZE + CRC_SIZE
-)  # (not const: stats' size is stats')
 HAS_GAME = const(1)
 HAS_START = const(2)
 PAIRED = const(4)
@@ -131,8 +134,9 @@ OPTIONS_ALL = const(31)
 # flash wears out long before), but a record we did not write may claim it.
 LAST_SEQUENCE = const(0x3FFFFFFE)
 HALF_SEQUENCE = const(0x1FFFFFFF)
-_MOVE_ROOM = (RECORD_SIZE - FIXED_SIZE - GAME_SIZE) // MOVE_SIZE  # 451
-_START_MOST = const(START_COLUMNS + 16 + 104)  # 16 columns, 104 cards
+# The most moves a record keeps (the module's docstring says why these)
+DEAL_MOVES_MOST = const(400)
+START_MOVES_MOST = const(180)
 
 # A save's stages (``Store.step``), and how much each step does: about 5 ms
 # on a SAMD51 (tools/latency.py), so that a save's turns stay in a frame.
@@ -432,9 +436,9 @@ class Store:
         # only while all its moves fit; else the newest moves that fit beside
         # the largest start position are kept, from the position before them.
         from_deal = game.deal_number and game is not self.resumed_from_position
-        if not from_deal or end > _MOVE_ROOM:
+        if not from_deal or end > DEAL_MOVES_MOST:
             from_deal = False
-            room = _MOVE_ROOM - (_START_MOST + MOVE_SIZE - 1) // MOVE_SIZE
+            room = START_MOVES_MOST
             first = max(0, min(count, end - room))
             last = min(end, first + room)
         self.dropped = -1 if from_deal else first

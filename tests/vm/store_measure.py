@@ -69,7 +69,7 @@ def shuttle(moves):
 
 
 typical = shuttle(200)
-longest = shuttle(451)  # fills a record from its deal
+longest = shuttle(store.DEAL_MOVES_MOST)  # the most moves a record keeps from its deal
 beyond = shuttle(1500)  # past the room: a start position and the newest moves
 for name, game in (("none", None), ("typical", typical), ("longest", longest), ("beyond", beyond)):
     box.save(game, 100, 1)  # once first: the engine may grow its history then
