@@ -325,7 +325,7 @@ def resumed_script():
     400 moves: each played again at start-up), an American one, the
     dearest rule set to replay: the first undo after resuming it."""
     s = Script("resumed", long_game(AMERICAN, 5, DEAL_MOVES_MOST))
-    s.start_up("start-up, a 400-move game kept",
+    s.start_up("start-up, the longest game kept from its deal",
                "code.py to the title, its save loaded: American, the most moves a record keeps "
                "from a deal")  # fmt: skip
     s.measure("title to the cards, a long game", SCREEN, "A on the title: continue", "a")
