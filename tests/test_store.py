@@ -5,6 +5,7 @@ save policy that keeps the flash alive for ten years."""
 import binascii
 import copy
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -537,6 +538,16 @@ def test_a_record_an_earlier_build_wrote_with_all_the_moves_that_fit_still_loads
     store.save(resumed, 2, 0)
     assert position_text(loaded(flash)[1]) == position_text(game)
     assert loaded(flash)[1].history_end == START_MOVES_MOST
+
+
+def test_the_docs_give_the_moves_a_record_keeps():
+    root = Path(__file__).resolve().parents[1]
+    readme = " ".join((root / "README.md").read_text().split())
+    saves = " ".join((root / "docs" / "saves.md").read_text().split())
+    said = "its last {} moves to undo and redo ({} of a game longer than that"
+    assert said.format(DEAL_MOVES_MOST, START_MOVES_MOST) in readme
+    said = "A record keeps up to {} moves from a deal ({} from a start position)"
+    assert said.format(DEAL_MOVES_MOST, START_MOVES_MOST) in saves
 
 
 @given(moves=st.integers(380, 700), undone=st.integers(0, 50), more=st.integers(1, 120))
