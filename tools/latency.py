@@ -346,6 +346,11 @@ def resumed_start_script():
     s.start_up("start-up, a game kept from a start position",
                "code.py to the title: an American game of 600 moves, kept as a start position "
                "and its newest {} moves".format(START_MOVES_MOST))  # fmt: skip
+    s.press("a", "select")  # the cards, and a move undone: the game changed
+    s.press("start")  # the menu: a save point, and the session's first save
+    s.frames("the menu, then a save from a start position", 3000,
+             "the menu's rows, then the save: the walk back on a copy, the start position, "
+             "the moves, the CRC, a share a turn")  # fmt: skip
     return s
 
 
