@@ -536,8 +536,9 @@ def test_a_record_an_earlier_build_wrote_with_all_the_moves_that_fit_still_loads
     assert resumed.history_end == kept and store.notice == 0
     # and the next save keeps what this build keeps
     store.save(resumed, 2, 0)
-    assert position_text(loaded(flash)[1]) == position_text(game)
-    assert loaded(flash)[1].history_end == START_MOVES_MOST
+    again = loaded(flash)[1]
+    assert position_text(again) == position_text(game)
+    assert again.history_end == START_MOVES_MOST
 
 
 def test_the_docs_give_the_moves_a_record_keeps():
