@@ -24,8 +24,8 @@ from british_square.desktop.solver import LOST, SOLVER_VERSION, UNKNOWN, WON, so
 from british_square.desktop.survey import read_results, solver_version
 from british_square.engine import Game
 
-# The first solver version whose proof is this one's: versions 5 and 6
-# changed British Square's line search and its hunt for a win, no proof
+# The first solver version whose proof is this one's: versions 5 to 7
+# changed the line searches and the hunts for a win, no proof
 # (``solver.SOLVER_VERSION``'s notes).
 PROOF_SINCE = 4
 # Seconds a proof may take again before it counts as not confirmed: ten
