@@ -355,9 +355,8 @@ def main(argv=None):
     hardest = "The deals that took the most positions to settle, a win or a proof alone "
     hardest += "(`HARD_DEALS` a rule set):\n\n"
     hardest += hard_deals(settled)
-    text = "\n\n".join(
-        (table(surveys), british, unknown_text(surveys), par_sources_table(sources), hardest)
-    )
+    parts = (table(surveys), british, unknown_text(surveys), par_sources_table(sources), hardest)
+    text = "\n\n".join(part for part in parts if part)  # no deal unknown: no line for them
     print(text)
     if args.write_docs:
         page = ROOT / "docs" / "solver.md"

@@ -35,8 +35,8 @@ _CHUNK = const(512)  # bytes of a file read at a time for its CRC: a sector
 # against a file made to match: whoever can write the drive can write the code.
 # words-index:start
 SHIPPED_WORDS = (
-    5963,
-    0xD9AE630F,
+    5960,
+    0x89EE8AD2,
     (
         ("rule_names", 1263, 3), ("panel", 1322, 4), ("panel_stuck", 1387, 4),
         ("panel_over", 1442, 4), ("title", 1488, 8), ("menu", 1590, 17), ("on_off", 1982, 4),
@@ -46,7 +46,7 @@ SHIPPED_WORDS = (
         ("help_marks_piles", 3666, 8), ("won", 3937, 8), ("over", 4019, 7), ("finish", 4193, 7),
         ("confirm_abandon", 4354, 6), ("confirm_restart", 4495, 7), ("confirm_end", 4677, 6),
         ("about", 4804, 7), ("about_words", 4979, 1), ("stats", 5019, 8), ("first_start", 5289, 8),
-        ("title_words", 5514, 5), ("end_words", 5650, 10),
+        ("title_words", 5511, 5), ("end_words", 5647, 10),
     ),
 )
 # words-index:end
