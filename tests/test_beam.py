@@ -5,7 +5,7 @@ solver hands it only what the greedy restarts leave past their most."""
 from pathlib import Path
 
 from british_square.desktop import solver
-from british_square.desktop.notation import parse_move
+from british_square.desktop.notation import parse_move, parse_position
 from british_square.desktop.solver import UNKNOWN, WON, Solution, best_line, check_line
 from british_square.desktop.solver import beam as beam_module
 from british_square.desktop.solver.beam import _Estimate, beam_restarts, beam_search
@@ -24,6 +24,13 @@ def test_a_card_is_due_when_its_foundation_can_first_take_it():
     assert due[HEARTS][1] == 82 and due[HEARTS][26] >= 84
     assert due[DIAMONDS][1:3] == [40, 40]
     assert due[DIAMONDS][13] < 87 == due[DIAMONDS][14]
+
+
+def test_a_card_is_due_by_the_copies_left_when_cards_are_home():
+    # clubs going down want 3C, 2C, AC: the 3C comes first from the stock,
+    # the 2C lies in a column, the AC comes second
+    game = parse_position("american 2C" + "/-" * 15 + " AC3C - 23,0,0,0")
+    assert _Estimate(game, 0, None).due[0][24:] == [1, 1, 2]
 
 
 def position_before_the_end(deal, stock_left):
