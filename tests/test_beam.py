@@ -6,7 +6,7 @@ from pathlib import Path
 
 from british_square.desktop import solver
 from british_square.desktop.notation import parse_move, parse_position
-from british_square.desktop.solver import UNKNOWN, WON, Solution, best_line, check_line
+from british_square.desktop.solver import UNKNOWN, WON, Solution, best_line, check_line, search
 from british_square.desktop.solver import beam as beam_module
 from british_square.desktop.solver.beam import _Estimate, beam_restarts, beam_search
 from british_square.desktop.survey import read_results
@@ -46,16 +46,16 @@ def position_before_the_end(deal, stock_left):
 
 def test_the_beam_wins_and_gives_the_same_line_on_every_run():
     game = position_before_the_end(10, 12)
-    found = beam_search(game, 60.0, 0, 20, seed=1)
+    found = beam_search(game, search, 60.0, 0, 20, seed=1)
     assert found.result == WON and found.home == 104
     check_line(game, found.moves, 104)
-    again = beam_search(game, 60.0, 0, 20, seed=1)
+    again = beam_search(game, search, 60.0, 0, 20, seed=1)
     assert (again.moves, again.nodes) == (found.moves, found.nodes)
 
 
 def test_the_beam_stops_at_its_budget_of_positions():
     game = Game.new_deal(5632, AMERICAN)
-    found = beam_search(game, 60.0, 300, 50, seed=1)
+    found = beam_search(game, search, 60.0, 300, 50, seed=1)
     assert found.result == UNKNOWN and found.nodes == 300
     check_line(game, found.moves, found.home)
 
@@ -63,12 +63,13 @@ def test_the_beam_stops_at_its_budget_of_positions():
 def test_each_beam_of_the_restarts_is_twice_as_wide(monkeypatch):
     widths = []
 
-    def beam(game, seconds, max_nodes, width, seed):
+    def beam(game, finish, seconds, max_nodes, width, seed):
+        assert finish is search
         widths.append((width, seed, max_nodes))
         return Solution(UNKNOWN, 0, [], 400, 0.0)
 
     monkeypatch.setattr(beam_module, "beam_search", beam)
-    found = beam_restarts(Game.new_deal(1, AMERICAN), 60.0, 1000)
+    found = beam_restarts(Game.new_deal(1, AMERICAN), search, 60.0, 1000)
     first = beam_module.BEAM_FIRST_WIDTH
     seed = beam_module.BEAM_SEED
     assert widths == [(first, seed, 1000), (2 * first, seed, 600), (4 * first, seed, 200)]
@@ -78,7 +79,7 @@ def test_each_beam_of_the_restarts_is_twice_as_wide(monkeypatch):
 def test_the_beam_gets_what_greedy_leaves_past_its_most(monkeypatch):
     handed = []
 
-    def beam(game, seconds, max_nodes):
+    def beam(game, finish, seconds, max_nodes):
         handed.append(max_nodes)
         return Solution(UNKNOWN, 0, [], max_nodes, 0.0)
 

@@ -310,7 +310,7 @@ def best_line(game, seconds=10.0, max_nodes=0, hunt_share=None, nodes=0, **switc
         best = greedy_restarts(game, budget[0], min(budget[1], GREEDY_MOST) or GREEDY_MOST)
     used = best.nodes if best is not None else 0
     if best is not None and best.result != WON and used >= GREEDY_MOST:
-        beamed = beam_restarts(game, *left_of(greedy_share, used))
+        beamed = beam_restarts(game, search, *left_of(greedy_share, used))
         used += beamed.nodes
         if beamed.home > best.home:
             best = beamed

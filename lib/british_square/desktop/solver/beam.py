@@ -4,8 +4,9 @@ decides, so this search looks along it. From each of the ``width`` most
 promising positions with k cards dealt it walks up to ``BEAM_DEPTH`` moves
 between deals (at most ``BEAM_CLOSURE`` positions), then deals the next
 card; the ``width`` most promising of those positions are the next layer.
-With the stock dealt, the complete search (``search``) looks for the end of
-each of the first ``BEAM_ENDS`` for ``BEAM_END_NODES`` positions.
+With the stock dealt, the complete search (the solver's ``search``, passed
+in: it imports this module) looks for the end of each of the first
+``BEAM_ENDS`` for ``BEAM_END_NODES`` positions.
 
 "Promising" (``_Estimate``) knows the stock: a card's time is the number of
 cards dealt before its foundation can take it, the latest of the times its
@@ -127,14 +128,13 @@ def _split(g, buffer):
     return between, deals, False
 
 
-def beam_search(game, seconds=10.0, max_nodes=0, width=1000, seed=None, noise=BEAM_NOISE):
+def beam_search(game, finish, seconds=10.0, max_nodes=0, width=1000, seed=None, noise=BEAM_NOISE):
     """One beam search from ``game`` (not touched), keeping ``width``
     positions for each number of cards dealt, with up to ``noise`` from
     ``seed`` (None: none) on each estimate, for ``seconds`` or ``max_nodes``
-    positions (0: no limit). ``WON`` with its line, or ``UNKNOWN`` with the
-    line bringing the most cards home."""
-    from british_square.desktop.solver import search  # the complete search ends it
-
+    positions (0: no limit); ``finish(position, seconds, max_nodes)``, the
+    solver's complete search, looks for the ends. ``WON`` with its line, or
+    ``UNKNOWN`` with the line bringing the most cards home."""
     setup = Setup(game, seconds, max_nodes)
     g, total, buffer = setup.game, setup.total, setup.buffer
     estimate = _Estimate(g, noise, seed)
@@ -199,7 +199,7 @@ def beam_search(game, seconds=10.0, max_nodes=0, width=1000, seed=None, noise=BE
         left = max_nodes - nodes if max_nodes else 0
         if max_nodes and left <= 0 or setup.spent(nodes):
             break
-        end = search(
+        end = finish(
             position,
             setup.deadline - clock(),
             min(left, BEAM_END_NODES) if left else BEAM_END_NODES,
@@ -234,12 +234,13 @@ def _found(game, best, nodes, setup):
     )
 
 
-def beam_restarts(game, seconds, max_nodes=0):
-    """``beam_search`` of ``BEAM_FIRST_WIDTH`` positions a layer, then twice
-    as wide each time, with noise from ``BEAM_SEED``, until a win,
-    ``seconds``, or ``max_nodes`` positions in all (0: no limit); the best
-    of them. A narrow search costs a fraction of a wider one, and most
-    positions need no wide one."""
+def beam_restarts(game, finish, seconds, max_nodes=0):
+    """``beam_search`` (its ends searched by ``finish``) of
+    ``BEAM_FIRST_WIDTH`` positions a layer, then twice as wide each time,
+    with noise from ``BEAM_SEED``, until a win, ``seconds``, or
+    ``max_nodes`` positions in all (0: no limit); the best of them. A
+    narrow search costs a fraction of a wider one, and most positions need
+    no wide one."""
     started = clock()
     best = None
     nodes = 0
@@ -248,7 +249,8 @@ def beam_restarts(game, seconds, max_nodes=0):
         left = seconds - (clock() - started)
         if left <= 0 or (max_nodes and nodes >= max_nodes):
             break
-        found = beam_search(game, left, max_nodes - nodes if max_nodes else 0, width, BEAM_SEED)
+        budget = max_nodes - nodes if max_nodes else 0
+        found = beam_search(game, finish, left, budget, width, BEAM_SEED)
         nodes += found.nodes
         if best is None or found.home > best.home:
             best = found
