@@ -9,12 +9,12 @@ import sys
 
 import pytest
 
-from british_square.desktop import survey
-from british_square.desktop.solver import greedy, rollouts, solution, solve
+from british_square.desktop import solver, survey
+from british_square.desktop.solver import beam, greedy, rollouts, solution, solve
 from british_square.engine import Game
 from british_square.piles import AMERICAN, BRITISH, UNION
 
-CLOCKED = (solution, greedy, rollouts, sys.modules["british_square.desktop.solver"])
+CLOCKED = (solution, greedy, beam, rollouts, solver)
 
 
 def slower(monkeypatch, factor=5.0):
@@ -40,6 +40,16 @@ def test_the_same_positions_give_the_same_answer_on_a_slower_machine(
     assert here[3] <= nodes + 1000  # the budget, give or take a search's last step
     slower(monkeypatch)
     assert outcome(solve(Game.new_deal(deal, rules), 600, nodes=nodes)) == here
+
+
+def test_the_beam_searches_past_greedy_give_the_same_answer_on_a_slower_machine(monkeypatch):
+    # greedy restarts stop at 3 000 positions here, not 2 000 000, so the
+    # beam searches get the rest of their share of a small budget
+    monkeypatch.setattr(solver, "GREEDY_MOST", 3000)
+    here = outcome(solve(Game.new_deal(5632, AMERICAN), 600, nodes=20_000))
+    assert here[3] <= 20_000 + 1000
+    slower(monkeypatch)
+    assert outcome(solve(Game.new_deal(5632, AMERICAN), 600, nodes=20_000)) == here
 
 
 def test_a_proof_only_budget_of_positions_is_one_proof():
