@@ -306,8 +306,8 @@ def best_line(game, seconds=10.0, max_nodes=0, hunt_share=None, nodes=0, **switc
     greedy_share = GREEDY_SHARE.get(game.rules, 0.0)
     best = None
     if greedy_share:  # (``max_nodes`` caps the depth-first searches alone)
-        budget = left_of(greedy_share, 0) if nodes else (seconds * greedy_share, 0)
-        best = greedy_restarts(game, budget[0], min(budget[1], GREEDY_MOST) or GREEDY_MOST)
+        left, count = left_of(greedy_share, 0) if nodes else (seconds * greedy_share, 0)
+        best = greedy_restarts(game, left, min(count, GREEDY_MOST) if count else GREEDY_MOST)
     used = best.nodes if best is not None else 0
     if best is not None and best.result != WON and used >= GREEDY_MOST:
         beamed = beam_restarts(game, search, *left_of(greedy_share, used))
