@@ -27,8 +27,9 @@ from british_square.desktop.solver.solution import (
     Solution,
     check_line,
     clock,
+    restore,
+    snapshot,
 )
-from british_square.engine import Game
 from british_square.piles import COLUMN_CAPACITY, STOCK, WASTE
 from british_square.search import safe_move
 
@@ -139,15 +140,15 @@ def beam_search(game, finish, seconds=10.0, max_nodes=0, width=1000, seed=None, 
     g, total, buffer = setup.game, setup.total, setup.buffer
     estimate = _Estimate(g, noise, seed)
     most = max_nodes or -1  # positions: never equal to a count when 0 (no limit)
-    layer = [(_copy(g), ())]  # (position, its line from ``game``), best first
-    best = _Best(g.score(), ())
+    layer = [(snapshot(g), ())]  # (position, its line from ``game``), best first
+    best_home, best_line = g.score(), ()
     nodes = 0
-    while layer[0][0].stock_count:
+    while g.stock_count:  # every position of a layer has as many cards dealt
         seen = set()
         dealt = {}  # key of a position after a deal: (estimate, -order met, kept, moves)
         met = 0
         for kept, (position, line) in enumerate(layer):
-            g.copy_position_from(position)
+            restore(g, position)
             path = []  # (move, flag) from ``position``
             stack = [(0, 0, None)]  # (depth, moves of ``path`` it follows, move)
             closure = 0
@@ -164,11 +165,11 @@ def beam_search(game, finish, seconds=10.0, max_nodes=0, width=1000, seed=None, 
                 closure += 1
                 nodes += 1
                 if nodes == most or nodes % CLOCK_EVERY == 0 and clock() > setup.deadline:
-                    return _found(game, best, nodes, setup)
-                if g.score() > best.home:
-                    best = _Best(g.score(), line + tuple(p[0] for p in path))
-                    if best.home == total:
-                        return _found(game, best, nodes, setup)
+                    return _found(game, best_home, best_line, nodes, setup)
+                if g.score() > best_home:
+                    best_home, best_line = g.score(), line + tuple(p[0] for p in path)
+                    if best_home == total:
+                        return _found(game, best_home, best_line, nodes, setup)
                 between, deals, safe = _split(g, buffer)
                 for d in deals:
                     flag = g.apply(d)
@@ -185,53 +186,35 @@ def beam_search(game, finish, seconds=10.0, max_nodes=0, width=1000, seed=None, 
             while path:
                 g.retract(*path.pop())
         if not dealt:
-            return _found(game, best, nodes, setup)
+            return _found(game, best_home, best_line, nodes, setup)
         chosen = sorted(dealt.values(), reverse=True)[:width]
         following = []
         for _, _, kept, moves in chosen:
             position, line = layer[kept]
-            g.copy_position_from(position)
+            restore(g, position)
             for m in moves:
                 g.apply(m)
-            following.append((_copy(g), line + moves))
+            following.append((snapshot(g), line + moves))
         layer = following
     for position, line in layer[:BEAM_ENDS]:  # the stock is dealt: search each end
-        left = max_nodes - nodes if max_nodes else 0
-        if max_nodes and left <= 0 or setup.spent(nodes):
+        if setup.spent(nodes):
             break
-        end = finish(
-            position,
-            setup.deadline - clock(),
-            min(left, BEAM_END_NODES) if left else BEAM_END_NODES,
-        )
+        restore(g, position)
+        cap = min(max_nodes - nodes, BEAM_END_NODES) if max_nodes else BEAM_END_NODES
+        end = finish(g, setup.deadline - clock(), cap)  # on a copy: ``g`` is not touched
         nodes += end.nodes
-        if end.home > best.home:
-            best = _Best(end.home, line + tuple(end.moves))
+        if end.home > best_home:
+            best_home, best_line = end.home, line + tuple(end.moves)
             if end.result == WON:
                 break
-    return _found(game, best, nodes, setup)
+    return _found(game, best_home, best_line, nodes, setup)
 
 
-class _Best:
-    """The most cards home a line met so far brings, and that line."""
-
-    def __init__(self, home, line):
-        self.home = home
-        self.line = line
-
-
-def _copy(g):
-    copy = Game(g.rules)
-    copy.copy_position_from(g)
-    return copy
-
-
-def _found(game, best, nodes, setup):
-    line = list(best.line)
-    check_line(game, line, best.home)
-    return Solution(
-        WON if best.home == setup.total else UNKNOWN, best.home, line, nodes, setup.seconds()
-    )
+def _found(game, home, line, nodes, setup):
+    """The ``Solution`` of a line bringing ``home`` cards home, replayed first."""
+    line = list(line)
+    check_line(game, line, home)
+    return Solution(WON if home == setup.total else UNKNOWN, home, line, nodes, setup.seconds())
 
 
 def beam_restarts(game, finish, seconds, max_nodes=0):

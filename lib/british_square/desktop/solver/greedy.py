@@ -8,7 +8,16 @@ search still decides losses. British Square's win hunt, nested rollouts
 import heapq
 
 from british_square.desktop.solver.moves import ordered_moves, position_key
-from british_square.desktop.solver.solution import UNKNOWN, WON, Setup, Solution, check_line, clock
+from british_square.desktop.solver.solution import (
+    UNKNOWN,
+    WON,
+    Setup,
+    Solution,
+    check_line,
+    clock,
+    restore,
+    snapshot,
+)
 from british_square.piles import AMERICAN, COLUMN_CAPACITY, FOUNDATION, STOCK, WASTE
 from british_square.search import safe_move
 
@@ -83,33 +92,6 @@ def _blocked(stack, start, end, f):
     return count
 
 
-def _snapshot(g):
-    """The position of ``g`` as one bytes (the stock's cards never change: its count is enough)."""
-    wc = g.waste_count
-    return (
-        bytes(g.cells)
-        + bytes(g.height)
-        + bytes(g.base)
-        + bytes(g.foundations)
-        + bytes((g.stock_count, wc))
-        + g.waste[:wc]
-    )
-
-
-def _restore(g, snap):
-    n = len(g.cells)
-    k = g.columns
-    g.cells[:] = snap[:n]
-    g.height[:] = snap[n : n + k]
-    g.base[:] = snap[n + k : n + 2 * k]
-    i = n + 2 * k
-    g.foundations[:] = snap[i : i + 4]
-    g.stock_count = snap[i + 4]
-    wc = snap[i + 5]
-    g.waste[:wc] = snap[i + 6 :]
-    g.waste_count = wc
-
-
 def greedy(game, seconds=10.0, max_nodes=0, seed=None, noise=GREEDY_NOISE):
     """One best-first search from ``game`` (not touched) on ``estimate``,
     with up to ``noise`` from ``seed`` (None: none), for ``seconds`` or
@@ -119,10 +101,10 @@ def greedy(game, seconds=10.0, max_nodes=0, seed=None, noise=GREEDY_NOISE):
     setup = Setup(game, seconds, max_nodes, seed)
     g, total, buffer, seen, rng = setup.game, setup.total, setup.buffer, setup.seen, setup.rng
     # the tree of positions met: parent and move per node; a node's position
-    # is kept (``_snapshot``) only once it is expanded
+    # is kept (``snapshot``) only once it is expanded
     parents = [-1]
     moves_of = [0]
-    snaps = [_snapshot(g)]
+    snaps = [snapshot(g)]
     heap = [(0, 0, 0)]  # (-score, -order met, node): ties go to the newest
     met = 0
     best = g.score()
@@ -132,9 +114,9 @@ def greedy(game, seconds=10.0, max_nodes=0, seed=None, noise=GREEDY_NOISE):
     while heap and not won:
         node = heapq.heappop(heap)[2]
         if node:
-            _restore(g, snaps[parents[node]])
+            restore(g, snaps[parents[node]])
             g.apply(moves_of[node])
-            snaps[node] = _snapshot(g)
+            snaps[node] = snapshot(g)
         nodes += 1
         if nodes % 64 == 0 and setup.spent(nodes):
             break

@@ -89,3 +89,32 @@ def check_line(game, moves, home):
             "solver line ends with {} cards home, not {}".format(replay.score(), home)
         )
     return replay
+
+
+def snapshot(g):
+    """The position of ``g`` as one bytes, for a search that keeps many (the
+    stock's cards never change: its count is enough; ``restore`` puts it back)."""
+    wc = g.waste_count
+    return (
+        bytes(g.cells)
+        + bytes(g.height)
+        + bytes(g.base)
+        + bytes(g.foundations)
+        + bytes((g.stock_count, wc))
+        + g.waste[:wc]
+    )
+
+
+def restore(g, snap):
+    """Put the position ``snapshot`` took back into ``g`` (a game of the same rules)."""
+    n = len(g.cells)
+    k = g.columns
+    g.cells[:] = snap[:n]
+    g.height[:] = snap[n : n + k]
+    g.base[:] = snap[n + k : n + 2 * k]
+    i = n + 2 * k
+    g.foundations[:] = snap[i : i + 4]
+    g.stock_count = snap[i + 4]
+    wc = snap[i + 5]
+    g.waste[:wc] = snap[i + 6 :]
+    g.waste_count = wc
